@@ -1,0 +1,26 @@
+// File: api/object_set.h
+//
+// ObjectSet: every object of one input, by kind, in input order (file order, then document
+// order). The codec fills it; validation checks it; the scheduler reads it.
+#pragma once
+
+#include <vector>
+
+#include "api/node.h"
+#include "api/pod.h"
+#include "api/pod_group.h"
+#include "api/priority_class.h"
+#include "api/workload.h"
+
+namespace wasched::api {
+
+struct ObjectSet {
+  std::vector<Node> nodes;
+  std::vector<Pod> pods;
+  std::vector<PriorityClass> priority_classes;
+  std::vector<Workload> workloads;
+  std::vector<PodGroup> pod_groups;
+  std::vector<CompositePodGroup> composite_pod_groups;
+};
+
+}  // namespace wasched::api

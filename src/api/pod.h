@@ -1,0 +1,104 @@
+// File: api/pod.h
+//
+// core/v1 Pod: the scheduling-relevant fields (containers' requests, init containers incl.
+// sidecars, overhead, nodeSelector, node affinity, tolerations, priority, preemptionPolicy,
+// schedulerName, nodeName, schedulingGroup). Source: kubernetes/api core/v1/types.go;
+// effective requests as `k8s.io/component-helpers/resource.PodRequests`.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "api/node.h"
+#include "api/object_meta.h"
+#include "api/resource_list.h"
+
+namespace wasched::api {
+
+// NodeSelectorOperator: core/v1 NodeSelectorOperator.
+enum class NodeSelectorOperator { kIn, kNotIn, kExists, kDoesNotExist, kGt, kLt };
+
+// NodeSelectorRequirement: core/v1. For kGt/kLt `values` holds exactly one integer string.
+struct NodeSelectorRequirement {
+  std::string key;
+  NodeSelectorOperator op = NodeSelectorOperator::kIn;
+  std::vector<std::string> values;
+};
+
+// NodeSelectorTerm: requirements ANDed. `match_fields` supports only key `metadata.name`.
+struct NodeSelectorTerm {
+  std::vector<NodeSelectorRequirement> match_expressions;
+  std::vector<NodeSelectorRequirement> match_fields;
+};
+
+// PreferredSchedulingTerm: core/v1; weight in [1, 100].
+struct PreferredSchedulingTerm {
+  int32_t weight = 0;
+  NodeSelectorTerm preference;
+};
+
+// NodeAffinity: core/v1. `required` holds requiredDuringSchedulingIgnoredDuringExecution's
+// nodeSelectorTerms (ORed); nullopt when the pod sets none.
+struct NodeAffinity {
+  std::optional<std::vector<NodeSelectorTerm>> required;
+  std::vector<PreferredSchedulingTerm> preferred;
+};
+
+// TolerationOperator: core/v1. Empty operator means Equal.
+enum class TolerationOperator { kEqual, kExists };
+
+// Toleration: core/v1. `effect` nullopt tolerates every effect; empty `key` with kExists
+// tolerates every taint.
+struct Toleration {
+  std::string key;
+  TolerationOperator op = TolerationOperator::kEqual;
+  std::string value;
+  std::optional<TaintEffect> effect;
+  std::optional<int64_t> toleration_seconds;
+};
+
+// Container: the resources of one container. `restart_policy_always` marks a sidecar init
+// container (restartPolicy: Always). Requests default to limits where only limits are given
+// (API defaulting, done by the codec).
+struct Container {
+  std::string name;
+  ResourceList requests;
+  ResourceList limits;
+  bool restart_policy_always = false;
+};
+
+// PreemptionPolicy: core/v1 PreemptionPolicy.
+enum class PreemptionPolicy { kPreemptLowerPriority, kNever };
+
+// Pod: core/v1 Pod, scheduling-relevant subset.
+// `node_name` non-empty means the pod is already bound (running) when input is read.
+// `pod_group_name` is spec.schedulingGroup.podGroupName (v1.37, gate GenericWorkload): the
+// PodGroup in the pod's namespace this pod belongs to.
+struct Pod {
+  ObjectMeta meta;
+  std::vector<Container> containers;
+  std::vector<Container> init_containers;
+  ResourceList overhead;
+  std::map<std::string, std::string> node_selector;
+  std::optional<NodeAffinity> node_affinity;
+  std::vector<Toleration> tolerations;
+  std::optional<int32_t> priority;
+  std::string priority_class_name;
+  std::optional<PreemptionPolicy> preemption_policy;
+  std::string scheduler_name = "default-scheduler";
+  std::string node_name;
+  std::optional<std::string> pod_group_name;
+  std::string phase;  // status.phase; "Succeeded"/"Failed" pods hold no resources
+};
+
+// EffectiveRequests: the pod's resource requests as the scheduler accounts them (upstream
+// `resource.PodRequests`): max(sum of containers + sidecars, largest init container including
+// the sidecars started before it) + overhead, per resource. O(containers × resources).
+[[nodiscard]] ResourceList EffectiveRequests(const Pod& pod);
+
+[[nodiscard]] const char* PreemptionPolicyName(PreemptionPolicy p);
+
+}  // namespace wasched::api

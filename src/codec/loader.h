@@ -1,0 +1,41 @@
+// File: codec/loader.h
+//
+// Reading manifests: files, folders (every *.yaml, *.yml, *.json inside, recursively, sorted by
+// path) and "-" (stdin); YAML with many documents, JSON, and `List` objects (kind List or any
+// *List with `items`). Decodes the kinds wasched knows into api objects; unknown kinds are skipped
+// with one warning naming them; unknown fields give a warning naming the field path. The only
+// place (with codec/*.cc) that includes yaml-cpp / nlohmann-json.
+//
+//   auto loaded = codec::LoadPaths({"cluster/", "jobs.yaml"});
+//   if (!loaded) { for (auto& e : loaded.error()) std::cerr << e.ToString() << "\n"; return 1; }
+//   for (auto& w : loaded->warnings) std::cerr << "warning: " << w << "\n";
+#pragma once
+
+#include <istream>
+#include <string>
+#include <vector>
+
+#include <tl/expected.hpp>
+
+#include "api/object_set.h"
+#include "util/field_error.h"
+
+namespace wasched::codec {
+
+// LoadResult: decoded objects plus warnings (already formatted, deterministic order).
+struct LoadResult {
+  api::ObjectSet objects;
+  std::vector<std::string> warnings;
+};
+
+// LoadPaths: reads every path in order. Errors: unreadable path, malformed YAML/JSON, wrong field
+// types, bad quantities, missing names — each an InputError naming file, document, object and
+// field path. On error nothing is returned (no partial state). O(total input size).
+[[nodiscard]] tl::expected<LoadResult, InputErrors> LoadPaths(const std::vector<std::string>& paths,
+                                                              std::istream& stdin_stream);
+
+// LoadString: decodes one in-memory document stream; `file` names it in errors.
+[[nodiscard]] tl::expected<LoadResult, InputErrors> LoadString(const std::string& text,
+                                                               const std::string& file);
+
+}  // namespace wasched::codec

@@ -1,0 +1,66 @@
+// File: sched/schedule_result.h
+//
+// ScheduleResult: what one `schedule` run decided: bindings made, pods left pending (with
+// upstream-style reasons), evictions, and every group's status. The JSON encoding (codec/) is the
+// fixed contract of design.md; every list here is already sorted (pod, then node; groups by
+// kind then name) so the output is byte-identical across runs.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "api/object_meta.h"
+#include "api/object_set.h"
+
+namespace wasched::sched {
+
+// Binding: `pod` ("ns/name") was placed on `node` by this run.
+struct Binding {
+  std::string pod;
+  std::string node;
+};
+
+// PendingPod: a pod left unbound. `reason` is the PodScheduled condition reason upstream would
+// set ("Unschedulable", "SchedulerError", or "SchedulingGated" style waits reported as
+// "Unschedulable" with a PreEnqueue message); `message` explains it, e.g.
+// "0/12 nodes are available: 4 Insufficient nvidia.com/gpu, 8 node(s) had untolerated taint
+// {gpu: reserved}."
+struct PendingPod {
+  std::string pod;
+  std::string reason;
+  std::string message;
+};
+
+// Eviction: a running pod deleted by preemption in favour of `preemptor` ("PodGroup ns/name" or
+// "Pod ns/name").
+struct Eviction {
+  std::string pod;
+  std::string node;
+  std::string preemptor;
+};
+
+// GroupResult: final state of one PodGroup or CompositePodGroup.
+// `scheduled` counts member pods bound at the end of the run (already running + bound now);
+// for a CompositePodGroup it counts children that are scheduled. Exactly one of `min_count`
+// (PodGroup) / `min_group_count` (CompositePodGroup) is set.
+struct GroupResult {
+  std::string kind;
+  std::string name;
+  int32_t scheduled = 0;
+  std::optional<int32_t> min_count;
+  std::optional<int32_t> min_group_count;
+  std::vector<api::Condition> conditions;
+};
+
+// ScheduleResult: see design.md "schedule JSON output".
+struct ScheduleResult {
+  std::vector<Binding> bindings;
+  std::vector<PendingPod> pending;
+  std::vector<Eviction> evictions;
+  std::vector<GroupResult> groups;
+  api::ObjectSet generated;  // objects controllers created (filled from issue 7 on)
+};
+
+}  // namespace wasched::sched

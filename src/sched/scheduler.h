@@ -1,0 +1,37 @@
+// File: sched/scheduler.h
+//
+// The scheduling engine's entry point: given every object of a cluster (nodes, running and
+// pending pods, PriorityClasses, Workloads, PodGroups) it runs scheduling cycles until nothing
+// changes and reports bindings, pending pods with reasons, and group conditions.
+//
+//   api::ObjectSet objects = …;                       // decoded and validated input
+//   sched::ScheduleResult r = sched::Schedule(objects, {});
+//
+// Semantics follow kube-scheduler v1.37 (spec/was-v1.37.md §4): the queue's unit is a standalone
+// PodGroup or a bare pod, ordered by priority then creation; gangs are placed all-or-nothing by
+// the pod-group algorithm (pkg/scheduler/schedule_one_podgroup.go).
+#pragma once
+
+#include "api/object_set.h"
+#include "sched/schedule_result.h"
+
+namespace wasched::sched {
+
+// ScoringStrategy: NodeResourcesFit scoring (upstream `ScoringStrategyType`).
+enum class ScoringStrategy { kLeastAllocated, kMostAllocated };
+
+// SchedulerOptions: configuration passed explicitly (no global flags).
+struct SchedulerOptions {
+  ScoringStrategy scoring = ScoringStrategy::kLeastAllocated;
+  // verify: after every cycle, check that the incremental node accounting equals a recomputation
+  // from scratch and that no node is over-committed; a mismatch aborts (assert-level bug).
+  bool verify = false;
+};
+
+// Schedule: runs the scheduler over `objects` until no unit can make progress.
+// REQUIRES: `objects` passed validation (validation/object_set_validation.h): references resolve,
+// names are unique, quantities are non-negative. Deterministic: the same input gives the same
+// result. Complexity: O(units × nodes × plugins) per pass without equivalence-class reuse.
+[[nodiscard]] ScheduleResult Schedule(const api::ObjectSet& objects, const SchedulerOptions& options);
+
+}  // namespace wasched::sched
