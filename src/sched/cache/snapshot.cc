@@ -1,0 +1,31 @@
+#include "sched/cache/snapshot.h"
+
+#include <cassert>
+
+namespace wasched::sched {
+
+void Snapshot::Assume(PodIndex p, NodeIndex n) {
+  PodInfo& pi = pods_[p];
+  assert(pi.node == kNoNode && "Assume of a pod that is already placed");
+  pi.node = n;
+  nodes_.Add(n, pi.requests, pi.nonzero_cpu, pi.nonzero_memory, +1);
+  log_.push_back(p);
+}
+
+void Snapshot::RevertTo(size_t mark) {
+  while (log_.size() > mark) {
+    PodInfo& pi = pods_[log_.back()];
+    nodes_.Add(pi.node, pi.requests, pi.nonzero_cpu, pi.nonzero_memory, -1);
+    pi.node = kNoNode;
+    log_.pop_back();
+  }
+}
+
+void Snapshot::Remove(PodIndex p) {
+  PodInfo& pi = pods_[p];
+  assert(pi.node != kNoNode && "Remove of an unplaced pod");
+  nodes_.Add(pi.node, pi.requests, pi.nonzero_cpu, pi.nonzero_memory, -1);
+  pi.node = kNoNode;
+}
+
+}  // namespace wasched::sched

@@ -1,0 +1,44 @@
+// File: sched/cache/snapshot.h
+//
+// Snapshot: the per-cycle view of the cluster that scheduling decisions read and "assume" into.
+// Instead of copying the node arrays each cycle (O(N × R)), it writes assumptions straight into
+// the cache's NodeTable and keeps an undo log, so a failed group cycle reverts in O(assumed pods)
+// and a successful one commits in O(1). Upstream: backend/cache/snapshot.go + AssumePod /
+// ForgetPod.
+//
+//   auto mark = snapshot.Mark();
+//   snapshot.Assume(pod, node);           // later pods in the cycle see it
+//   if (!group_ok) snapshot.RevertTo(mark);
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "sched/cache/node_table.h"
+#include "sched/framework/pod_info.h"
+
+namespace wasched::sched {
+
+class Snapshot {
+ public:
+  Snapshot(NodeTable& nodes, std::vector<PodInfo>& pods) : nodes_(nodes), pods_(pods) {}
+
+  [[nodiscard]] const NodeTable& nodes() const { return nodes_; }
+
+  // Assume: places pod p on node n (REQUIRES: p unplaced). O(len(requests)).
+  void Assume(PodIndex p, NodeIndex n);
+  // Mark / RevertTo: undo every Assume made after the mark, newest first. O(undone pods).
+  [[nodiscard]] size_t Mark() const { return log_.size(); }
+  void RevertTo(size_t mark);
+  // Commit: forget the undo log; assumptions become bindings. O(1).
+  void Commit() { log_.clear(); }
+  // Remove: releases a bound pod (deletion / eviction). O(len(requests)).
+  void Remove(PodIndex p);
+
+ private:
+  NodeTable& nodes_;
+  std::vector<PodInfo>& pods_;
+  std::vector<PodIndex> log_;
+};
+
+}  // namespace wasched::sched

@@ -1,0 +1,207 @@
+#include "sched/framework/framework.h"
+
+#include <algorithm>
+#include <map>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "sched/plugins/node_affinity/node_affinity.h"
+#include "sched/plugins/node_name/node_name.h"
+#include "sched/plugins/node_resources_fit/node_resources_fit.h"
+#include "sched/plugins/node_unschedulable/node_unschedulable.h"
+#include "sched/plugins/taint_toleration/taint_toleration.h"
+
+namespace wasched::sched {
+namespace {
+
+void AppendTerm(std::string& out, const api::NodeSelectorTerm& term) {
+  auto add = [&](const std::vector<api::NodeSelectorRequirement>& reqs, char tag) {
+    for (const auto& r : reqs) {
+      out += fmt::format("{}{}\x1f{}", tag, r.key, static_cast<int>(r.op));
+      for (const auto& v : r.values) out += "\x1e" + v;
+      out += '\x1d';
+    }
+  };
+  add(term.match_expressions, 'e');
+  add(term.match_fields, 'f');
+  out += '|';
+}
+
+}  // namespace
+
+std::string StaticSignature(const api::Pod& pod) {
+  std::string sig = "n=" + pod.node_name + "\x1d";
+  for (const auto& [k, v] : pod.node_selector) sig += "s" + k + "\x1f" + v + "\x1d";
+  if (pod.node_affinity) {
+    if (pod.node_affinity->required) {
+      sig += "R[";
+      for (const auto& t : *pod.node_affinity->required) AppendTerm(sig, t);
+      sig += "]";
+    }
+    for (const auto& p : pod.node_affinity->preferred) {
+      sig += fmt::format("P{}:", p.weight);
+      AppendTerm(sig, p.preference);
+    }
+  }
+  for (const auto& t : pod.tolerations) {
+    sig += fmt::format("t{}\x1f{}\x1f{}\x1f{}\x1d", t.key, static_cast<int>(t.op), t.value,
+                       t.effect ? static_cast<int>(*t.effect) : -1);
+  }
+  return sig;
+}
+
+Framework::Framework(const NodeTable& nodes, const ResourceTable& resources,
+                     ScoringStrategy scoring)
+    : nodes_(nodes), resources_(resources), scoring_(scoring) {
+  // Default-profile Filter order (upstream pkg/scheduler/apis/config/v1/default_plugins.go).
+  filters_.push_back(std::make_unique<plugins::NodeUnschedulable>());
+  filters_.push_back(std::make_unique<plugins::NodeName>());
+  filters_.push_back(std::make_unique<plugins::TaintTolerationFilter>());
+  filters_.push_back(std::make_unique<plugins::NodeAffinityFilter>());
+  scratch_.reserve(static_cast<size_t>(nodes.size()));
+}
+
+Framework::~Framework() = default;
+
+ClassIndex Framework::ClassOf(const api::Pod& pod) {
+  std::string sig = StaticSignature(pod);
+  auto it = class_ids_.find(sig);
+  if (it != class_ids_.end()) return it->second;
+  auto id = static_cast<ClassIndex>(classes_.size());
+  classes_.emplace_back();
+  BuildClass(pod, classes_.back());
+  class_ids_.emplace(std::move(sig), id);
+  return id;
+}
+
+void Framework::BuildClass(const api::Pod& pod, PodClass& cls) const {
+  plugins::NodeAffinityScore affinity;
+  plugins::TaintTolerationScore taint;
+  bool any_static_score = false;
+  for (NodeIndex n = 0; n < nodes_.size(); ++n) {
+    const api::Node& node = nodes_.node(n);
+    bool ok = true;
+    for (const auto& f : filters_) {
+      Status s = f->Filter(pod, node);
+      if (!s.IsSuccess()) {
+        ++cls.static_reasons[s.Message()];
+        ok = false;
+        break;
+      }
+    }
+    if (!ok) continue;
+    cls.feasible.push_back(n);
+    int64_t a = affinity.Score(pod, node);
+    int64_t t = taint.Score(pod, node);
+    cls.raw_affinity.push_back(a);
+    cls.raw_taint.push_back(t);
+    any_static_score = any_static_score || a != 0 || t != 0;
+  }
+  if (!any_static_score) {
+    // Every feasible node gets the same static score, which cannot change the choice.
+    cls.raw_affinity.clear();
+    cls.raw_taint.clear();
+  }
+}
+
+int64_t Framework::TotalScore(const PodInfo& pod, const PodClass& cls, size_t pos,
+                              int64_t max_aff, int64_t max_taint) const {
+  NodeIndex n = cls.feasible[pos];
+  int64_t score = plugins::Score(pod, nodes_, n, scoring_);
+  if (cls.raw_affinity.empty()) return score;
+  int64_t aff = max_aff > 0 ? kMaxNodeScore * cls.raw_affinity[pos] / max_aff : 0;
+  int64_t tnt =
+      max_taint > 0 ? kMaxNodeScore - kMaxNodeScore * cls.raw_taint[pos] / max_taint : kMaxNodeScore;
+  return score + 2 * aff + 3 * tnt;
+}
+
+NodeIndex Framework::FindNode(const PodInfo& pod) {
+  const PodClass& cls = classes_[pod.static_class];
+  const size_t count = cls.feasible.size();
+  if (cls.raw_affinity.empty()) {
+    // Single pass: only the resource score varies.
+    NodeIndex best = kNoNode;
+    int64_t best_score = -1;
+    for (size_t pos = 0; pos < count; ++pos) {
+      NodeIndex n = cls.feasible[pos];
+      if (!plugins::Fits(pod, nodes_, n)) continue;
+      int64_t s = plugins::Score(pod, nodes_, n, scoring_);
+      if (s > best_score) {
+        best_score = s;
+        best = n;
+      }
+    }
+    return best;
+  }
+  // Two passes: normalisation of static scores is over the nodes that pass every filter.
+  scratch_.clear();
+  int64_t max_aff = 0, max_taint = 0;
+  for (size_t pos = 0; pos < count; ++pos) {
+    if (!plugins::Fits(pod, nodes_, cls.feasible[pos])) continue;
+    scratch_.push_back(static_cast<uint32_t>(pos));
+    max_aff = std::max(max_aff, cls.raw_affinity[pos]);
+    max_taint = std::max(max_taint, cls.raw_taint[pos]);
+  }
+  NodeIndex best = kNoNode;
+  int64_t best_score = -1;
+  for (uint32_t pos : scratch_) {
+    int64_t s = TotalScore(pod, cls, pos, max_aff, max_taint);
+    if (s > best_score) {
+      best_score = s;
+      best = cls.feasible[pos];
+    }
+  }
+  return best;
+}
+
+void Framework::FeasibleNodes(const PodInfo& pod, std::vector<NodeIndex>& out) {
+  out.clear();
+  const PodClass& cls = classes_[pod.static_class];
+  std::vector<std::pair<int64_t, NodeIndex>> scored;
+  int64_t max_aff = 0, max_taint = 0;
+  std::vector<size_t> fit;
+  for (size_t pos = 0; pos < cls.feasible.size(); ++pos) {
+    if (!plugins::Fits(pod, nodes_, cls.feasible[pos])) continue;
+    fit.push_back(pos);
+    if (!cls.raw_affinity.empty()) {
+      max_aff = std::max(max_aff, cls.raw_affinity[pos]);
+      max_taint = std::max(max_taint, cls.raw_taint[pos]);
+    }
+  }
+  for (size_t pos : fit) {
+    scored.emplace_back(-TotalScore(pod, cls, pos, max_aff, max_taint), cls.feasible[pos]);
+  }
+  std::sort(scored.begin(), scored.end());
+  for (const auto& [s, n] : scored) out.push_back(n);
+}
+
+std::string Framework::Diagnose(const PodInfo& pod, Code* code) const {
+  const PodClass& cls = classes_[pod.static_class];
+  std::map<std::string, int32_t> reasons(cls.static_reasons.begin(), cls.static_reasons.end());
+  std::vector<std::string> node_reasons;
+  bool any_resolvable = false;
+  int32_t fitting = 0;
+  for (NodeIndex n : cls.feasible) {
+    node_reasons.clear();
+    plugins::InsufficientReasons(pod, nodes_, resources_, n, node_reasons);
+    if (node_reasons.empty()) {
+      ++fitting;  // fits alone; rejected by the caller's context (e.g. the group)
+      continue;
+    }
+    any_resolvable = true;
+    for (auto& r : node_reasons) ++reasons[r];
+  }
+  if (code) {
+    *code = any_resolvable ? Code::kUnschedulable : Code::kUnschedulableAndUnresolvable;
+  }
+  // Upstream FitError.Error(): "<count> <reason>" strings sorted, joined by ", ".
+  std::vector<std::string> parts;
+  for (const auto& [reason, count] : reasons) parts.push_back(fmt::format("{} {}", count, reason));
+  std::sort(parts.begin(), parts.end());
+  std::string msg = fmt::format("{}/{} nodes are available", fitting, nodes_.size());
+  if (!parts.empty()) msg += ": " + fmt::format("{}", fmt::join(parts, ", "));
+  return msg + ".";
+}
+
+}  // namespace wasched::sched

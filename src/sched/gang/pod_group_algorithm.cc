@@ -1,0 +1,168 @@
+#include "sched/gang/pod_group_algorithm.h"
+
+#include <algorithm>
+#include <map>
+
+#include "sched/plugins/gang_scheduling/gang_scheduling.h"
+
+namespace wasched::sched {
+
+GroupAttempt PodGroupAlgorithm::Greedy(std::span<const PodIndex> order, int32_t scheduled,
+                                       int32_t min_count) {
+  GroupAttempt a;
+  const size_t mark = snapshot_.Mark();
+  int32_t now_scheduled = scheduled;
+  Code feasible = Code::kWait;
+  for (size_t i = 0; i < order.size(); ++i) {
+    PodIndex p = order[i];
+    NodeIndex n = framework_.FindNode(pods_[p]);
+    if (n != kNoNode) {
+      snapshot_.Assume(p, n);
+      a.placed.push_back(p);
+      ++now_scheduled;
+    } else {
+      if (a.first_failed < 0) {
+        a.first_failed = p;
+        a.first_failed_message = framework_.Diagnose(pods_[p]);
+      }
+      a.unplaced.push_back(p);
+    }
+    auto remaining = static_cast<int32_t>(order.size() - i - 1);
+    feasible = plugins::PlacementFeasible(now_scheduled, remaining, min_count);
+    if (feasible == Code::kUnschedulable) {
+      // Keep trying the rest only to explain how many pods fit; nothing is kept.
+      for (size_t j = i + 1; j < order.size(); ++j) {
+        NodeIndex m = framework_.FindNode(pods_[order[j]]);
+        if (m != kNoNode) {
+          snapshot_.Assume(order[j], m);
+          a.placed.push_back(order[j]);
+        }
+      }
+      break;
+    }
+  }
+  if (feasible == Code::kWait) {
+    feasible = plugins::PlacementFeasible(now_scheduled, 0, min_count);
+  }
+  if (feasible == Code::kSuccess && a.placed.empty() && !order.empty()) {
+    // Quorum already met by running members but no new pod fits: the pods fail on their own.
+    a.code = Code::kSuccess;
+    return a;
+  }
+  if (feasible != Code::kSuccess) {
+    a.code = Code::kUnschedulable;
+    a.fit_count = static_cast<int32_t>(a.placed.size());
+    a.placed.clear();
+    a.unplaced.clear();
+    snapshot_.RevertTo(mark);
+    return a;
+  }
+  a.code = Code::kSuccess;
+  return a;
+}
+
+bool PodGroupAlgorithm::AggregateFits(std::span<const PodIndex> members, int32_t needed) const {
+  // Prune: the `needed` smallest members must fit into the free capacity summed over every node.
+  // Conservative (never prunes a feasible group): uses per-resource sums of the cheapest pods.
+  const NodeTable& nodes = snapshot_.nodes();
+  std::map<ResourceId, std::vector<int64_t>> demand;
+  for (PodIndex p : members) {
+    for (const auto& ra : pods_[p].requests) demand[ra.id].push_back(ra.amount);
+  }
+  for (auto& [r, amounts] : demand) {
+    if (static_cast<int32_t>(amounts.size()) < needed) {
+      // Some members do not request r: the cheapest `needed` may need none of it.
+      continue;
+    }
+    std::sort(amounts.begin(), amounts.end());
+    int64_t need = 0;
+    for (int32_t i = 0; i < needed; ++i) need += amounts[i];
+    int64_t free = 0;
+    for (NodeIndex n = 0; n < nodes.size(); ++n) {
+      free += std::max<int64_t>(0, nodes.Allocatable(r, n) - nodes.Requested(r, n));
+    }
+    if (need > free) return false;
+  }
+  return true;
+}
+
+bool PodGroupAlgorithm::Search(std::span<const PodIndex> order, size_t i, int32_t placed,
+                               int32_t needed, std::vector<PodIndex>& chosen) {
+  if (placed >= needed) return true;
+  if (placed + static_cast<int32_t>(order.size() - i) < needed) return false;
+  if (budget_ <= 0) return false;
+  PodIndex p = order[i];
+  std::vector<NodeIndex> candidates;
+  framework_.FeasibleNodes(pods_[p], candidates);
+  for (NodeIndex n : candidates) {
+    if (--budget_ < 0) return false;
+    const size_t mark = snapshot_.Mark();
+    snapshot_.Assume(p, n);
+    chosen.push_back(p);
+    if (Search(order, i + 1, placed + 1, needed, chosen)) return true;
+    chosen.pop_back();
+    snapshot_.RevertTo(mark);
+  }
+  // Leave this pod out (only the quorum must be placed).
+  return Search(order, i + 1, placed, needed, chosen);
+}
+
+GroupAttempt PodGroupAlgorithm::Run(std::span<const PodIndex> members, int32_t scheduled,
+                                    int32_t min_count) {
+  GroupAttempt first = Greedy(members, scheduled, min_count);
+  if (first.code == Code::kSuccess) return first;
+  const int32_t needed = min_count - scheduled;
+  if (needed <= 0 || !AggregateFits(members, needed)) return first;
+
+  // Largest-first: order by dominant share of the biggest node's allocatable.
+  const NodeTable& nodes = snapshot_.nodes();
+  std::vector<int64_t> max_alloc(static_cast<size_t>(nodes.resource_count()), 0);
+  for (ResourceId r = 0; r < nodes.resource_count(); ++r) {
+    for (NodeIndex n = 0; n < nodes.size(); ++n) {
+      max_alloc[r] = std::max(max_alloc[r], nodes.Allocatable(r, n));
+    }
+  }
+  auto share = [&](PodIndex p) {
+    double s = 0;
+    for (const auto& ra : pods_[p].requests) {
+      if (ra.id == kPods) continue;
+      double d = max_alloc[ra.id] > 0 ? static_cast<double>(ra.amount) / max_alloc[ra.id] : 1e9;
+      s = std::max(s, d);
+    }
+    return s;
+  };
+  std::vector<PodIndex> order(members.begin(), members.end());
+  std::stable_sort(order.begin(), order.end(),
+                   [&](PodIndex a, PodIndex b) { return share(a) > share(b); });
+  GroupAttempt second = Greedy(order, scheduled, min_count);
+  if (second.code == Code::kSuccess) return second;
+
+  budget_ = kSearchBudget;
+  std::vector<PodIndex> chosen;
+  const size_t mark = snapshot_.Mark();
+  if (Search(order, 0, 0, needed, chosen)) {
+    GroupAttempt a;
+    a.code = Code::kSuccess;
+    a.placed = chosen;
+    // Members left out of the quorum placement try to fit on their own, as extras.
+    for (PodIndex p : members) {
+      if (pods_[p].node != kNoNode) continue;
+      NodeIndex n = framework_.FindNode(pods_[p]);
+      if (n != kNoNode) {
+        snapshot_.Assume(p, n);
+        a.placed.push_back(p);
+      } else {
+        a.unplaced.push_back(p);
+      }
+    }
+    return a;
+  }
+  snapshot_.RevertTo(mark);
+  if (second.fit_count > first.fit_count) {
+    second.code = first.code;
+    return second;
+  }
+  return first;
+}
+
+}  // namespace wasched::sched

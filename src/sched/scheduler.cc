@@ -1,0 +1,466 @@
+// Scheduling loop: builds the cache from the input objects, admits units through PreEnqueue,
+// runs one cycle per popped unit (bare pod: Filter/Score/bind; PodGroup: validatePodGroup, the
+// pod-group algorithm, all-or-nothing bind, PodGroupInitiallyScheduled) until the queue is
+// empty, then assembles the sorted ScheduleResult. Upstream: pkg/scheduler/schedule_one.go,
+// schedule_one_podgroup.go.
+#include "sched/scheduler.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+#include "sched/cache/node_table.h"
+#include "sched/cache/snapshot.h"
+#include "sched/framework/framework.h"
+#include "sched/gang/pod_group_algorithm.h"
+#include "sched/plugins/gang_scheduling/gang_scheduling.h"
+#include "sched/queue/scheduling_queue.h"
+
+namespace wasched::sched {
+namespace {
+
+constexpr const char* kDefaultSchedulerName = "default-scheduler";
+
+// GroupState: one PodGroup during the run.
+struct GroupState {
+  const api::PodGroup* pod_group = nullptr;
+  std::string key;
+  int32_t min_count = 1;
+  bool is_gang = false;
+  int32_t priority = 0;
+  std::vector<PodIndex> members;  // input order
+  std::vector<api::Condition> conditions;
+};
+
+// PriorityResolver: Priority admission (plugin/pkg/admission/priority): explicit priority,
+// else the named class, else the globalDefault class, else 0.
+class PriorityResolver {
+ public:
+  explicit PriorityResolver(const std::vector<api::PriorityClass>& classes) {
+    by_name_["system-cluster-critical"] = api::kSystemClusterCritical;
+    by_name_["system-node-critical"] = api::kSystemNodeCritical;
+    for (const auto& pc : classes) {
+      by_name_[pc.meta.name] = pc.value;
+      if (pc.global_default) default_ = pc.value;
+    }
+  }
+  int32_t Resolve(const std::optional<int32_t>& explicit_priority,
+                  const std::string& class_name) const {
+    if (explicit_priority) return *explicit_priority;
+    if (!class_name.empty()) {
+      auto it = by_name_.find(class_name);
+      if (it != by_name_.end()) return it->second;
+    }
+    return default_;
+  }
+
+ private:
+  std::unordered_map<std::string, int32_t> by_name_;
+  int32_t default_ = 0;
+};
+
+class Run {
+ public:
+  Run(const api::ObjectSet& objects, const SchedulerOptions& options)
+      : objects_(objects), options_(options) {}
+
+  ScheduleResult Execute();
+
+ private:
+  void BuildCache();
+  void BuildGroups();
+  void Enqueue();
+  void ScheduleBarePod(PodIndex p);
+  void ScheduleGroup(GroupIndex g);
+  void SetGroupCondition(GroupState& g, bool ok, const std::string& reason,
+                         const std::string& message);
+  void Bind(PodIndex p);
+  [[nodiscard]] QueuedUnit GroupUnit(GroupIndex g) const;
+  void Verify() const;
+  ScheduleResult Assemble() const;
+
+  const api::ObjectSet& objects_;
+  const SchedulerOptions& options_;
+  ResourceTable resources_;
+  std::unique_ptr<NodeTable> nodes_;
+  std::vector<PodInfo> pods_;
+  std::vector<GroupState> groups_;
+  std::unique_ptr<Framework> framework_;
+  std::unique_ptr<Snapshot> snapshot_;
+  SchedulingQueue queue_;
+  std::vector<std::string> pending_reason_;
+  std::vector<std::string> pending_message_;
+  std::vector<bool> bound_now_;
+  std::vector<bool> in_scope_;            // handled by this scheduler
+  std::vector<NodeIndex> overcommitted_at_input_;
+};
+
+void Run::BuildCache() {
+  std::vector<const api::Node*> sorted;
+  sorted.reserve(objects_.nodes.size());
+  for (const auto& n : objects_.nodes) sorted.push_back(&n);
+  std::sort(sorted.begin(), sorted.end(),
+            [](const api::Node* a, const api::Node* b) { return a->meta.name < b->meta.name; });
+  std::unordered_map<std::string, NodeIndex> node_index;
+  for (size_t i = 0; i < sorted.size(); ++i) {
+    node_index.emplace(sorted[i]->meta.name, static_cast<NodeIndex>(i));
+  }
+  nodes_ = std::make_unique<NodeTable>(std::move(sorted), resources_);
+  framework_ = std::make_unique<Framework>(*nodes_, resources_, options_.scoring);
+  snapshot_ = std::make_unique<Snapshot>(*nodes_, pods_);
+
+  PriorityResolver priorities(objects_.priority_classes);
+  pods_.reserve(objects_.pods.size());
+  for (size_t i = 0; i < objects_.pods.size(); ++i) {
+    const api::Pod& pod = objects_.pods[i];
+    if (pod.phase == "Succeeded" || pod.phase == "Failed") continue;  // hold no resources
+    PodInfo pi;
+    pi.pod = &pod;
+    pi.key = api::NamespacedName(pod.meta);
+    for (const auto& [name, amount] : api::EffectiveRequests(pod)) {
+      if (amount == 0 || name == api::kResourcePods) continue;
+      pi.requests.push_back({resources_.Intern(name), amount});
+    }
+    pi.requests.push_back({kPods, 1});
+    int64_t cpu = 0, mem = 0;
+    for (const auto& ra : pi.requests) {
+      if (ra.id == kCpu) cpu = ra.amount;
+      if (ra.id == kMemory) mem = ra.amount;
+    }
+    pi.nonzero_cpu = cpu != 0 ? cpu : kDefaultMilliCPURequest;
+    pi.nonzero_memory = mem != 0 ? mem : kDefaultMemoryRequest;
+    pi.priority = priorities.Resolve(pod.priority, pod.priority_class_name);
+    pi.creation = pod.meta.creation_timestamp.value_or(0);
+    pi.input_order = static_cast<int32_t>(i);
+    pods_.push_back(std::move(pi));
+  }
+  nodes_->EnsureResources(resources_.size());
+  const auto pod_count = pods_.size();
+  pending_reason_.assign(pod_count, "");
+  pending_message_.assign(pod_count, "");
+  bound_now_.assign(pod_count, false);
+  in_scope_.assign(pod_count, true);
+  for (size_t p = 0; p < pod_count; ++p) {
+    PodInfo& pi = pods_[p];
+    if (!pi.pod->node_name.empty()) {
+      auto it = node_index.find(pi.pod->node_name);
+      pi.running_at_input = true;
+      if (it != node_index.end()) {
+        snapshot_->Assume(static_cast<PodIndex>(p), it->second);
+      }
+      continue;
+    }
+    pi.static_class = framework_->ClassOf(*pi.pod);
+  }
+  snapshot_->Commit();
+  for (NodeIndex n = 0; n < nodes_->size(); ++n) {
+    for (ResourceId r = 0; r < nodes_->resource_count(); ++r) {
+      if (nodes_->Requested(r, n) > nodes_->Allocatable(r, n)) {
+        overcommitted_at_input_.push_back(n);
+        break;
+      }
+    }
+  }
+}
+
+void Run::BuildGroups() {
+  PriorityResolver priorities(objects_.priority_classes);
+  std::map<std::pair<std::string, std::string>, GroupIndex> by_name;
+  for (const auto& pg : objects_.pod_groups) {
+    GroupState g;
+    g.pod_group = &pg;
+    g.key = api::NamespacedName(pg.meta);
+    g.is_gang = pg.scheduling_policy.gang.has_value();
+    g.min_count = api::MinCount(pg.scheduling_policy);
+    g.priority = priorities.Resolve(pg.priority, pg.priority_class_name);
+    g.conditions = pg.conditions;
+    by_name.emplace(std::make_pair(pg.meta.namespace_, pg.meta.name),
+                    static_cast<GroupIndex>(groups_.size()));
+    groups_.push_back(std::move(g));
+  }
+  for (size_t p = 0; p < pods_.size(); ++p) {
+    const api::Pod& pod = *pods_[p].pod;
+    if (!pod.pod_group_name) continue;
+    auto it = by_name.find({pod.meta.namespace_, *pod.pod_group_name});
+    if (it == by_name.end()) {
+      // Upstream PreEnqueue holds the pod until its PodGroup appears.
+      if (pods_[p].node == kNoNode) {
+        Status s = plugins::PreEnqueue(false, *pod.pod_group_name, false, 0, 0);
+        pending_reason_[p] = "SchedulingGated";
+        pending_message_[p] = s.Message();
+        in_scope_[p] = false;
+      }
+      continue;
+    }
+    pods_[p].group = it->second;
+    groups_[it->second].members.push_back(static_cast<PodIndex>(p));
+  }
+}
+
+void Run::Enqueue() {
+  for (size_t p = 0; p < pods_.size(); ++p) {
+    const PodInfo& pi = pods_[p];
+    if (pi.node != kNoNode || pi.running_at_input || !in_scope_[p]) continue;
+    if (pi.pod->scheduler_name != kDefaultSchedulerName && pi.group == kNoGroup) {
+      in_scope_[p] = false;
+      pending_reason_[p] = "NotHandled";
+      pending_message_[p] = fmt::format(
+          "spec.schedulerName is \"{}\"; wasched schedules only pods of \"{}\"",
+          pi.pod->scheduler_name, kDefaultSchedulerName);
+      continue;
+    }
+    if (pi.group != kNoGroup) continue;
+    queue_.Add({false, static_cast<int32_t>(p), pi.priority, pi.creation, pi.input_order});
+  }
+  for (size_t g = 0; g < groups_.size(); ++g) {
+    GroupState& gs = groups_[g];
+    bool any_pending = false;
+    for (PodIndex p : gs.members) {
+      if (pods_[p].node == kNoNode) any_pending = true;
+    }
+    if (!any_pending) continue;
+    Status pre = plugins::PreEnqueue(true, gs.pod_group->meta.name, gs.is_gang,
+                                     static_cast<int32_t>(gs.members.size()), gs.min_count);
+    if (!pre.IsSuccess()) {
+      for (PodIndex p : gs.members) {
+        if (pods_[p].node != kNoNode) continue;
+        pending_reason_[p] = "SchedulingGated";
+        pending_message_[p] = pre.Message();
+      }
+      continue;
+    }
+    queue_.Add(GroupUnit(static_cast<GroupIndex>(g)));
+  }
+}
+
+QueuedUnit Run::GroupUnit(GroupIndex g) const {
+  // A group is ordered by its own priority and creation time; input order is that of its
+  // first member pod, so groups without timestamps keep the order users listed them in.
+  const GroupState& gs = groups_[g];
+  int32_t first_order = INT32_MAX;
+  for (PodIndex p : gs.members) first_order = std::min(first_order, pods_[p].input_order);
+  return {true, g, gs.priority, gs.pod_group->meta.creation_timestamp.value_or(0), first_order};
+}
+
+void Run::Bind(PodIndex p) {
+  bound_now_[p] = true;
+  pending_reason_[p].clear();
+  pending_message_[p].clear();
+}
+
+void Run::ScheduleBarePod(PodIndex p) {
+  NodeIndex n = framework_->FindNode(pods_[p]);
+  if (n == kNoNode) {
+    pending_reason_[p] = "Unschedulable";
+    pending_message_[p] = framework_->Diagnose(pods_[p]);
+    queue_.AddUnschedulable({false, p, pods_[p].priority, pods_[p].creation, pods_[p].input_order});
+    return;
+  }
+  snapshot_->Assume(p, n);
+  snapshot_->Commit();
+  Bind(p);
+}
+
+void Run::SetGroupCondition(GroupState& g, bool ok, const std::string& reason,
+                            const std::string& message) {
+  // PodGroupInitiallyScheduled is terminal once True: later failures never regress it.
+  auto it = std::find_if(g.conditions.begin(), g.conditions.end(), [](const api::Condition& c) {
+    return c.type == api::kPodGroupInitiallyScheduled;
+  });
+  if (it != g.conditions.end() && it->status == "True") return;
+  api::Condition c{api::kPodGroupInitiallyScheduled, ok ? "True" : "False", reason, message,
+                   g.pod_group->meta.generation, 0};
+  if (it != g.conditions.end()) {
+    *it = c;
+  } else {
+    g.conditions.push_back(c);
+  }
+}
+
+void Run::ScheduleGroup(GroupIndex gi) {
+  GroupState& g = groups_[gi];
+  std::vector<PodIndex> todo;
+  int32_t scheduled = 0;
+  for (PodIndex p : g.members) {
+    if (pods_[p].node != kNoNode) {
+      ++scheduled;
+    } else {
+      todo.push_back(p);
+    }
+  }
+  std::stable_sort(todo.begin(), todo.end(),
+                   [&](PodIndex a, PodIndex b) { return PodOrderLess(pods_[a], pods_[b]); });
+
+  // validatePodGroup (schedule_one_podgroup.go): one schedulerName and one priority per group.
+  std::string invalid;
+  for (PodIndex p : todo) {
+    const PodInfo& pi = pods_[p];
+    if (pi.pod->scheduler_name != pods_[todo.front()].pod->scheduler_name) {
+      invalid = "all pods in a pod group hierarchy should have the same .spec.schedulerName set";
+      break;
+    }
+    if (pi.priority != g.priority) {
+      invalid = fmt::format(
+          "all pods in a pod group hierarchy should have the same priority as the pod group: "
+          "pod {} has priority {}, pod group {} has {}",
+          pi.key, pi.priority, g.key, g.priority);
+      break;
+    }
+  }
+  if (invalid.empty() && pods_[todo.front()].pod->scheduler_name != kDefaultSchedulerName) {
+    for (PodIndex p : todo) {
+      in_scope_[p] = false;
+      pending_reason_[p] = "NotHandled";
+      pending_message_[p] =
+          fmt::format("spec.schedulerName is \"{}\"; wasched schedules only pods of \"{}\"",
+                      pods_[p].pod->scheduler_name, kDefaultSchedulerName);
+    }
+    return;
+  }
+  if (!invalid.empty()) {
+    for (PodIndex p : todo) {
+      pending_reason_[p] = api::kReasonSchedulerError;
+      pending_message_[p] = invalid;
+    }
+    SetGroupCondition(g, false, api::kReasonSchedulerError, invalid);
+    return;
+  }
+
+  PodGroupAlgorithm algorithm(*framework_, *snapshot_, pods_);
+  GroupAttempt a = algorithm.Run(todo, scheduled, g.min_count);
+  if (a.code == Code::kSuccess) {
+    snapshot_->Commit();
+    for (PodIndex p : a.placed) Bind(p);
+    for (PodIndex p : a.unplaced) {
+      pending_reason_[p] = "Unschedulable";
+      pending_message_[p] = framework_->Diagnose(pods_[p]);
+    }
+    SetGroupCondition(g, true, api::kReasonScheduled, "");
+    if (!a.unplaced.empty()) {
+      // Members beyond minCount that did not fit are requeued on their own.
+      queue_.AddUnschedulable(GroupUnit(gi));
+    }
+    return;
+  }
+  const auto total = static_cast<int32_t>(todo.size()) + scheduled;
+  std::string summary = fmt::format("{} of {} pods fit, minCount {}", a.fit_count + scheduled,
+                                    total, g.min_count);
+  std::string group_message = summary;
+  if (a.first_failed >= 0) {
+    group_message += fmt::format("; pod {}: {}", pods_[a.first_failed].key, a.first_failed_message);
+  }
+  for (PodIndex p : todo) {
+    pending_reason_[p] = "Unschedulable";
+    pending_message_[p] = p == a.first_failed
+                              ? a.first_failed_message + fmt::format(" Pod group {}: {}.", g.key, summary)
+                              : fmt::format("pod group {} is unschedulable: {}.", g.key, summary);
+  }
+  SetGroupCondition(g, false, api::kReasonUnschedulable, group_message);
+  queue_.AddUnschedulable(GroupUnit(gi));
+}
+
+void Run::Verify() const {
+  // Incremental state must equal a recomputation from scratch.
+  std::vector<const api::Node*> sorted;
+  for (NodeIndex n = 0; n < nodes_->size(); ++n) sorted.push_back(&nodes_->node(n));
+  ResourceTable fresh_resources = resources_;
+  NodeTable fresh(std::move(sorted), fresh_resources);
+  fresh.EnsureResources(nodes_->resource_count());
+  for (const auto& pi : pods_) {
+    if (pi.node != kNoNode) fresh.Add(pi.node, pi.requests, pi.nonzero_cpu, pi.nonzero_memory, 1);
+  }
+  if (!fresh.SameUsage(*nodes_)) {
+    std::fprintf(stderr, "wasched verify: incremental node usage differs from recomputation\n");
+    std::abort();
+  }
+  for (NodeIndex n = 0; n < nodes_->size(); ++n) {
+    if (std::find(overcommitted_at_input_.begin(), overcommitted_at_input_.end(), n) !=
+        overcommitted_at_input_.end()) {
+      continue;
+    }
+    for (ResourceId r = 0; r < nodes_->resource_count(); ++r) {
+      if (nodes_->Requested(r, n) > nodes_->Allocatable(r, n)) {
+        std::fprintf(stderr, "wasched verify: node %s over-committed on %s\n",
+                     nodes_->node(n).meta.name.c_str(), resources_.Name(r).c_str());
+        std::abort();
+      }
+    }
+  }
+  // Gang atomicity: every gang has 0 or ≥ minCount members placed (counting running pods).
+  for (const auto& g : groups_) {
+    int32_t placed = 0;
+    bool any_new = false;
+    for (PodIndex p : g.members) {
+      if (pods_[p].node != kNoNode) ++placed;
+      if (bound_now_[p]) any_new = true;
+    }
+    if (any_new && placed < g.min_count) {
+      std::fprintf(stderr, "wasched verify: pod group %s bound below minCount\n", g.key.c_str());
+      std::abort();
+    }
+  }
+}
+
+ScheduleResult Run::Execute() {
+  BuildCache();
+  BuildGroups();
+  Enqueue();
+  // One pass over the active queue. Units that failed are parked; with static input no event
+  // can free capacity, so the fixed point is reached when the active queue drains. (Preemption
+  // and deletions, later, call queue_.MoveAllToActive().)
+  while (auto unit = queue_.Pop()) {
+    if (unit->is_group) {
+      ScheduleGroup(unit->index);
+    } else {
+      ScheduleBarePod(unit->index);
+    }
+    if (options_.verify) Verify();
+  }
+  return Assemble();
+}
+
+ScheduleResult Run::Assemble() const {
+  ScheduleResult r;
+  for (size_t p = 0; p < pods_.size(); ++p) {
+    const PodInfo& pi = pods_[p];
+    if (bound_now_[p]) {
+      r.bindings.push_back({pi.key, nodes_->node(pi.node).meta.name});
+    } else if (pi.node == kNoNode && !pi.running_at_input) {
+      std::string reason = pending_reason_[p].empty() ? "Unschedulable" : pending_reason_[p];
+      r.pending.push_back({pi.key, reason, pending_message_[p]});
+    }
+  }
+  std::sort(r.bindings.begin(), r.bindings.end(), [](const Binding& a, const Binding& b) {
+    return std::tie(a.pod, a.node) < std::tie(b.pod, b.node);
+  });
+  std::sort(r.pending.begin(), r.pending.end(),
+            [](const PendingPod& a, const PendingPod& b) { return a.pod < b.pod; });
+  for (const auto& g : groups_) {
+    GroupResult gr;
+    gr.kind = "PodGroup";
+    gr.name = g.key;
+    for (PodIndex p : g.members) {
+      if (pods_[p].node != kNoNode) ++gr.scheduled;
+    }
+    gr.min_count = g.min_count;
+    gr.conditions = g.conditions;
+    r.groups.push_back(std::move(gr));
+  }
+  std::sort(r.groups.begin(), r.groups.end(), [](const GroupResult& a, const GroupResult& b) {
+    return std::tie(a.kind, a.name) < std::tie(b.kind, b.name);
+  });
+  return r;
+}
+
+}  // namespace
+
+ScheduleResult Schedule(const api::ObjectSet& objects, const SchedulerOptions& options) {
+  Run run(objects, options);
+  return run.Execute();
+}
+
+}  // namespace wasched::sched
