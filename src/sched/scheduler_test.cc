@@ -1,0 +1,255 @@
+#include "sched/scheduler.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "support/builders.h"
+
+namespace wasched::sched {
+namespace {
+
+using test::kGi;
+using test::MakeNode;
+using test::MakePod;
+using test::MakePodGroup;
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+std::string NodeOf(const ScheduleResult& r, const std::string& pod) {
+  for (const auto& b : r.bindings) {
+    if (b.pod == pod) return b.node;
+  }
+  return "";
+}
+
+const PendingPod* PendingOf(const ScheduleResult& r, const std::string& pod) {
+  for (const auto& p : r.pending) {
+    if (p.pod == pod) return &p;
+  }
+  return nullptr;
+}
+
+SchedulerOptions Verified() {
+  SchedulerOptions o;
+  o.verify = true;
+  return o;
+}
+
+TEST(SchedulerTest, FitErrorCountsReasonsSortedLikeUpstream) {
+  api::ObjectSet in;
+  for (int i = 0; i < 4; ++i) {
+    in.nodes.push_back(MakeNode().Name("gpu-" + std::to_string(i))
+                           .Capacity({{"cpu", 8000}, {"nvidia.com/gpu", 1}, {"pods", 110}})
+                           .Obj());
+  }
+  for (int i = 0; i < 8; ++i) {
+    in.nodes.push_back(MakeNode().Name("res-" + std::to_string(i))
+                           .Capacity({{"cpu", 8000}, {"nvidia.com/gpu", 8}, {"pods", 110}})
+                           .Taint("gpu", "reserved", api::TaintEffect::kNoSchedule)
+                           .Obj());
+  }
+  in.pods.push_back(MakePod().Name("big").Req({{"nvidia.com/gpu", 2}}).Obj());
+  ScheduleResult r = Schedule(in, Verified());
+  ASSERT_EQ(r.pending.size(), 1u);
+  EXPECT_EQ(r.pending[0].reason, "Unschedulable");
+  EXPECT_EQ(r.pending[0].message,
+            "0/12 nodes are available: 4 Insufficient nvidia.com/gpu, 8 node(s) had untolerated "
+            "taint {gpu: reserved}.");
+}
+
+TEST(SchedulerTest, LeastAllocatedSpreadsAndMostAllocatedPacks) {
+  api::ObjectSet in;
+  in.nodes.push_back(MakeNode().Name("a").Capacity({{"cpu", 4000}, {"memory", 8 * kGi}, {"pods", 110}}).Obj());
+  in.nodes.push_back(MakeNode().Name("b").Capacity({{"cpu", 4000}, {"memory", 8 * kGi}, {"pods", 110}}).Obj());
+  in.pods.push_back(MakePod().Name("p1").Req({{"cpu", 1000}, {"memory", kGi}}).Obj());
+  in.pods.push_back(MakePod().Name("p2").Req({{"cpu", 1000}, {"memory", kGi}}).Obj());
+  ScheduleResult spread = Schedule(in, Verified());
+  EXPECT_EQ(NodeOf(spread, "default/p1"), "a");  // tie → lowest node name
+  EXPECT_EQ(NodeOf(spread, "default/p2"), "b");
+  SchedulerOptions most = Verified();
+  most.scoring = ScoringStrategy::kMostAllocated;
+  ScheduleResult packed = Schedule(in, most);
+  EXPECT_EQ(NodeOf(packed, "default/p1"), "a");
+  EXPECT_EQ(NodeOf(packed, "default/p2"), "a");
+}
+
+TEST(SchedulerTest, TooManyPodsComesFromPodsAllocatable) {
+  api::ObjectSet in;
+  in.nodes.push_back(MakeNode().Name("a").Capacity({{"cpu", 4000}, {"pods", 1}}).Obj());
+  in.pods.push_back(MakePod().Name("p1").Req({{"cpu", 100}}).Obj());
+  in.pods.push_back(MakePod().Name("p2").Req({{"cpu", 100}}).Obj());
+  ScheduleResult r = Schedule(in, Verified());
+  ASSERT_EQ(r.bindings.size(), 1u);
+  EXPECT_EQ(PendingOf(r, "default/p2")->message, "0/1 nodes are available: 1 Too many pods.");
+}
+
+// S6 (volcano#1297): the only valid assignment is X→B, Y→A, whatever the pod order.
+void ExpectS6(bool x_first) {
+  api::ObjectSet in;
+  in.nodes.push_back(MakeNode().Name("a").Capacity({{"cpu", 53000}, {"memory", 476 * kGi}, {"pods", 110}}).Obj());
+  in.nodes.push_back(MakeNode().Name("b").Capacity({{"cpu", 31000}, {"memory", 96 * kGi}, {"pods", 110}}).Obj());
+  in.pod_groups.push_back(MakePodGroup().Name("job").MinCount(2).Obj());
+  api::Pod x = MakePod().Name("x").Req({{"cpu", 30000}, {"memory", kGi}}).Group("job").Obj();
+  api::Pod y = MakePod().Name("y").Req({{"cpu", 50000}, {"memory", kGi}}).Group("job").Obj();
+  if (x_first) {
+    in.pods = {x, y};
+  } else {
+    in.pods = {y, x};
+  }
+  ScheduleResult r = Schedule(in, Verified());
+  EXPECT_EQ(NodeOf(r, "default/x"), "b");
+  EXPECT_EQ(NodeOf(r, "default/y"), "a");
+  ASSERT_EQ(r.groups.size(), 1u);
+  EXPECT_EQ(r.groups[0].scheduled, 2);
+  ASSERT_EQ(r.groups[0].conditions.size(), 1u);
+  EXPECT_EQ(r.groups[0].conditions[0].status, "True");
+  EXPECT_EQ(r.groups[0].conditions[0].reason, "Scheduled");
+}
+
+TEST(SchedulerTest, S6GreedyMissIsFoundInEitherOrder) {
+  ExpectS6(true);
+  ExpectS6(false);
+}
+
+TEST(SchedulerTest, GangBindsNothingBelowMinCountAndExplains) {
+  api::ObjectSet in;
+  in.nodes.push_back(MakeNode().Name("n1").Capacity({{"nvidia.com/gpu", 6}, {"pods", 110}}).Obj());
+  for (int i = 2; i <= 4; ++i) {
+    in.nodes.push_back(MakeNode().Name("n" + std::to_string(i))
+                           .Capacity({{"nvidia.com/gpu", 2}, {"pods", 110}})
+                           .Obj());
+  }
+  in.pod_groups.push_back(MakePodGroup().Name("train").MinCount(3).Obj());
+  for (int i = 0; i < 3; ++i) {
+    in.pods.push_back(
+        MakePod().Name("w" + std::to_string(i)).Req({{"nvidia.com/gpu", 4}}).Group("train").Obj());
+  }
+  ScheduleResult r = Schedule(in, Verified());
+  EXPECT_TRUE(r.bindings.empty());
+  ASSERT_EQ(r.pending.size(), 3u);
+  ASSERT_EQ(r.groups.size(), 1u);
+  const auto& c = r.groups[0].conditions.at(0);
+  EXPECT_EQ(c.type, "PodGroupInitiallyScheduled");
+  EXPECT_EQ(c.status, "False");
+  EXPECT_EQ(c.reason, "Unschedulable");
+  EXPECT_THAT(c.message, StartsWith("1 of 3 pods fit, minCount 3"));
+  EXPECT_THAT(PendingOf(r, "default/w1")->message,
+              StartsWith("0/4 nodes are available: 4 Insufficient nvidia.com/gpu."));
+  EXPECT_THAT(PendingOf(r, "default/w0")->message,
+              HasSubstr("pod group default/train is unschedulable"));
+}
+
+TEST(SchedulerTest, PodsBeyondMinCountStayPendingOnTheirOwn) {
+  api::ObjectSet in;
+  in.nodes.push_back(MakeNode().Name("n1").Capacity({{"cpu", 3000}, {"pods", 110}}).Obj());
+  in.pod_groups.push_back(MakePodGroup().Name("g").MinCount(2).Obj());
+  for (int i = 0; i < 4; ++i) {
+    in.pods.push_back(MakePod().Name("p" + std::to_string(i)).Req({{"cpu", 1000}}).Group("g").Obj());
+  }
+  ScheduleResult r = Schedule(in, Verified());
+  EXPECT_EQ(r.bindings.size(), 3u);
+  ASSERT_EQ(r.pending.size(), 1u);
+  EXPECT_EQ(r.pending[0].pod, "default/p3");
+  EXPECT_EQ(r.pending[0].message, "0/1 nodes are available: 1 Insufficient cpu.");
+  EXPECT_EQ(r.groups[0].scheduled, 3);
+  EXPECT_EQ(r.groups[0].conditions[0].status, "True");
+}
+
+TEST(SchedulerTest, PreEnqueueHoldsGangUntilMinCountPodsExist) {
+  api::ObjectSet in;
+  in.nodes.push_back(MakeNode().Name("n1").Capacity({{"cpu", 8000}, {"pods", 110}}).Obj());
+  in.pod_groups.push_back(MakePodGroup().Name("g").MinCount(3).Obj());
+  in.pods.push_back(MakePod().Name("p0").Req({{"cpu", 1000}}).Group("g").Obj());
+  in.pods.push_back(MakePod().Name("p1").Req({{"cpu", 1000}}).Group("g").Obj());
+  ScheduleResult r = Schedule(in, Verified());
+  EXPECT_TRUE(r.bindings.empty());
+  ASSERT_EQ(r.pending.size(), 2u);
+  EXPECT_EQ(r.pending[0].reason, "SchedulingGated");
+  EXPECT_EQ(r.pending[0].message,
+            "waiting for minCount pods from a gang to appear in scheduling queue");
+  EXPECT_TRUE(r.groups[0].conditions.empty());  // never attempted
+}
+
+TEST(SchedulerTest, RunningMembersCountTowardMinCount) {
+  api::ObjectSet in;
+  in.nodes.push_back(MakeNode().Name("n1").Capacity({{"cpu", 2000}, {"pods", 110}}).Obj());
+  in.pod_groups.push_back(MakePodGroup().Name("g").MinCount(2).Obj());
+  in.pods.push_back(MakePod().Name("p0").Req({{"cpu", 1000}}).Group("g").Node("n1").Obj());
+  in.pods.push_back(MakePod().Name("p1").Req({{"cpu", 1000}}).Group("g").Obj());
+  ScheduleResult r = Schedule(in, Verified());
+  ASSERT_EQ(r.bindings.size(), 1u);
+  EXPECT_EQ(r.groups[0].scheduled, 2);
+}
+
+TEST(SchedulerTest, TrueConditionNeverRegresses) {
+  api::ObjectSet in;
+  in.nodes.push_back(MakeNode().Name("n1").Capacity({{"cpu", 1000}, {"pods", 110}}).Obj());
+  in.pod_groups.push_back(MakePodGroup()
+                              .Name("g")
+                              .MinCount(2)
+                              .Condition("PodGroupInitiallyScheduled", "True", "Scheduled", "")
+                              .Obj());
+  in.pods.push_back(MakePod().Name("p0").Req({{"cpu", 2000}}).Group("g").Obj());
+  in.pods.push_back(MakePod().Name("p1").Req({{"cpu", 2000}}).Group("g").Obj());
+  ScheduleResult r = Schedule(in, Verified());
+  EXPECT_TRUE(r.bindings.empty());
+  EXPECT_EQ(r.groups[0].conditions.at(0).status, "True");
+  EXPECT_EQ(r.groups[0].conditions.at(0).reason, "Scheduled");
+}
+
+TEST(SchedulerTest, HigherPriorityUnitGoesFirst) {
+  api::ObjectSet in;
+  in.nodes.push_back(MakeNode().Name("n1").Capacity({{"cpu", 1000}, {"pods", 110}}).Obj());
+  in.pods.push_back(MakePod().Name("low").Req({{"cpu", 1000}}).Priority(1).Obj());
+  in.pods.push_back(MakePod().Name("high").Req({{"cpu", 1000}}).Priority(100).Obj());
+  ScheduleResult r = Schedule(in, Verified());
+  EXPECT_EQ(NodeOf(r, "default/high"), "n1");
+  EXPECT_NE(PendingOf(r, "default/low"), nullptr);
+}
+
+TEST(SchedulerTest, MixedPriorityInGroupIsSchedulerError) {
+  api::ObjectSet in;
+  in.nodes.push_back(MakeNode().Name("n1").Capacity({{"cpu", 8000}, {"pods", 110}}).Obj());
+  in.pod_groups.push_back(MakePodGroup().Name("g").MinCount(2).Priority(10).Obj());
+  in.pods.push_back(MakePod().Name("p0").Req({{"cpu", 1000}}).Priority(10).Group("g").Obj());
+  in.pods.push_back(MakePod().Name("p1").Req({{"cpu", 1000}}).Priority(5).Group("g").Obj());
+  ScheduleResult r = Schedule(in, Verified());
+  EXPECT_TRUE(r.bindings.empty());
+  EXPECT_EQ(r.groups[0].conditions.at(0).reason, "SchedulerError");
+  EXPECT_EQ(r.pending[0].reason, "SchedulerError");
+}
+
+TEST(SchedulerTest, InitContainerAndOverheadCountInFit) {
+  api::ObjectSet in;
+  in.nodes.push_back(MakeNode().Name("n1").Capacity({{"cpu", 2000}, {"pods", 110}}).Obj());
+  // max(500 + 500, 1800) + 300 = 2100 > 2000.
+  in.pods.push_back(MakePod()
+                        .Name("p")
+                        .Container({{"cpu", 500}})
+                        .Container({{"cpu", 500}})
+                        .InitReq({{"cpu", 1800}})
+                        .Overhead({{"cpu", 300}})
+                        .Obj());
+  ScheduleResult r = Schedule(in, Verified());
+  EXPECT_EQ(r.pending.size(), 1u);
+}
+
+TEST(SchedulerTest, SameInputSameOutput) {
+  api::ObjectSet in;
+  for (int i = 0; i < 5; ++i) {
+    in.nodes.push_back(MakeNode().Name("n" + std::to_string(i)).Capacity({{"cpu", 4000}, {"pods", 110}}).Obj());
+  }
+  for (int i = 0; i < 30; ++i) {
+    in.pods.push_back(MakePod().Name("p" + std::to_string(i)).Req({{"cpu", 300 + 10 * i}}).Obj());
+  }
+  ScheduleResult a = Schedule(in, Verified());
+  ScheduleResult b = Schedule(in, Verified());
+  ASSERT_EQ(a.bindings.size(), b.bindings.size());
+  for (size_t i = 0; i < a.bindings.size(); ++i) {
+    EXPECT_EQ(a.bindings[i].pod, b.bindings[i].pod);
+    EXPECT_EQ(a.bindings[i].node, b.bindings[i].node);
+  }
+}
+
+}  // namespace
+}  // namespace wasched::sched
