@@ -1,0 +1,394 @@
+// File: tests/scenario_test.cc
+//
+// Golden scenario runner. Every folder under tests/scenarios/ holds input manifests (*.yaml,
+// read in file-name order) and expected.json, the ScheduleResult the `schedule` command must
+// print. For each folder:
+//   MatchesGolden   library path (codec::LoadPaths → validation::ValidateForSchedule →
+//                   sched::Schedule → codec::EncodeScheduleResultJson) equals expected.json
+//                   byte for byte. WASCHED_UPDATE_GOLDEN=1 rewrites expected.json instead.
+//   Invariants      the checks of support/result_checks.h, then the scenario's own semantic
+//                   assertions (below), so a wrong golden file cannot make a wrong engine pass.
+//   CliMatchesLibrary  `wasched schedule -f ... -o json` prints the same bytes, exit 0.
+// tests/scenarios/README.md says what each scenario checks and where it comes from.
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "api/pod_group.h"
+#include "codec/loader.h"
+#include "codec/result_encoding.h"
+#include "sched/scheduler.h"
+#include "support/process.h"
+#include "support/result_checks.h"
+#include "validation/object_set_validation.h"
+
+namespace wasched {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+using ::testing::IsEmpty;
+using ::testing::StartsWith;
+
+const fs::path kScenarioRoot = fs::path(WASCHED_TESTDATA_DIR) / "scenarios";
+
+// Outcome: one scenario run through the library path; `error` is set when it could not run.
+struct Outcome {
+  std::string error;
+  api::ObjectSet objects;
+  sched::ScheduleResult result;
+  std::string json;
+};
+
+std::vector<std::string> ScenarioNames() {
+  std::vector<std::string> names;
+  if (!fs::is_directory(kScenarioRoot)) return names;
+  for (const auto& entry : fs::directory_iterator(kScenarioRoot)) {
+    if (entry.is_directory()) names.push_back(entry.path().filename().string());
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+std::vector<std::string> ManifestFiles(const std::string& scenario) {
+  std::vector<std::string> files;
+  for (const auto& entry : fs::directory_iterator(kScenarioRoot / scenario)) {
+    const auto ext = entry.path().extension();
+    if (entry.is_regular_file() && (ext == ".yaml" || ext == ".yml")) files.push_back(entry.path().string());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+std::string JoinErrors(const InputErrors& errors) {
+  std::string out;
+  for (const auto& e : errors) out += "  " + e.ToString() + "\n";
+  return out;
+}
+
+// RunScenario: the library path, memoised (S1 is large and three tests read each outcome).
+const Outcome& RunScenario(const std::string& scenario) {
+  static std::map<std::string, std::unique_ptr<Outcome>> cache;
+  auto& slot = cache[scenario];
+  if (slot) return *slot;
+  slot = std::make_unique<Outcome>();
+  Outcome& out = *slot;
+  const auto files = ManifestFiles(scenario);
+  if (files.empty()) {
+    out.error = "no *.yaml manifests in " + (kScenarioRoot / scenario).string();
+    return out;
+  }
+  std::istringstream no_stdin;
+  auto loaded = codec::LoadPaths(files, no_stdin);
+  if (!loaded) {
+    out.error = "codec::LoadPaths failed:\n" + JoinErrors(loaded.error());
+    return out;
+  }
+  out.objects = std::move(loaded->objects);
+  if (auto errors = validation::ValidateForSchedule(out.objects); !errors.empty()) {
+    out.error = "validation::ValidateForSchedule failed:\n" + JoinErrors(errors);
+    return out;
+  }
+  out.result = sched::Schedule(out.objects, sched::SchedulerOptions{.verify = true});
+  out.json = codec::EncodeScheduleResultJson(out.result);
+  return out;
+}
+
+std::vector<std::string> Lines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+// DiffMessage: where two texts first differ, with a few lines of context from each side.
+std::string DiffMessage(const std::string& expected, const std::string& actual) {
+  const auto want = Lines(expected);
+  const auto got = Lines(actual);
+  size_t first = 0;
+  while (first < want.size() && first < got.size() && want[first] == got[first]) ++first;
+  std::ostringstream msg;
+  msg << "first difference at line " << first + 1 << " (expected " << want.size() << " lines, got "
+      << got.size() << " lines)\n";
+  const size_t from = first >= 3 ? first - 3 : 0;
+  auto excerpt = [&](const char* label, const std::vector<std::string>& lines) {
+    msg << "--- " << label << "\n";
+    for (size_t i = from; i < std::min(lines.size(), first + 6); ++i) {
+      msg << (i == first ? "> " : "  ") << i + 1 << ": " << lines[i] << "\n";
+    }
+  };
+  excerpt("expected.json", want);
+  excerpt("actual", got);
+  if (want.size() == got.size() && first == want.size()) msg << "(texts differ only in the final newline)\n";
+  return msg.str();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scenario-specific semantic assertions. Keys are folder names; every folder must have one.
+
+using Check = std::function<void(const Outcome&)>;
+
+std::string Pod(const std::string& name) { return "default/" + name; }
+
+int CountBound(const Outcome& o, const std::vector<std::string>& pods) {
+  const auto bound = test::BindingMap(o.result);
+  return static_cast<int>(std::count_if(pods.begin(), pods.end(), [&](const auto& p) { return bound.contains(p); }));
+}
+
+void ExpectAllPending(const Outcome& o, const std::vector<std::string>& pods) {
+  const auto pending = test::PendingMap(o.result);
+  for (const auto& p : pods) EXPECT_TRUE(pending.contains(p)) << p << " should be pending";
+}
+
+void ExpectAllBound(const Outcome& o, const std::vector<std::string>& pods, const std::string& node = {}) {
+  const auto bound = test::BindingMap(o.result);
+  for (const auto& p : pods) {
+    auto it = bound.find(p);
+    if (it == bound.end()) {
+      ADD_FAILURE() << p << " should be bound";
+    } else if (!node.empty()) {
+      EXPECT_EQ(it->second, node) << p;
+    }
+  }
+}
+
+// ExpectCondition: PodGroupInitiallyScheduled of `group` has `status` and `reason`; returns it.
+const api::Condition* ExpectCondition(const Outcome& o, const std::string& group, const std::string& status,
+                                      const std::string& reason) {
+  const sched::GroupResult* g = test::FindGroup(o.result, "PodGroup", group);
+  if (g == nullptr) {
+    ADD_FAILURE() << "no group result for PodGroup " << group;
+    return nullptr;
+  }
+  const api::Condition* c = test::FindCondition(*g, api::kPodGroupInitiallyScheduled);
+  if (c == nullptr) {
+    ADD_FAILURE() << "PodGroup " << group << " has no " << api::kPodGroupInitiallyScheduled << " condition";
+    return nullptr;
+  }
+  EXPECT_EQ(c->status, status) << group;
+  EXPECT_EQ(c->reason, reason) << group;
+  return c;
+}
+
+int Scheduled(const Outcome& o, const std::string& group) {
+  const sched::GroupResult* g = test::FindGroup(o.result, "PodGroup", group);
+  return g == nullptr ? -1 : g->scheduled;
+}
+
+std::vector<std::string> Names(std::initializer_list<const char*> names) {
+  std::vector<std::string> out;
+  for (const char* n : names) out.push_back(Pod(n));
+  return out;
+}
+
+void CheckS6(const Outcome& o) {
+  // The only valid assignment: X (30 CPU) on node-b (31 CPU), Y (50 CPU) on node-a (53 CPU).
+  ExpectAllBound(o, {Pod("task-x")}, "node-b");
+  ExpectAllBound(o, {Pod("task-y")}, "node-a");
+  EXPECT_EQ(Scheduled(o, "default/job"), 2);
+  ExpectCondition(o, "default/job", "True", api::kReasonScheduled);
+}
+
+const std::map<std::string, Check>& Checks() {
+  static const std::map<std::string, Check> checks = {
+      {"s1-equal-gangs",
+       [](const Outcome& o) {
+         // Exactly one gang gets all 100 nodes; the other none, all its pods pending.
+         const auto a = test::MembersOf(o.objects, "default/gang-a");
+         const auto b = test::MembersOf(o.objects, "default/gang-b");
+         ASSERT_EQ(a.size(), 100u);
+         ASSERT_EQ(b.size(), 100u);
+         const int bound_a = CountBound(o, a);
+         const int bound_b = CountBound(o, b);
+         EXPECT_TRUE((bound_a == 100 && bound_b == 0) || (bound_a == 0 && bound_b == 100))
+             << "gang-a bound " << bound_a << ", gang-b bound " << bound_b;
+         ExpectAllPending(o, bound_a == 100 ? b : a);
+         EXPECT_EQ(o.result.bindings.size(), 100u);
+         const std::string winner = bound_a == 100 ? "default/gang-a" : "default/gang-b";
+         const std::string loser = bound_a == 100 ? "default/gang-b" : "default/gang-a";
+         ExpectCondition(o, winner, "True", api::kReasonScheduled);
+         ExpectCondition(o, loser, "False", api::kReasonUnschedulable);
+       }},
+      {"s5-fragmentation",
+       [](const Outcome& o) {
+         // Only one 4-GPU instance fits anywhere: no gang pod binds; every CPU pod binds.
+         const auto gang = test::MembersOf(o.objects, "default/trainer");
+         ASSERT_EQ(gang.size(), 3u);
+         EXPECT_EQ(CountBound(o, gang), 0);
+         ExpectAllPending(o, gang);
+         std::vector<std::string> web;
+         for (const auto& pod : o.objects.pods) {
+           if (!pod.pod_group_name) web.push_back(api::NamespacedName(pod.meta));
+         }
+         ASSERT_EQ(web.size(), 100u);
+         ExpectAllBound(o, web);
+         EXPECT_EQ(o.result.bindings.size(), 100u);
+         EXPECT_EQ(Scheduled(o, "default/trainer"), 0);
+         ExpectCondition(o, "default/trainer", "False", api::kReasonUnschedulable);
+       }},
+      {"s6-xy", CheckS6},
+      {"s6-yx", CheckS6},
+      {"h01-gang-fits",
+       [](const Outcome& o) {
+         ExpectAllBound(o, Names({"p1", "p2", "p3"}), "node-1");
+         EXPECT_THAT(o.result.pending, IsEmpty());
+         EXPECT_EQ(Scheduled(o, "default/pg"), 3);
+         ExpectCondition(o, "default/pg", "True", api::kReasonScheduled);
+       }},
+      {"h02-gang-below-quorum",
+       [](const Outcome& o) {
+         // Held at PreEnqueue: never attempted, never bound.
+         EXPECT_THAT(o.result.bindings, IsEmpty());
+         const auto pending = test::PendingMap(o.result);
+         for (const auto& p : Names({"p1", "p2"})) {
+           auto it = pending.find(p);
+           if (it == pending.end()) {
+             ADD_FAILURE() << p << " should be pending";
+             continue;
+           }
+           EXPECT_THAT(it->second.message, HasSubstr("minCount")) << p;
+         }
+         EXPECT_EQ(Scheduled(o, "default/pg"), 0);
+         const sched::GroupResult* g = test::FindGroup(o.result, "PodGroup", "default/pg");
+         ASSERT_NE(g, nullptr);
+         const api::Condition* c = test::FindCondition(*g, api::kPodGroupInitiallyScheduled);
+         if (c != nullptr) {
+           EXPECT_NE(c->status, "True");
+         }
+       }},
+      {"h04-gang-with-blocker",
+       [](const Outcome& o) {
+         // 3 of 4 fit next to the running blocker; the gang is satisfied.
+         const auto members = Names({"p1", "p2", "p3", "p4"});
+         EXPECT_EQ(CountBound(o, members), 3);
+         EXPECT_EQ(o.result.pending.size(), 1u);
+         for (const auto& p : o.result.pending) {
+           EXPECT_NE(std::find(members.begin(), members.end(), p.pod), members.end()) << p.pod;
+           EXPECT_EQ(p.reason, api::kReasonUnschedulable);
+         }
+         EXPECT_EQ(Scheduled(o, "default/pg"), 3);
+         ExpectCondition(o, "default/pg", "True", api::kReasonScheduled);
+       }},
+      {"h05-earlier-gang-wins",
+       [](const Outcome& o) {
+         // gang-a (created first, listed second) takes the node; gang-b gets nothing.
+         ExpectAllBound(o, Names({"a1", "a2", "a3"}), "node-1");
+         ExpectAllPending(o, Names({"b1", "b2", "b3"}));
+         EXPECT_EQ(o.result.bindings.size(), 3u);
+         ExpectCondition(o, "default/gang-a", "True", api::kReasonScheduled);
+         ExpectCondition(o, "default/gang-b", "False", api::kReasonUnschedulable);
+       }},
+      {"f01-all-bound",
+       [](const Outcome& o) {
+         ExpectAllBound(o, Names({"p1", "p2", "p3"}), "node-1");
+         EXPECT_THAT(o.result.pending, IsEmpty());
+         const api::Condition* c = ExpectCondition(o, "default/pg", "True", api::kReasonScheduled);
+         if (c != nullptr) {
+           EXPECT_EQ(c->message, "");
+         }
+       }},
+      {"f07-all-unschedulable",
+       [](const Outcome& o) {
+         EXPECT_THAT(o.result.bindings, IsEmpty());
+         const auto pending = test::PendingMap(o.result);
+         for (const auto& p : Names({"p1", "p2", "p3"})) {
+           auto it = pending.find(p);
+           if (it == pending.end()) {
+             ADD_FAILURE() << p << " should be pending";
+             continue;
+           }
+           EXPECT_EQ(it->second.reason, api::kReasonUnschedulable) << p;
+           EXPECT_THAT(it->second.message, StartsWith("0/1 nodes are available: 1 Insufficient cpu")) << p;
+         }
+         const api::Condition* c = ExpectCondition(o, "default/pg", "False", api::kReasonUnschedulable);
+         if (c != nullptr) {
+           EXPECT_THAT(c->message, StartsWith("0/1 nodes are available: 1 Insufficient cpu"));
+         }
+       }},
+      {"f10-condition-never-regresses",
+       [](const Outcome& o) {
+         // Unschedulable now, but the condition was True already: it never goes back to False.
+         EXPECT_THAT(o.result.bindings, IsEmpty());
+         ExpectAllPending(o, Names({"p1", "p2", "p3"}));
+         ExpectCondition(o, "default/pg", "True", api::kReasonScheduled);
+       }},
+  };
+  return checks;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+class ScenarioTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(ScenarioTest, MatchesGolden) {
+  const Outcome& o = RunScenario(GetParam());
+  ASSERT_THAT(o.error, IsEmpty());
+  const fs::path golden = kScenarioRoot / GetParam() / "expected.json";
+  const char* update = std::getenv("WASCHED_UPDATE_GOLDEN");
+  if (update != nullptr && std::string(update) == "1") {
+    std::ofstream(golden, std::ios::binary) << o.json;
+    GTEST_SKIP() << "rewrote " << golden.string();
+  }
+  ASSERT_TRUE(fs::exists(golden)) << golden.string() << " is missing; run with WASCHED_UPDATE_GOLDEN=1 to create it";
+  const std::string expected = test::ReadFile(golden.string());
+  if (expected != o.json) {
+    const fs::path actual = fs::temp_directory_path() / ("wasched-scenario-" + GetParam() + ".actual.json");
+    std::ofstream(actual, std::ios::binary) << o.json;
+    ADD_FAILURE() << "scenario " << GetParam() << ": output differs from expected.json\n"
+                  << DiffMessage(expected, o.json) << "full diff: diff -u " << golden.string() << " "
+                  << actual.string() << "\n(re-generate with WASCHED_UPDATE_GOLDEN=1 only after checking it)";
+  }
+}
+
+TEST_P(ScenarioTest, Invariants) {
+  const Outcome& o = RunScenario(GetParam());
+  ASSERT_THAT(o.error, IsEmpty());
+  EXPECT_THAT(test::CheckResultInvariants(o.objects, o.result), IsEmpty());
+  auto it = Checks().find(GetParam());
+  ASSERT_NE(it, Checks().end()) << "scenario " << GetParam() << " has no semantic check in scenario_test.cc";
+  it->second(o);
+}
+
+TEST_P(ScenarioTest, CliMatchesLibrary) {
+  const Outcome& o = RunScenario(GetParam());
+  ASSERT_THAT(o.error, IsEmpty());
+  std::vector<std::string> argv = {WASCHED_BINARY, "schedule"};
+  for (const auto& file : ManifestFiles(GetParam())) {
+    argv.push_back("-f");
+    argv.push_back(file);
+  }
+  argv.push_back("-o");
+  argv.push_back("json");
+  const test::CommandResult r = test::RunCommand(argv);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, o.json) << DiffMessage(o.json, r.out);
+}
+
+INSTANTIATE_TEST_SUITE_P(Scenarios, ScenarioTest, ::testing::ValuesIn(ScenarioNames()),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                           std::string name = info.param;
+                           std::replace(name.begin(), name.end(), '-', '_');
+                           return name;
+                         });
+
+TEST(ScenarioSuite, EveryCheckHasItsScenario) {
+  const auto names = ScenarioNames();
+  for (const auto& [name, check] : Checks()) {
+    EXPECT_NE(std::find(names.begin(), names.end(), name), names.end())
+        << "semantic check for " << name << " but no folder tests/scenarios/" << name;
+  }
+}
+
+}  // namespace
+}  // namespace wasched
