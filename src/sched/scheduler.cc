@@ -155,6 +155,7 @@ void Run::BuildCache() {
       continue;
     }
     pi.static_class = framework_->ClassOf(*pi.pod);
+    pi.signature = framework_->SignatureOf(pi);
   }
   snapshot_->Commit();
   for (NodeIndex n = 0; n < nodes_->size(); ++n) {

@@ -52,6 +52,16 @@ class NodeTable {
   void Add(NodeIndex n, std::span<const ResourceAmount> requests, int64_t nonzero_cpu,
            int64_t nonzero_memory, int64_t sign);
 
+  // ChangeLog: every node index passed to Add, in order (duplicates allowed). Consumers such as
+  // the Framework's per-signature score index remember a cursor and re-read only the nodes that
+  // changed since. Cleared by ResetChangeLog, which bumps `log_epoch()` so consumers rebuild.
+  [[nodiscard]] const std::vector<NodeIndex>& change_log() const { return change_log_; }
+  [[nodiscard]] uint64_t log_epoch() const { return log_epoch_; }
+  void ResetChangeLog() {
+    change_log_.clear();
+    ++log_epoch_;
+  }
+
   // Equals: same requested arrays (verification mode compares with a recomputation).
   [[nodiscard]] bool SameUsage(const NodeTable& other) const;
   // FirstOvercommitted: a node whose requested exceeds allocatable on a resource it has
@@ -66,6 +76,8 @@ class NodeTable {
   std::vector<int64_t> requested_;    // [r * N + n]
   std::vector<int64_t> nonzero_cpu_;
   std::vector<int64_t> nonzero_memory_;
+  std::vector<NodeIndex> change_log_;
+  uint64_t log_epoch_ = 0;
 };
 
 }  // namespace wasched::sched

@@ -76,6 +76,7 @@ ClassIndex Framework::ClassOf(const api::Pod& pod) {
 }
 
 void Framework::BuildClass(const api::Pod& pod, PodClass& cls) const {
+  cls.position_of_node.assign(static_cast<size_t>(nodes_.size()), -1);
   plugins::NodeAffinityScore affinity;
   plugins::TaintTolerationScore taint;
   bool any_static_score = false;
@@ -91,6 +92,7 @@ void Framework::BuildClass(const api::Pod& pod, PodClass& cls) const {
       }
     }
     if (!ok) continue;
+    cls.position_of_node[n] = static_cast<int32_t>(cls.feasible.size());
     cls.feasible.push_back(n);
     int64_t a = affinity.Score(pod, node);
     int64_t t = taint.Score(pod, node);
@@ -116,7 +118,59 @@ int64_t Framework::TotalScore(const PodInfo& pod, const PodClass& cls, size_t po
   return score + 2 * aff + 3 * tnt;
 }
 
+int32_t Framework::SignatureOf(const PodInfo& pod) {
+  if (!classes_[pod.static_class].raw_affinity.empty()) return -1;
+  std::string key = fmt::format("{}|{}|{}|", pod.static_class, pod.nonzero_cpu, pod.nonzero_memory);
+  for (const auto& ra : pod.requests) key += fmt::format("{}={},", ra.id, ra.amount);
+  auto it = signature_ids_.find(key);
+  if (it != signature_ids_.end()) return it->second;
+  if (static_cast<int32_t>(signatures_.size()) >= kMaxSignatures) return -1;
+  auto id = static_cast<int32_t>(signatures_.size());
+  Signature sig;
+  sig.cls = pod.static_class;
+  sig.probe.requests = pod.requests;
+  sig.probe.nonzero_cpu = pod.nonzero_cpu;
+  sig.probe.nonzero_memory = pod.nonzero_memory;
+  sig.probe.static_class = pod.static_class;
+  signatures_.push_back(std::move(sig));
+  signature_ids_.emplace(std::move(key), id);
+  return id;
+}
+
+int64_t Framework::LeafScore(const PodInfo& probe, NodeIndex n) const {
+  if (!plugins::Fits(probe, nodes_, n)) return -1;
+  return plugins::Score(probe, nodes_, n, scoring_);
+}
+
+NodeIndex Framework::FindNodeIndexed(Signature& sig) {
+  const PodClass& cls = classes_[sig.cls];
+  const auto& log = nodes_.change_log();
+  const size_t pending = log.size() - std::min(sig.cursor, log.size());
+  if (!sig.built || sig.epoch != nodes_.log_epoch() || pending * 8 > cls.feasible.size()) {
+    leaf_scratch_.resize(cls.feasible.size());
+    for (size_t pos = 0; pos < cls.feasible.size(); ++pos) {
+      leaf_scratch_[pos] = LeafScore(sig.probe, cls.feasible[pos]);
+    }
+    sig.index.Build(leaf_scratch_);
+    sig.built = true;
+    sig.epoch = nodes_.log_epoch();
+  } else {
+    for (size_t i = sig.cursor; i < log.size(); ++i) {
+      int32_t pos = cls.position_of_node[log[i]];
+      if (pos >= 0) sig.index.Set(pos, LeafScore(sig.probe, log[i]));
+    }
+  }
+  sig.cursor = log.size();
+  int32_t best = sig.index.BestPos();
+  return best < 0 ? kNoNode : cls.feasible[best];
+}
+
 NodeIndex Framework::FindNode(const PodInfo& pod) {
+  if (use_score_index_ && pod.signature >= 0) return FindNodeIndexed(signatures_[pod.signature]);
+  return FindNodeScan(pod);
+}
+
+NodeIndex Framework::FindNodeScan(const PodInfo& pod) {
   const PodClass& cls = classes_[pod.static_class];
   const size_t count = cls.feasible.size();
   if (cls.raw_affinity.empty()) {

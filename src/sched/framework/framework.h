@@ -25,6 +25,7 @@
 #include "sched/cache/node_table.h"
 #include "sched/framework/plugin.h"
 #include "sched/framework/pod_info.h"
+#include "sched/framework/score_index.h"
 #include "sched/scheduler.h"
 
 namespace wasched::sched {
@@ -39,9 +40,20 @@ class Framework {
   // evaluating the static plugins over every node, O(N × plugins)) when new.
   [[nodiscard]] ClassIndex ClassOf(const api::Pod& pod);
 
-  // FindNode: the best node for `pod` given current usage, or kNoNode. O(feasible nodes ×
-  // len(requests)); allocation-free after warm-up.
+  // SignatureOf: the signature (class + requests) of `pod`, or -1 when it gets no score index
+  // (the class has node-static scores, whose normalisation needs a scan, or the cap of
+  // kMaxSignatures indexes is reached). REQUIRES: pod.static_class set.
+  [[nodiscard]] int32_t SignatureOf(const PodInfo& pod);
+
+  // FindNode: the best node for `pod` given current usage, or kNoNode. With a signature:
+  // O(k log P) for the k nodes changed since the signature's last query; otherwise a scan,
+  // O(feasible nodes × len(requests)). Allocation-free after warm-up.
   [[nodiscard]] NodeIndex FindNode(const PodInfo& pod);
+
+  // set_use_score_index: false forces the scan path (tests compare both). Default true.
+  void set_use_score_index(bool on) { use_score_index_ = on; }
+
+  static constexpr int32_t kMaxSignatures = 512;
 
   // FeasibleNodes: nodes where `pod` fits now, best score first (ties by node index). Used by
   // the gang search. O(F log F).
@@ -66,7 +78,22 @@ class Framework {
     std::vector<int64_t> raw_affinity;     // raw NodeAffinity score per feasible position
     std::vector<int64_t> raw_taint;        // raw TaintToleration score per feasible position
     std::unordered_map<std::string, int32_t> static_reasons;  // reason → node count
+    std::vector<int32_t> position_of_node;  // node → position in `feasible`, or -1
   };
+
+  // Signature: equivalent pods (same class, same requests) share one ScoreIndex.
+  struct Signature {
+    ClassIndex cls = 0;
+    PodInfo probe;          // requests and non-zero requests of the signature
+    ScoreIndex index;
+    size_t cursor = 0;      // position in NodeTable::change_log() already applied
+    uint64_t epoch = 0;
+    bool built = false;
+  };
+
+  NodeIndex FindNodeScan(const PodInfo& pod);
+  NodeIndex FindNodeIndexed(Signature& sig);
+  int64_t LeafScore(const PodInfo& probe, NodeIndex n) const;
 
   void BuildClass(const api::Pod& pod, PodClass& cls) const;
   int64_t TotalScore(const PodInfo& pod, const PodClass& cls, size_t pos, int64_t max_aff,
@@ -79,6 +106,10 @@ class Framework {
   std::vector<PodClass> classes_;
   std::unordered_map<std::string, ClassIndex> class_ids_;
   std::vector<uint32_t> scratch_;  // feasible positions of the current pod
+  std::vector<Signature> signatures_;
+  std::unordered_map<std::string, int32_t> signature_ids_;
+  std::vector<int64_t> leaf_scratch_;
+  bool use_score_index_ = true;
 };
 
 // StaticSignature: the serialized node-static constraints of a pod (class key).

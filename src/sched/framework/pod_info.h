@@ -33,6 +33,7 @@ struct PodInfo {
   int64_t creation = 0;                   // creation timestamp seconds (0 when unknown)
   int32_t input_order = 0;                // position in the input, the final tie-break
   ClassIndex static_class = 0;            // equivalence class of node-static constraints
+  int32_t signature = -1;                 // class + requests (Framework::SignatureOf), or -1
   GroupIndex group = kNoGroup;            // PodGroup it belongs to
   NodeIndex node = kNoNode;               // bound / assumed node
   bool running_at_input = false;          // arrived with spec.nodeName
