@@ -224,6 +224,29 @@ void Run::Enqueue() {
       if (pods_[p].node == kNoNode) any_pending = true;
     }
     if (!any_pending) continue;
+    // Not scheduled by this version (no silent approximation): CompositePodGroup trees and
+    // topology-constrained placement arrive with the hierarchy/topology work.
+    std::string unsupported;
+    if (gs.pod_group->parent_composite_pod_group_name) {
+      unsupported = fmt::format(
+          "pod group {} belongs to CompositePodGroup \"{}\": CompositePodGroup hierarchies are "
+          "not scheduled by this version of wasched",
+          gs.key, *gs.pod_group->parent_composite_pod_group_name);
+    } else if (gs.pod_group->scheduling_constraints &&
+               !gs.pod_group->scheduling_constraints->topology.empty()) {
+      unsupported = fmt::format(
+          "pod group {} has schedulingConstraints.topology: topology-aware placement is not "
+          "supported by this version of wasched",
+          gs.key);
+    }
+    if (!unsupported.empty()) {
+      for (PodIndex p : gs.members) {
+        if (pods_[p].node != kNoNode) continue;
+        pending_reason_[p] = "Unsupported";
+        pending_message_[p] = unsupported;
+      }
+      continue;
+    }
     Status pre = plugins::PreEnqueue(true, gs.pod_group->meta.name, gs.is_gang,
                                      static_cast<int32_t>(gs.members.size()), gs.min_count);
     if (!pre.IsSuccess()) {

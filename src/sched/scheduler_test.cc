@@ -253,3 +253,24 @@ TEST(SchedulerTest, SameInputSameOutput) {
 
 }  // namespace
 }  // namespace wasched::sched
+
+namespace wasched::sched {
+namespace {
+
+TEST(SchedulerTest, TopologyAndHierarchyAreReportedNotApproximated) {
+  api::ObjectSet in;
+  in.nodes.push_back(test::MakeNode().Name("n1").Capacity({{"cpu", 8000}, {"pods", 110}}).Label("zone", "a").Obj());
+  in.pod_groups.push_back(test::MakePodGroup().Name("topo").MinCount(1).TopologyKey("zone").Obj());
+  in.pod_groups.push_back(test::MakePodGroup().Name("child").MinCount(1).WorkloadRef("wl", "t").Parent("root").Obj());
+  in.pods.push_back(test::MakePod().Name("a").Req({{"cpu", 100}}).Group("topo").Obj());
+  in.pods.push_back(test::MakePod().Name("b").Req({{"cpu", 100}}).Group("child").Obj());
+  ScheduleResult r = Schedule(in, {});
+  EXPECT_TRUE(r.bindings.empty());
+  ASSERT_EQ(r.pending.size(), 2u);
+  EXPECT_EQ(r.pending[0].reason, "Unsupported");
+  EXPECT_THAT(r.pending[0].message, ::testing::HasSubstr("topology-aware placement"));
+  EXPECT_THAT(r.pending[1].message, ::testing::HasSubstr("CompositePodGroup"));
+}
+
+}  // namespace
+}  // namespace wasched::sched
