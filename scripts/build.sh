@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# build.sh [TARGET...]: installs missing packages, configures a Release build in build/ and builds
+# the given targets (all when none), two jobs at a time.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+scripts/install-deps.sh
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+if [ $# -eq 0 ]; then
+  cmake --build build -j2
+else
+  for target in "$@"; do
+    cmake --build build -j2 --target "$target"
+  done
+fi

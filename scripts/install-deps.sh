@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# install-deps.sh: installs the Debian 12 packages wasched needs to build, test and benchmark —
+# only those missing (checked with dpkg -s), so a machine that has them all never calls apt-get.
+set -euo pipefail
+
+packages=(
+  cmake g++ make
+  libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libfmt-dev libspdlog-dev libexpected-dev
+  libgtest-dev libgmock-dev librapidcheck-dev libbenchmark-dev
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg -s "$p" 2>/dev/null | grep -q '^Status: install ok installed'; then
+    missing+=("$p")
+  fi
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+echo "install-deps: installing ${missing[*]}"
+sudo=()
+if [ "$(id -u)" -ne 0 ]; then
+  sudo=(sudo)
+fi
+"${sudo[@]}" apt-get update
+DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y --no-install-recommends "${missing[@]}"

@@ -1,0 +1,159 @@
+// File: cli/app.cc
+#include "cli/app.h"
+
+#include <CLI/CLI.hpp>
+#include <exception>
+#include <istream>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "cli/demo_command.h"
+#include "cli/feature_gates.h"
+#include "cli/schedule_command.h"
+#include "cli/validate_command.h"
+
+namespace wasched::cli {
+namespace {
+
+constexpr const char* kVersion = "wasched 0.1.0";
+
+// CommonFlags: flags `schedule` and `demo` share, as given on the command line.
+struct CommonFlags {
+  std::string output = "table";
+  std::vector<std::string> feature_gates;
+  std::string scoring_strategy = "LeastAllocated";
+};
+
+void AddCommonFlags(CLI::App* cmd, CommonFlags* flags) {
+  cmd->add_option("-o,--output", flags->output, "Output format: table (for people), json, yaml")
+      ->check(CLI::IsMember({"table", "json", "yaml"}))
+      ->capture_default_str();
+  cmd->add_option("--feature-gates", flags->feature_gates,
+                  "Comma-separated Name=true|false pairs; every v1.37 gate is on by default: "
+                  "GenericWorkload, TopologyAwareWorkloadScheduling, DRAWorkloadResourceClaims, "
+                  "CompositePodGroup, WorkloadWithJob, PodGroupPreemptionPolicy")
+      ->allow_extra_args(false)
+      ->type_name("K=V,...");
+  cmd->add_option("--scoring-strategy", flags->scoring_strategy,
+                  "NodeResourcesFit scoring: LeastAllocated (spread) or MostAllocated (pack)")
+      ->check(CLI::IsMember({"LeastAllocated", "MostAllocated"}))
+      ->capture_default_str();
+}
+
+// JoinGateSpecs: every --feature-gates occurrence as one comma-separated list (later wins).
+std::string JoinGateSpecs(const std::vector<std::string>& specs) {
+  std::string joined;
+  for (const std::string& s : specs) joined += s + ",";
+  return joined;
+}
+
+// ToScheduleOptions: the parsed common flags, or a usage error message.
+tl::expected<ScheduleOptions, std::string> ToScheduleOptions(const CommonFlags& flags) {
+  ScheduleOptions options;
+  auto output = ParseOutputFormat(flags.output);
+  if (!output) return tl::unexpected(output.error());
+  options.output = *output;
+  auto gates = ParseFeatureGates(JoinGateSpecs(flags.feature_gates));
+  if (!gates) return tl::unexpected(gates.error());
+  options.gates = *gates;
+  auto scoring = ParseScoringStrategy(flags.scoring_strategy);
+  if (!scoring) return tl::unexpected(scoring.error());
+  options.scheduler.scoring = *scoring;
+  return options;
+}
+
+int RunParsed(int argc, const char* const* argv, std::istream& in, std::ostream& out,
+              std::ostream& err) {
+  CLI::App app{
+      "wasched: Kubernetes v1.37 workload-aware (gang) scheduling, offline.\n"
+      "Reads manifests (Nodes, Pods, PriorityClasses, Workloads, PodGroups) and shows "
+      "what the v1.37 scheduler would bind, leave pending or preempt, and why.",
+      "wasched"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", kVersion);
+
+  CLI::App* schedule = app.add_subcommand(
+      "schedule",
+      "Schedule the pods of the given manifests onto their nodes and report the result");
+  std::vector<std::string> paths;
+  schedule
+      ->add_option("-f,--filename", paths,
+                   "Manifest files, folders (every *.yaml, *.yml, *.json, sorted) or - for stdin")
+      ->required()
+      ->type_name("PATH");
+  CommonFlags schedule_flags;
+  AddCommonFlags(schedule, &schedule_flags);
+
+  CLI::App* validate = app.add_subcommand(
+      "validate", "Check manifests and report every error found (the report goes to stdout)");
+  std::vector<std::string> validate_paths;
+  validate
+      ->add_option("-f,--filename", validate_paths,
+                   "Manifest files, folders (every *.yaml, *.yml, *.json, sorted) or - for stdin")
+      ->required()
+      ->type_name("PATH");
+  std::string validate_output = "table";
+  validate->add_option("-o,--output", validate_output, "Report format: table or json")
+      ->check(CLI::IsMember({"table", "json"}))
+      ->capture_default_str();
+  std::vector<std::string> validate_gates;
+  validate->add_option("--feature-gates", validate_gates, "Comma-separated Name=true|false pairs")
+      ->allow_extra_args(false)
+      ->type_name("K=V,...");
+
+  CLI::App* demo = app.add_subcommand(
+      "demo", "Run `schedule` on the bundled example: gang scheduling on a 32-node GPU cluster");
+  CommonFlags demo_flags;
+  AddCommonFlags(demo, &demo_flags);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e, out, err);
+    return code == 0 ? kExitOk : kExitUsage;
+  }
+
+  if (validate->parsed()) {
+    ValidateOptions validate_options;
+    validate_options.paths = validate_paths;
+    validate_options.json = validate_output == "json";
+    auto gates = ParseFeatureGates(JoinGateSpecs(validate_gates));
+    if (!gates) {
+      err << "error: " << gates.error() << '\n';
+      return kExitUsage;
+    }
+    validate_options.gates = *gates;
+    return RunValidate(validate_options, in, out, err);
+  }
+
+  const bool is_demo = demo->parsed();
+  auto options = ToScheduleOptions(is_demo ? demo_flags : schedule_flags);
+  if (!options) {
+    err << "error: " << options.error() << '\n';
+    return kExitUsage;
+  }
+  if (is_demo) {
+    DemoOptions demo_options;
+    demo_options.examples_dir = DefaultExamplesDir();
+    demo_options.schedule = std::move(*options);
+    return RunDemo(demo_options, in, out, err);
+  }
+  options->paths = paths;
+  return RunSchedule(*options, in, out, err);
+}
+
+}  // namespace
+
+int Run(int argc, const char* const* argv, std::istream& in, std::ostream& out, std::ostream& err) {
+  try {
+    return RunParsed(argc, argv, in, out, err);
+  } catch (const std::exception& e) {
+    err << "internal error: " << e.what() << '\n';
+  } catch (...) {
+    err << "internal error: unknown exception\n";
+  }
+  return kExitInternal;
+}
+
+}  // namespace wasched::cli

@@ -1,0 +1,223 @@
+// File: cli/app_test.cc
+//
+// The whole CLI in-process: exit codes, stdout/stderr discipline, output formats, the demo.
+#include "cli/app.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace wasched::cli {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::IsEmpty;
+
+struct Outcome {
+  int code = -1;
+  std::string out;
+  std::string err;
+};
+
+Outcome RunCli(std::vector<std::string> args, const std::string& stdin_text = "") {
+  args.insert(args.begin(), "wasched");
+  std::vector<const char*> argv;
+  for (const std::string& a : args) argv.push_back(a.c_str());
+  std::istringstream in(stdin_text);
+  std::ostringstream out;
+  std::ostringstream err;
+  Outcome o;
+  o.code = Run(static_cast<int>(argv.size()), argv.data(), in, out, err);
+  o.out = out.str();
+  o.err = err.str();
+  return o;
+}
+
+constexpr const char* kCluster = R"(apiVersion: v1
+kind: Node
+metadata:
+  name: n1
+status:
+  allocatable:
+    cpu: "4"
+    memory: 8Gi
+    pods: "110"
+---
+apiVersion: scheduling.k8s.io/v1beta1
+kind: PodGroup
+metadata:
+  name: pg
+spec:
+  schedulingPolicy:
+    gang:
+      minCount: 2
+)";
+
+std::string Pod(const std::string& name, const std::string& cpu, const std::string& extra = "") {
+  return "---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: " + name + "\nspec:\n" + extra +
+         "  containers:\n  - name: c\n    image: busybox\n"
+         "    resources:\n      requests:\n        cpu: \"" +
+         cpu + "\"\n";
+}
+
+const std::string kGroupSpec = "  schedulingGroup:\n    podGroupName: pg\n";
+
+TEST(AppTest, UsageErrorsExitTwo) {
+  for (const auto& args : std::vector<std::vector<std::string>>{
+           {},
+           {"frobnicate"},
+           {"schedule"},  // -f is required
+           {"schedule", "-f", "-", "--bogus"},
+           {"schedule", "-f", "-", "-o", "xml"},
+           {"schedule", "-f", "-", "--scoring-strategy", "Random"},
+       }) {
+    Outcome o = RunCli(args, kCluster);
+    EXPECT_EQ(o.code, 2) << ::testing::PrintToString(args);
+    EXPECT_THAT(o.out, IsEmpty()) << ::testing::PrintToString(args);
+    EXPECT_THAT(o.err, ::testing::Not(IsEmpty())) << ::testing::PrintToString(args);
+  }
+}
+
+TEST(AppTest, UnknownFeatureGateIsUsageError) {
+  Outcome o =
+      RunCli({"schedule", "-f", "-", "--feature-gates", "GenericWorkload=true,NoSuchGate=false"},
+             kCluster);
+  EXPECT_EQ(o.code, 2);
+  EXPECT_THAT(o.out, IsEmpty());
+  EXPECT_THAT(o.err, HasSubstr("unrecognized feature gate: NoSuchGate"));
+}
+
+TEST(AppTest, HelpGoesToStdoutAndExitsZero) {
+  Outcome o = RunCli({"--help"});
+  EXPECT_EQ(o.code, 0);
+  EXPECT_THAT(o.out, HasSubstr("schedule"));
+  EXPECT_THAT(o.out, HasSubstr("demo"));
+  Outcome sub = RunCli({"schedule", "--help"});
+  EXPECT_EQ(sub.code, 0);
+  EXPECT_THAT(sub.out, HasSubstr("--feature-gates"));
+}
+
+TEST(AppTest, MalformedYamlExitsOneWithNothingOnStdout) {
+  Outcome o =
+      RunCli({"schedule", "-f", "-", "-o", "json"}, "apiVersion: v1\nkind: Node\nmetadata: [\n");
+  EXPECT_EQ(o.code, 1);
+  EXPECT_THAT(o.out, IsEmpty());
+  EXPECT_THAT(o.err, HasSubstr("error: "));
+}
+
+TEST(AppTest, NegativeQuantityExitsOne) {
+  Outcome o = RunCli({"schedule", "-f", "-"}, std::string(kCluster) + Pod("p", "-1"));
+  EXPECT_EQ(o.code, 1);
+  EXPECT_THAT(o.out, IsEmpty());
+  EXPECT_THAT(o.err, HasSubstr("Pod default/p: spec.containers[0].resources.requests[cpu]: "
+                               "Invalid value: \"-1\": must be greater than or equal to 0"));
+}
+
+TEST(AppTest, MissingPodGroupExitsOne) {
+  std::string input =
+      std::string(kCluster) + Pod("p", "1", "  schedulingGroup:\n    podGroupName: nope\n");
+  Outcome o = RunCli({"schedule", "-f", "-", "-o", "json"}, input);
+  EXPECT_EQ(o.code, 1);
+  EXPECT_THAT(o.out, IsEmpty());
+  EXPECT_THAT(o.err,
+              HasSubstr("Pod default/p: spec.schedulingGroup.podGroupName: Not found: \"nope\""));
+}
+
+TEST(AppTest, JsonOutputParsesAndFollowsTheContract) {
+  std::string input = std::string(kCluster) + Pod("a", "1", kGroupSpec) +
+                      Pod("b", "1", kGroupSpec) + Pod("big", "8");
+  Outcome o = RunCli({"schedule", "-f", "-", "-o", "json"}, input);
+  ASSERT_EQ(o.code, 0) << o.err;
+  nlohmann::json doc = nlohmann::json::parse(o.out);
+  EXPECT_EQ(doc["apiVersion"], "wasched.io/v1alpha1");
+  EXPECT_EQ(doc["kind"], "ScheduleResult");
+  ASSERT_EQ(doc["bindings"].size(), 2u);
+  EXPECT_EQ(doc["bindings"][0]["pod"], "default/a");
+  EXPECT_EQ(doc["bindings"][0]["node"], "n1");
+  ASSERT_EQ(doc["pending"].size(), 1u);
+  EXPECT_EQ(doc["pending"][0]["pod"], "default/big");
+  ASSERT_EQ(doc["groups"].size(), 1u);
+  EXPECT_EQ(doc["groups"][0]["name"], "default/pg");
+  EXPECT_EQ(doc["groups"][0]["scheduled"], 2);
+  // Same input, same bytes.
+  EXPECT_EQ(RunCli({"schedule", "-f", "-", "-o", "json"}, input).out, o.out);
+}
+
+TEST(AppTest, TableIsTheDefaultOutput) {
+  std::string input = std::string(kCluster) + Pod("a", "1", kGroupSpec) + Pod("b", "1", kGroupSpec);
+  Outcome o = RunCli({"schedule", "-f", "-"}, input);
+  ASSERT_EQ(o.code, 0) << o.err;
+  EXPECT_THAT(o.out, HasSubstr("PodGroup default/pg  scheduled 2/2 (minCount 2)"));
+  EXPECT_THAT(o.out, HasSubstr("2 bound, 0 pending\n"));
+}
+
+TEST(AppTest, GenericWorkloadOffSchedulesMembersOneByOne) {
+  // minCount 3 with 2 members: as a gang nothing binds; with the gate off both pods bind.
+  std::string input = std::string(kCluster);
+  input.replace(input.find("minCount: 2"), 11, "minCount: 3");
+  input += Pod("a", "1", kGroupSpec) + Pod("b", "1", kGroupSpec);
+  Outcome gang = RunCli({"schedule", "-f", "-", "-o", "json"}, input);
+  ASSERT_EQ(gang.code, 0) << gang.err;
+  EXPECT_THAT(nlohmann::json::parse(gang.out)["bindings"], IsEmpty());
+  Outcome off = RunCli(
+      {"schedule", "-f", "-", "-o", "json", "--feature-gates", "GenericWorkload=false"}, input);
+  ASSERT_EQ(off.code, 0) << off.err;
+  EXPECT_EQ(nlohmann::json::parse(off.out)["bindings"].size(), 2u);
+  EXPECT_THAT(off.err, HasSubstr("warning: feature gate GenericWorkload is off"));
+}
+
+TEST(AppTest, ValidateReportsOnStdoutAndExitsOneOnErrors) {
+  Outcome ok = RunCli({"validate", "-f", "-"}, std::string(kCluster) + Pod("a", "1", kGroupSpec));
+  EXPECT_EQ(ok.code, 0) << ok.err;
+  EXPECT_EQ(ok.out, "valid: 3 object(s), 0 errors\n");
+
+  std::string input = std::string(kCluster) + Pod("p", "-1") +
+                      Pod("q", "1", "  schedulingGroup:\n    podGroupName: nope\n");
+  Outcome bad = RunCli({"validate", "-f", "-", "-o", "json"}, input);
+  EXPECT_EQ(bad.code, 1);
+  nlohmann::json doc = nlohmann::json::parse(bad.out);
+  ASSERT_EQ(doc["errors"].size(), 2u);
+  EXPECT_EQ(doc["errors"][0]["object"], "Pod default/p");
+  EXPECT_EQ(doc["errors"][0]["type"], "Invalid");
+  EXPECT_EQ(doc["errors"][0]["field"], "spec.containers[0].resources.requests[cpu]");
+  EXPECT_EQ(doc["errors"][0]["detail"], "must be greater than or equal to 0");
+  EXPECT_EQ(doc["errors"][1]["type"], "NotFound");
+  EXPECT_EQ(doc["errors"][1]["field"], "spec.schedulingGroup.podGroupName");
+
+  Outcome malformed = RunCli({"validate", "-f", "-", "-o", "json"}, "kind: [\n");
+  EXPECT_EQ(malformed.code, 1);
+  EXPECT_EQ(nlohmann::json::parse(malformed.out)["errors"].size(), 1u);
+}
+
+TEST(AppTest, DemoBindsTheTrainingGangAndHoldsTheOversizedGang) {
+  Outcome o = RunCli({"demo", "-o", "json"});
+  ASSERT_EQ(o.code, 0) << o.err;
+  nlohmann::json doc = nlohmann::json::parse(o.out);
+  int training_bound = 0;
+  for (const auto& b : doc["bindings"]) {
+    const std::string pod = b["pod"];
+    EXPECT_EQ(pod.rfind("training/pretrain-llm-", 0), std::string::npos) << pod;
+    if (pod.rfind("training/training-job-", 0) == 0) ++training_bound;
+  }
+  EXPECT_EQ(training_bound, 8);
+  int pretrain_pending = 0;
+  for (const auto& p : doc["pending"]) {
+    const std::string pod = p["pod"];
+    EXPECT_EQ(pod.rfind("training/pretrain-llm-", 0), 0u) << pod << " should have bound";
+    ++pretrain_pending;
+  }
+  EXPECT_EQ(pretrain_pending, 40);
+
+  Outcome table = RunCli({"demo"});
+  ASSERT_EQ(table.code, 0) << table.err;
+  EXPECT_THAT(table.out, HasSubstr("wasched demo"));
+  EXPECT_THAT(table.out, HasSubstr("PodGroup training/training-job-workers"));
+  EXPECT_THAT(table.out, HasSubstr("18 bound, 40 pending, 1 already running\n"));
+}
+
+}  // namespace
+}  // namespace wasched::cli

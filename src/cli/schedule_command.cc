@@ -1,0 +1,70 @@
+// File: cli/schedule_command.cc
+#include "cli/schedule_command.h"
+
+#include <fmt/format.h>
+
+#include <istream>
+#include <ostream>
+#include <utility>
+
+#include "cli/table_output.h"
+#include "codec/loader.h"
+#include "codec/result_encoding.h"
+#include "validation/object_set_validation.h"
+
+namespace wasched::cli {
+
+tl::expected<OutputFormat, std::string> ParseOutputFormat(std::string_view text) {
+  if (text == "table") return OutputFormat::kTable;
+  if (text == "json") return OutputFormat::kJson;
+  if (text == "yaml") return OutputFormat::kYaml;
+  return tl::unexpected(
+      fmt::format("unsupported output format \"{}\": must be one of table, json, yaml", text));
+}
+
+tl::expected<sched::ScoringStrategy, std::string> ParseScoringStrategy(std::string_view text) {
+  if (text == "LeastAllocated") return sched::ScoringStrategy::kLeastAllocated;
+  if (text == "MostAllocated") return sched::ScoringStrategy::kMostAllocated;
+  return tl::unexpected(fmt::format(
+      "unsupported scoring strategy \"{}\": must be one of LeastAllocated, MostAllocated", text));
+}
+
+int RunSchedule(const ScheduleOptions& options, std::istream& in, std::ostream& out,
+                std::ostream& err) {
+  auto loaded = codec::LoadPaths(options.paths, in);
+  if (!loaded) {
+    for (const InputError& e : loaded.error()) err << "error: " << e.ToString() << '\n';
+    return kExitInvalidInput;
+  }
+  for (const std::string& w : loaded->warnings) err << "warning: " << w << '\n';
+
+  api::ObjectSet objects = std::move(loaded->objects);
+  for (const std::string& w : ApplyFeatureGates(options.gates, &objects)) {
+    err << "warning: " << w << '\n';
+  }
+
+  InputErrors errors = validation::ValidateForSchedule(objects);
+  if (!errors.empty()) {
+    for (const InputError& e : errors) err << "error: " << e.ToString() << '\n';
+    return kExitInvalidInput;
+  }
+
+  const sched::ScheduleResult result = sched::Schedule(objects, options.scheduler);
+  std::string text;
+  switch (options.output) {
+    case OutputFormat::kTable:
+      text = FormatScheduleTable(objects, result);
+      break;
+    case OutputFormat::kJson:
+      text = codec::EncodeScheduleResultJson(result);
+      break;
+    case OutputFormat::kYaml:
+      text = codec::EncodeScheduleResultYaml(result);
+      break;
+  }
+  out << text;
+  out.flush();
+  return kExitOk;
+}
+
+}  // namespace wasched::cli

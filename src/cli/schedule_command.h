@@ -1,0 +1,56 @@
+// File: cli/schedule_command.h
+//
+// `wasched schedule`: read manifests, validate them, run the scheduler, print the result.
+//
+//   wasched schedule -f PATH... [-o table|json|yaml] [--feature-gates K=V,...]
+//                    [--scoring-strategy LeastAllocated|MostAllocated]
+//
+// Pipeline: codec::LoadPaths → warnings ("warning: ...") on stderr → cli::ApplyFeatureGates →
+// validation::ValidateForSchedule → sched::Schedule → the output on stdout. Exit codes are the
+// fixed contract of design.md: 0 done (pending pods are a result, not an error), 1 invalid input
+// (one "error: ..." line per problem on stderr and nothing at all on stdout).
+#pragma once
+
+#include <iosfwd>
+#include <string>
+#include <string_view>
+#include <tl/expected.hpp>
+#include <vector>
+
+#include "cli/feature_gates.h"
+#include "sched/scheduler.h"
+
+namespace wasched::cli {
+
+// Exit codes (design.md "Command line"). kExitInternal is wasched-only: a bug (an exception that
+// escaped), reported on stderr.
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitInvalidInput = 1;
+inline constexpr int kExitUsage = 2;
+inline constexpr int kExitInternal = 3;
+
+// OutputFormat: `-o table|json|yaml`.
+enum class OutputFormat { kTable, kJson, kYaml };
+
+// ParseOutputFormat: "table" | "json" | "yaml"; anything else is an error naming the choices.
+[[nodiscard]] tl::expected<OutputFormat, std::string> ParseOutputFormat(std::string_view text);
+
+// ParseScoringStrategy: "LeastAllocated" | "MostAllocated" (upstream ScoringStrategyType names).
+[[nodiscard]] tl::expected<sched::ScoringStrategy, std::string> ParseScoringStrategy(
+    std::string_view text);
+
+// ScheduleOptions: everything `schedule` needs, already parsed.
+struct ScheduleOptions {
+  std::vector<std::string> paths;  // files, folders or "-" (stdin), in order
+  OutputFormat output = OutputFormat::kTable;
+  FeatureGates gates;
+  sched::SchedulerOptions scheduler;
+};
+
+// RunSchedule: runs the pipeline above; `in` serves "-". The whole output is built first and
+// written to `out` only on success, so a failing run never leaves partial output.
+// Returns kExitOk or kExitInvalidInput. O(input size + scheduler).
+[[nodiscard]] int RunSchedule(const ScheduleOptions& options, std::istream& in, std::ostream& out,
+                              std::ostream& err);
+
+}  // namespace wasched::cli

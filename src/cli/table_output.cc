@@ -1,0 +1,188 @@
+// File: cli/table_output.cc
+#include "cli/table_output.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace wasched::cli {
+namespace {
+
+constexpr std::string_view kDefaultScheduler = "default-scheduler";
+
+struct Row {
+  std::string pod;
+  std::string where;  // node, PENDING, EVICTED or "-"
+  std::string note;
+};
+
+struct Section {
+  std::vector<std::string> header;  // columns, aligned across sections
+  std::string message;              // condition message, printed under the header
+  std::vector<Row> rows;
+};
+
+std::string Pad(std::string_view s, std::size_t width) {
+  std::string out(s);
+  if (out.size() < width) out.append(width - out.size(), ' ');
+  return out;
+}
+
+std::string RTrim(std::string s) {
+  while (!s.empty() && s.back() == ' ') s.pop_back();
+  return s;
+}
+
+// MainCondition: the group's *InitiallyScheduled condition, else its first one, else nullptr.
+const api::Condition* MainCondition(const sched::GroupResult& g) {
+  for (const api::Condition& c : g.conditions) {
+    std::string_view t = c.type;
+    if (t.size() >= 18 && t.substr(t.size() - 18) == "InitiallyScheduled") return &c;
+  }
+  return g.conditions.empty() ? nullptr : &g.conditions.front();
+}
+
+}  // namespace
+
+std::string FormatScheduleTable(const api::ObjectSet& objects,
+                                const sched::ScheduleResult& result) {
+  std::map<std::string, const sched::Binding*> bound;
+  for (const sched::Binding& b : result.bindings) bound[b.pod] = &b;
+  std::map<std::string, const sched::PendingPod*> pending;
+  for (const sched::PendingPod& p : result.pending) pending[p.pod] = &p;
+  std::map<std::string, const sched::Eviction*> evicted;
+  for (const sched::Eviction& e : result.evictions) evicted[e.pod] = &e;
+
+  // Every pod by "ns/name" (input, then controller-generated), and each group's members.
+  std::map<std::string, const api::Pod*> pods;
+  for (const auto* list : {&objects.pods, &result.generated.pods}) {
+    for (const api::Pod& p : *list) pods.emplace(api::NamespacedName(p.meta), &p);
+  }
+  std::map<std::string, std::vector<std::string>> members;  // "ns/group" → pods, sorted
+  for (const sched::GroupResult& g : result.groups) {
+    if (!g.min_group_count) members[g.name];
+  }
+  std::vector<std::string> bare;  // pods without a group (or whose group the result lacks)
+  for (const auto& [key, pod] : pods) {
+    auto group = pod->pod_group_name
+                     ? members.find(pod->meta.namespace_ + "/" + *pod->pod_group_name)
+                     : members.end();
+    if (group != members.end()) {
+      group->second.push_back(key);
+    } else {
+      bare.push_back(key);
+    }
+  }
+  // Pods the result names but the inputs do not hold (defensive: show them as bare pods).
+  auto add_unknown = [&](const std::string& key) {
+    if (pods.count(key) == 0 && std::find(bare.begin(), bare.end(), key) == bare.end()) {
+      bare.push_back(key);
+    }
+  };
+  for (const sched::Binding& b : result.bindings) add_unknown(b.pod);
+  for (const sched::PendingPod& p : result.pending) add_unknown(p.pod);
+  std::sort(bare.begin(), bare.end());
+
+  int running = 0;
+  auto make_row = [&](const std::string& key, const std::string& group_message) {
+    Row row{key, "-", ""};
+    auto pod_it = pods.find(key);
+    const api::Pod* pod = pod_it == pods.end() ? nullptr : pod_it->second;
+    if (auto e = evicted.find(key); e != evicted.end()) {
+      row.where = "EVICTED";
+      row.note = fmt::format("preempted by {} (was on {})", e->second->preemptor, e->second->node);
+    } else if (auto b = bound.find(key); b != bound.end()) {
+      row.where = b->second->node;
+    } else if (auto p = pending.find(key); p != pending.end()) {
+      row.where = "PENDING";
+      row.note = p->second->reason;
+      if (!p->second->message.empty() && p->second->message != group_message) {
+        row.note += (row.note.empty() ? "" : ": ") + p->second->message;
+      }
+    } else if (pod != nullptr && !pod->node_name.empty()) {
+      row.where = pod->node_name;
+      row.note = "running";
+      ++running;
+    } else if (pod != nullptr && (pod->phase == "Succeeded" || pod->phase == "Failed")) {
+      row.note = "phase " + pod->phase;
+    } else if (pod != nullptr && pod->scheduler_name != kDefaultScheduler) {
+      row.note = fmt::format("schedulerName {}: not handled by wasched", pod->scheduler_name);
+    } else {
+      row.note = "not scheduled";
+    }
+    return row;
+  };
+
+  std::vector<Section> sections;
+  for (const sched::GroupResult& g : result.groups) {
+    Section s;
+    const bool composite = g.min_group_count.has_value();
+    const int32_t min = composite ? *g.min_group_count : g.min_count.value_or(0);
+    s.header.push_back(fmt::format("{} {}", g.kind, g.name));
+    s.header.push_back(fmt::format("scheduled {}/{} ({} {})", g.scheduled, min,
+                                   composite ? "minGroupCount" : "minCount", min));
+    const api::Condition* c = MainCondition(g);
+    s.header.push_back(c == nullptr
+                           ? "no condition"
+                           : RTrim(fmt::format("{}={} {}", c->type, c->status, c->reason)));
+    if (c != nullptr) s.message = c->message;
+    if (!composite) {
+      for (const std::string& key : members[g.name]) s.rows.push_back(make_row(key, s.message));
+    }
+    sections.push_back(std::move(s));
+  }
+  if (!bare.empty()) {
+    Section s;
+    s.header.push_back("Pods without a PodGroup");
+    for (const std::string& key : bare) s.rows.push_back(make_row(key, ""));
+    sections.push_back(std::move(s));
+  }
+
+  // Column widths: group headers (all but the last column) and pod rows, across sections.
+  std::vector<std::size_t> header_width(3, 0);
+  std::size_t pod_width = 0;
+  std::size_t where_width = 0;
+  for (const Section& s : sections) {
+    if (s.header.size() > 1) {
+      for (std::size_t i = 0; i + 1 < s.header.size(); ++i) {
+        header_width[i] = std::max(header_width[i], s.header[i].size());
+      }
+    }
+    for (const Row& r : s.rows) {
+      pod_width = std::max(pod_width, r.pod.size());
+      where_width = std::max(where_width, r.where.size());
+    }
+  }
+
+  std::string out;
+  for (std::size_t si = 0; si < sections.size(); ++si) {
+    const Section& s = sections[si];
+    if (si > 0) out += '\n';
+    std::string line;
+    for (std::size_t i = 0; i < s.header.size(); ++i) {
+      if (i > 0) line += "  ";
+      line += i + 1 < s.header.size() ? Pad(s.header[i], header_width[i]) : s.header[i];
+    }
+    out += RTrim(line) + '\n';
+    if (!s.message.empty()) out += "  message: " + s.message + '\n';
+    for (const Row& r : s.rows) {
+      out +=
+          RTrim("  " + Pad(r.pod, pod_width) + "  " + Pad(r.where, where_width) + "  " + r.note) +
+          '\n';
+    }
+  }
+  if (!sections.empty()) out += '\n';
+  std::string summary =
+      fmt::format("{} bound, {} pending", result.bindings.size(), result.pending.size());
+  if (running > 0) summary += fmt::format(", {} already running", running);
+  if (!result.evictions.empty()) summary += fmt::format(", {} evicted", result.evictions.size());
+  out += summary + '\n';
+  return out;
+}
+
+}  // namespace wasched::cli

@@ -1,0 +1,33 @@
+// File: cli/table_output.h
+//
+// The `-o table` rendering of a schedule run, for people: one section per PodGroup /
+// CompositePodGroup (header with scheduled/minCount and the InitiallyScheduled condition, then
+// its member pods with their node or PENDING and the reason), then the pods without a group, then
+// a summary line. Columns are aligned; the text is deterministic (same input, same bytes).
+//
+//   PodGroup training/llm-workers  scheduled 8/8 (minCount 8)  PodGroupInitiallyScheduled=True
+//   Scheduled
+//     training/worker-0  gpu-z1-r1-n1
+//     ...
+//   Pods without a PodGroup
+//     default/notebook   PENDING  Unschedulable: 0/32 nodes are available: ...
+//
+//   12 bound, 1 pending
+#pragma once
+
+#include <string>
+
+#include "api/object_set.h"
+#include "sched/schedule_result.h"
+
+namespace wasched::cli {
+
+// FormatScheduleTable: renders `result` of scheduling `objects` (the objects the scheduler saw:
+// used to find each group's member pods and the pods that arrived running). A pending member's
+// message is printed only where it differs from its group's condition message, so a 40-pod gang
+// that failed for one reason shows that reason once. Ends with a newline.
+// O(pods · log pods + groups).
+[[nodiscard]] std::string FormatScheduleTable(const api::ObjectSet& objects,
+                                              const sched::ScheduleResult& result);
+
+}  // namespace wasched::cli

@@ -1,0 +1,91 @@
+// File: cli/table_output_test.cc
+#include "cli/table_output.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "support/builders.h"
+
+namespace wasched::cli {
+namespace {
+
+sched::GroupResult Group(std::string name, int32_t scheduled, int32_t min, std::string status,
+                         std::string reason, std::string message = "") {
+  sched::GroupResult g;
+  g.kind = "PodGroup";
+  g.name = std::move(name);
+  g.scheduled = scheduled;
+  g.min_count = min;
+  g.conditions.push_back(api::Condition{api::kPodGroupInitiallyScheduled, std::move(status),
+                                        std::move(reason), std::move(message), 0, 0});
+  return g;
+}
+
+TEST(TableOutputTest, SectionsPerGroupThenBarePodsThenSummary) {
+  api::ObjectSet objects;
+  objects.nodes.push_back(test::MakeNode().Name("n1").Obj());
+  objects.pod_groups.push_back(test::MakePodGroup().Name("big").MinCount(3).Obj());
+  objects.pod_groups.push_back(test::MakePodGroup().Name("small").MinCount(2).Obj());
+  for (const char* name : {"big-0", "big-1", "big-2"}) {
+    objects.pods.push_back(test::MakePod().Name(name).Group("big").Obj());
+  }
+  objects.pods.push_back(test::MakePod().Name("small-1").Group("small").Obj());
+  objects.pods.push_back(test::MakePod().Name("small-0").Group("small").Obj());
+  objects.pods.push_back(test::MakePod().Name("web").Obj());
+  objects.pods.push_back(test::MakePod().Name("agent").Node("n1").Obj());
+
+  sched::ScheduleResult result;
+  result.bindings = {{"default/small-0", "n1"}, {"default/small-1", "n1"}, {"default/web", "n1"}};
+  const std::string why = "0/1 nodes are available: 1 Insufficient cpu.";
+  result.pending = {{"default/big-0", "Unschedulable", why},
+                    {"default/big-1", "Unschedulable", why},
+                    {"default/big-2", "Unschedulable", "other reason"}};
+  result.groups = {Group("default/big", 0, 3, "False", "Unschedulable", why),
+                   Group("default/small", 2, 2, "True", "Scheduled")};
+
+  EXPECT_EQ(FormatScheduleTable(objects, result),
+            "PodGroup default/big    scheduled 0/3 (minCount 3)  PodGroupInitiallyScheduled=False "
+            "Unschedulable\n"
+            "  message: 0/1 nodes are available: 1 Insufficient cpu.\n"
+            "  default/big-0    PENDING  Unschedulable\n"
+            "  default/big-1    PENDING  Unschedulable\n"
+            "  default/big-2    PENDING  Unschedulable: other reason\n"
+            "\n"
+            "PodGroup default/small  scheduled 2/2 (minCount 2)  PodGroupInitiallyScheduled=True "
+            "Scheduled\n"
+            "  default/small-0  n1\n"
+            "  default/small-1  n1\n"
+            "\n"
+            "Pods without a PodGroup\n"
+            "  default/agent    n1       running\n"
+            "  default/web      n1\n"
+            "\n"
+            "3 bound, 3 pending, 1 already running\n");
+}
+
+TEST(TableOutputTest, EmptyResult) {
+  EXPECT_EQ(FormatScheduleTable(api::ObjectSet{}, sched::ScheduleResult{}), "0 bound, 0 pending\n");
+}
+
+TEST(TableOutputTest, EvictionsAndCompositeGroups) {
+  api::ObjectSet objects;
+  objects.pods.push_back(test::MakePod().Name("victim").Node("n1").Obj());
+  sched::ScheduleResult result;
+  result.evictions = {{"default/victim", "n1", "PodGroup default/pg"}};
+  sched::GroupResult cpg;
+  cpg.kind = "CompositePodGroup";
+  cpg.name = "default/root";
+  cpg.scheduled = 1;
+  cpg.min_group_count = 2;
+  result.groups = {cpg};
+  EXPECT_EQ(FormatScheduleTable(objects, result),
+            "CompositePodGroup default/root  scheduled 1/2 (minGroupCount 2)  no condition\n"
+            "\n"
+            "Pods without a PodGroup\n"
+            "  default/victim  EVICTED  preempted by PodGroup default/pg (was on n1)\n"
+            "\n"
+            "0 bound, 0 pending, 1 evicted\n");
+}
+
+}  // namespace
+}  // namespace wasched::cli
