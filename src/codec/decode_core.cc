@@ -1,0 +1,356 @@
+// File: codec/decode_core.cc
+//
+// Node, Pod and PriorityClass decoders (see decode_core.h).
+#include "codec/decode_core.h"
+
+#include <fmt/format.h>
+
+#include "codec/decode_common.h"
+
+namespace wasched::codec::internal {
+namespace {
+
+// core/v1 PodSpec fields that do not affect what wasched computes.
+constexpr std::string_view kIgnoredPodSpecFields[] = {
+    "volumes", "ephemeralContainers", "restartPolicy", "terminationGracePeriodSeconds",
+    "activeDeadlineSeconds", "dnsPolicy", "serviceAccountName", "serviceAccount",
+    "automountServiceAccountToken", "hostNetwork", "hostPID", "hostIPC", "shareProcessNamespace",
+    "securityContext", "imagePullSecrets", "hostname", "subdomain", "hostAliases", "dnsConfig",
+    "readinessGates", "runtimeClassName", "enableServiceLinks", "setHostnameAsFQDN", "os",
+    "hostUsers", "hostnameOverride"};
+
+// core/v1 PodSpec fields that matter to kube-scheduler but that wasched does not model.
+constexpr std::string_view kUnsupportedPodSpecFields[] = {
+    "topologySpreadConstraints", "schedulingGates", "resourceClaims", "resources"};
+
+// core/v1 Container fields that do not affect scheduling.
+constexpr std::string_view kIgnoredContainerFields[] = {
+    "image", "command", "args", "workingDir", "ports", "envFrom", "env", "resizePolicy",
+    "restartPolicyRules", "volumeMounts", "volumeDevices", "livenessProbe", "readinessProbe",
+    "startupProbe", "lifecycle", "terminationMessagePath", "terminationMessagePolicy",
+    "imagePullPolicy", "securityContext", "stdin", "stdinOnce", "tty"};
+
+constexpr std::string_view kIgnoredNodeSpecFields[] = {"podCIDR", "podCIDRs", "providerID",
+                                                       "configSource", "externalID"};
+
+// Reads an enum-valued string field; `names` maps wire text to values. Unknown → NotSupported
+// listing `supported` (upstream's sorted list).
+template <typename E, size_t N>
+std::optional<E> DecodeEnum(const Reader& r, const std::pair<std::string_view, E> (&names)[N],
+                            std::string_view supported) {
+  if (r.IsNull()) return std::nullopt;
+  if (r.Kind() != ValueKind::kString) {
+    r.TypeError("string");
+    return std::nullopt;
+  }
+  const std::string& text = r.node().Scalar();
+  for (const auto& [name, value] : names) {
+    if (name == text) return value;
+  }
+  r.Error(FieldErrorType::kNotSupported, QuoteValue(text),
+          fmt::format("supported values: {}", supported));
+  return std::nullopt;
+}
+
+constexpr std::pair<std::string_view, api::TaintEffect> kTaintEffects[] = {
+    {"NoSchedule", api::TaintEffect::kNoSchedule},
+    {"PreferNoSchedule", api::TaintEffect::kPreferNoSchedule},
+    {"NoExecute", api::TaintEffect::kNoExecute}};
+constexpr std::string_view kTaintEffectsSupported =
+    "\"NoExecute\", \"NoSchedule\", \"PreferNoSchedule\"";
+
+constexpr std::pair<std::string_view, api::NodeSelectorOperator> kSelectorOperators[] = {
+    {"In", api::NodeSelectorOperator::kIn},
+    {"NotIn", api::NodeSelectorOperator::kNotIn},
+    {"Exists", api::NodeSelectorOperator::kExists},
+    {"DoesNotExist", api::NodeSelectorOperator::kDoesNotExist},
+    {"Gt", api::NodeSelectorOperator::kGt},
+    {"Lt", api::NodeSelectorOperator::kLt}};
+
+constexpr std::pair<std::string_view, api::TolerationOperator> kTolerationOperators[] = {
+    {"", api::TolerationOperator::kEqual},
+    {"Equal", api::TolerationOperator::kEqual},
+    {"Exists", api::TolerationOperator::kExists}};
+
+// ---- Node -------------------------------------------------------------------------------------
+
+void DecodeTaint(const Reader& r, api::Taint* taint) {
+  bool has_effect = false;
+  r.ForEachField([&](std::string_view key, const Reader& f) {
+    if (key == "key") {
+      f.Read(&taint->key);
+    } else if (key == "value") {
+      f.Read(&taint->value);
+    } else if (key == "effect") {
+      if (f.IsNull() || (f.Kind() == ValueKind::kString && f.node().Scalar().empty())) {
+        return true;  // reported as Required below
+      }
+      has_effect = true;  // when unknown, DecodeEnum reports NotSupported
+      if (auto e = DecodeEnum(f, kTaintEffects, kTaintEffectsSupported)) taint->effect = *e;
+    } else if (key == "timeAdded") {
+      // Only NoExecute eviction timing uses it; scheduling does not.
+    } else {
+      return false;
+    }
+    return true;
+  });
+  if (!has_effect && r.Kind() == ValueKind::kMap) {
+    r.diagnostics()->AddError(
+        FieldError{FieldErrorType::kRequired, r.ChildPath("effect"), "", "", ""});
+  }
+}
+
+// ---- Pod --------------------------------------------------------------------------------------
+
+void DecodeContainer(const Reader& r, bool init_container, api::Container* c) {
+  r.ForEachField([&](std::string_view key, const Reader& f) {
+    if (key == "name") {
+      f.Read(&c->name);
+    } else if (key == "resources") {
+      f.ForEachField([&](std::string_view rkey, const Reader& rf) {
+        if (rkey == "requests") DecodeResourceList(rf, &c->requests);
+        else if (rkey == "limits") DecodeResourceList(rf, &c->limits);
+        else if (rkey == "claims") {}  // refers to spec.resourceClaims, which warns
+        else return false;
+        return true;
+      });
+    } else if (key == "restartPolicy") {
+      std::string policy;
+      f.Read(&policy);
+      if (!init_container || policy.empty()) return true;
+      if (policy == "Always") {
+        c->restart_policy_always = true;
+      } else if (policy != "OnFailure" && policy != "Never") {
+        f.Error(FieldErrorType::kNotSupported, QuoteValue(policy), "supported values: \"Always\"");
+      }
+    } else {
+      return IsOneOf(key, kIgnoredContainerFields);
+    }
+    return true;
+  });
+  // API defaulting (core/v1 SetDefaults_Container via defaults.go): a resource with a limit and
+  // no request requests its limit.
+  for (const auto& [name, amount] : c->limits) c->requests.try_emplace(name, amount);
+}
+
+void DecodeSelectorRequirement(const Reader& r, api::NodeSelectorRequirement* req) {
+  bool has_operator = false;
+  r.ForEachField([&](std::string_view key, const Reader& f) {
+    if (key == "key") {
+      f.Read(&req->key);
+    } else if (key == "operator") {
+      has_operator = true;
+      if (f.IsNull()) {
+        f.Error(FieldErrorType::kNotSupported, "\"\"",
+                "supported values: \"DoesNotExist\", \"Exists\", \"Gt\", \"In\", \"Lt\", \"NotIn\"");
+      } else if (auto op = DecodeEnum(
+                     f, kSelectorOperators,
+                     "\"DoesNotExist\", \"Exists\", \"Gt\", \"In\", \"Lt\", \"NotIn\"")) {
+        req->op = *op;
+      }
+    } else if (key == "values") {
+      f.Read(&req->values);
+    } else {
+      return false;
+    }
+    return true;
+  });
+  if (!has_operator && r.Kind() == ValueKind::kMap) {
+    r.diagnostics()->AddError(FieldError{
+        FieldErrorType::kNotSupported, r.ChildPath("operator"), "\"\"",
+        "supported values: \"DoesNotExist\", \"Exists\", \"Gt\", \"In\", \"Lt\", \"NotIn\"", ""});
+  }
+}
+
+void DecodeSelectorTerm(const Reader& r, api::NodeSelectorTerm* term) {
+  r.ForEachField([&](std::string_view key, const Reader& f) {
+    if (key == "matchExpressions" || key == "matchFields") {
+      auto& list = key == "matchExpressions" ? term->match_expressions : term->match_fields;
+      f.ForEachItem([&](size_t, const Reader& item) {
+        DecodeSelectorRequirement(item, &list.emplace_back());
+      });
+    } else {
+      return false;
+    }
+    return true;
+  });
+}
+
+void DecodeNodeAffinity(const Reader& r, api::NodeAffinity* affinity) {
+  r.ForEachField([&](std::string_view key, const Reader& f) {
+    if (key == "requiredDuringSchedulingIgnoredDuringExecution") {
+      if (f.IsNull()) return true;
+      auto& terms = affinity->required.emplace();
+      f.ForEachField([&](std::string_view skey, const Reader& sf) {
+        if (skey != "nodeSelectorTerms") return false;
+        sf.ForEachItem([&](size_t, const Reader& item) {
+          DecodeSelectorTerm(item, &terms.emplace_back());
+        });
+        return true;
+      });
+    } else if (key == "preferredDuringSchedulingIgnoredDuringExecution") {
+      f.ForEachItem([&](size_t, const Reader& item) {
+        api::PreferredSchedulingTerm& term = affinity->preferred.emplace_back();
+        item.ForEachField([&](std::string_view pkey, const Reader& pf) {
+          if (pkey == "weight") pf.Read(&term.weight);
+          else if (pkey == "preference") DecodeSelectorTerm(pf, &term.preference);
+          else return false;
+          return true;
+        });
+      });
+    } else {
+      return false;
+    }
+    return true;
+  });
+}
+
+void DecodeToleration(const Reader& r, api::Toleration* t) {
+  r.ForEachField([&](std::string_view key, const Reader& f) {
+    if (key == "key") {
+      f.Read(&t->key);
+    } else if (key == "operator") {
+      if (auto op = DecodeEnum(f, kTolerationOperators, "\"Equal\", \"Exists\"")) t->op = *op;
+    } else if (key == "value") {
+      f.Read(&t->value);
+    } else if (key == "effect") {
+      if (f.Kind() == ValueKind::kString && f.node().Scalar().empty()) return true;
+      t->effect = DecodeEnum(f, kTaintEffects, kTaintEffectsSupported);
+    } else if (key == "tolerationSeconds") {
+      f.Read(&t->toleration_seconds);
+    } else {
+      return false;
+    }
+    return true;
+  });
+}
+
+void DecodePodSpec(const Reader& r, api::Pod* pod) {
+  r.ForEachField([&](std::string_view key, const Reader& f) {
+    if (key == "containers") {
+      f.ForEachItem([&](size_t, const Reader& item) {
+        DecodeContainer(item, /*init_container=*/false, &pod->containers.emplace_back());
+      });
+    } else if (key == "initContainers") {
+      f.ForEachItem([&](size_t, const Reader& item) {
+        DecodeContainer(item, /*init_container=*/true, &pod->init_containers.emplace_back());
+      });
+    } else if (key == "overhead") {
+      DecodeResourceList(f, &pod->overhead);
+    } else if (key == "nodeSelector") {
+      f.Read(&pod->node_selector);
+    } else if (key == "affinity") {
+      f.ForEachField([&](std::string_view akey, const Reader& af) {
+        if (akey == "nodeAffinity") {
+          if (!af.IsNull()) DecodeNodeAffinity(af, &pod->node_affinity.emplace());
+        } else if (akey == "podAffinity" || akey == "podAntiAffinity") {
+          if (!af.IsNull()) af.WarnUnsupportedField();
+        } else {
+          return false;
+        }
+        return true;
+      });
+    } else if (key == "tolerations") {
+      f.ForEachItem([&](size_t, const Reader& item) {
+        DecodeToleration(item, &pod->tolerations.emplace_back());
+      });
+    } else if (key == "priority") {
+      f.Read(&pod->priority);
+    } else if (key == "priorityClassName") {
+      f.Read(&pod->priority_class_name);
+    } else if (key == "preemptionPolicy") {
+      DecodePreemptionPolicy(f, &pod->preemption_policy);
+    } else if (key == "schedulerName") {
+      std::string name;
+      f.Read(&name);
+      if (!name.empty()) pod->scheduler_name = std::move(name);
+    } else if (key == "nodeName") {
+      f.Read(&pod->node_name);
+    } else if (key == "schedulingGroup") {
+      f.ForEachField([&](std::string_view gkey, const Reader& gf) {
+        if (gkey != "podGroupName") return false;
+        gf.Read(&pod->pod_group_name);
+        return true;
+      });
+    } else if (IsOneOf(key, kUnsupportedPodSpecFields)) {
+      if (!f.IsNull()) f.WarnUnsupportedField();
+    } else {
+      return IsOneOf(key, kIgnoredPodSpecFields);
+    }
+    return true;
+  });
+}
+
+}  // namespace
+
+void DecodeNode(const Reader& root, api::Node* node, bool* defaulted_pods) {
+  std::optional<api::ResourceList> allocatable;
+  std::optional<api::ResourceList> capacity;
+  DecodeTopLevel(root, /*namespaced=*/false, &node->meta, [&](std::string_view key,
+                                                             const Reader& f) {
+    if (key == "spec") {
+      f.ForEachField([&](std::string_view skey, const Reader& sf) {
+        if (skey == "taints") {
+          sf.ForEachItem([&](size_t, const Reader& item) {
+            DecodeTaint(item, &node->taints.emplace_back());
+          });
+        } else if (skey == "unschedulable") {
+          sf.Read(&node->unschedulable);
+        } else {
+          return IsOneOf(skey, kIgnoredNodeSpecFields);
+        }
+        return true;
+      });
+    } else if (key == "status") {
+      f.ForEachField([&](std::string_view skey, const Reader& sf) {
+        if (skey == "allocatable" && !sf.IsNull()) DecodeResourceList(sf, &allocatable.emplace());
+        if (skey == "capacity" && !sf.IsNull()) DecodeResourceList(sf, &capacity.emplace());
+        return true;  // other status fields (conditions, addresses, images, …) are not read
+      });
+    } else {
+      return false;
+    }
+    return true;
+  });
+  if (allocatable) {
+    node->allocatable = std::move(*allocatable);
+  } else if (capacity) {
+    node->allocatable = std::move(*capacity);
+  }
+  *defaulted_pods = false;
+  if (!node->allocatable.contains(api::kResourcePods)) {
+    node->allocatable[api::kResourcePods] = kDefaultMaxPods;
+    *defaulted_pods = true;
+  }
+}
+
+void DecodePod(const Reader& root, api::Pod* pod) {
+  DecodeTopLevel(root, /*namespaced=*/true, &pod->meta, [&](std::string_view key,
+                                                            const Reader& f) {
+    if (key == "spec") {
+      DecodePodSpec(f, pod);
+    } else if (key == "status") {
+      f.ForEachField([&](std::string_view skey, const Reader& sf) {
+        if (skey == "phase") sf.Read(&pod->phase);
+        return true;  // other status fields are not read
+      });
+    } else {
+      return false;
+    }
+    return true;
+  });
+}
+
+void DecodePriorityClass(const Reader& root, api::PriorityClass* pc) {
+  DecodeTopLevel(root, /*namespaced=*/false, &pc->meta, [&](std::string_view key,
+                                                           const Reader& f) {
+    if (key == "value") f.Read(&pc->value);
+    else if (key == "globalDefault") f.Read(&pc->global_default);
+    else if (key == "preemptionPolicy") DecodePreemptionPolicy(f, &pc->preemption_policy);
+    else if (key == "description") {}
+    else return false;
+    return true;
+  });
+}
+
+}  // namespace wasched::codec::internal

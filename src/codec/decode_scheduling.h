@@ -1,0 +1,34 @@
+// File: codec/decode_scheduling.h
+//
+// Decoders for the workload-aware scheduling kinds (internal to codec/):
+// scheduling.k8s.io/{v1beta1,v1alpha3} Workload and PodGroup, scheduling.k8s.io/v1alpha3
+// CompositePodGroup (spec/was-v1.37.md §2.1–2.5; kubernetes/api scheduling/v1beta1 and v1alpha3
+// types.go). v1beta1 and v1alpha3 are field-identical, so one decoder serves both; the caller
+// records the apiVersion. Unions (`basic`/`gang`, `single`/`all`, claim name/template) are kept
+// as decoded so validation can report "none" / "several" exactly as upstream.
+#pragma once
+
+#include "api/pod_group.h"
+#include "api/workload.h"
+#include "codec/yaml_reader.h"
+
+namespace wasched::codec::internal {
+
+// kMaxTemplateNesting: deepest compositePodGroupTemplates nesting decoded (the API allows
+// depth 4; deeper input is an error here so that hostile input cannot recurse without bound).
+inline constexpr int kMaxTemplateNesting = 32;
+
+// DecodeWorkload: metadata, spec.{controllerRef, podGroupTemplates, compositePodGroupTemplates}
+// (recursive). O(fields).
+void DecodeWorkload(const Reader& root, api::Workload* workload);
+
+// DecodePodGroup: metadata, spec.{parentCompositePodGroupName, workloadRef, schedulingPolicy,
+// schedulingConstraints, resourceClaims, disruptionMode, priorityClassName, priority,
+// preemptionPolicy}, status.{conditions, resourceClaimStatuses}. O(fields).
+void DecodePodGroup(const Reader& root, api::PodGroup* group);
+
+// DecodeCompositePodGroup: as DecodePodGroup with schedulingPolicy.gang.minGroupCount and no
+// resourceClaims; status.conditions. O(fields).
+void DecodeCompositePodGroup(const Reader& root, api::CompositePodGroup* group);
+
+}  // namespace wasched::codec::internal

@@ -1,0 +1,341 @@
+// File: codec/loader.cc
+//
+// LoadPaths / LoadString: paths → texts → documents → objects (see codec/loader.h). This file
+// owns the input-level concerns: file and folder reading, `List` expansion, dispatch by
+// apiVersion + kind, skipped-kind and defaulting summaries, and turning per-object diagnostics
+// into located InputErrors and warnings.
+#include "codec/loader.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+#include <system_error>
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+#include "codec/decode_core.h"
+#include "codec/decode_scheduling.h"
+#include "codec/yaml_documents.h"
+#include "codec/yaml_reader.h"
+
+namespace wasched::codec {
+namespace {
+
+namespace fs = std::filesystem;
+using internal::Diagnostics;
+using internal::Reader;
+using internal::ValueKind;
+
+constexpr std::string_view kCoreV1 = "v1";
+constexpr std::string_view kSchedulingV1 = "scheduling.k8s.io/v1";
+constexpr std::string_view kSchedulingV1beta1 = "scheduling.k8s.io/v1beta1";
+constexpr std::string_view kSchedulingV1alpha3 = "scheduling.k8s.io/v1alpha3";
+
+// kMaxListNesting: Lists inside Lists are expanded up to this depth.
+constexpr int kMaxListNesting = 8;
+
+// Location: "file document N" (+ ", items[3]") for summaries.
+std::string Location(const api::SourceRef& source, const std::string& path) {
+  std::string out = source.file.empty() ? fmt::format("document {}", source.document)
+                                        : fmt::format("{} document {}", source.file,
+                                                      source.document);
+  if (!path.empty()) out += ", " + path;
+  return out;
+}
+
+// Loader: accumulates objects, errors and warnings over every text of one load.
+class Loader {
+ public:
+  void LoadText(std::string_view text, const std::string& file);
+  void AddError(InputError error) { errors_.push_back(std::move(error)); }
+  void AddWarning(std::string warning) { result_.warnings.push_back(std::move(warning)); }
+  tl::expected<LoadResult, InputErrors> Finish();
+
+ private:
+  // ObjectScope: marks where one object's diagnostics start, to label them when it is done.
+  struct ObjectScope {
+    size_t first_error;
+    size_t first_warning;
+  };
+
+  void DecodeObject(const Reader& r, const api::SourceRef& source,
+                    std::string_view default_api_version, std::string_view default_kind,
+                    int list_depth);
+  // Flush: turns the diagnostics recorded since `scope` into InputErrors / warnings.
+  void Flush(const ObjectScope& scope, const api::SourceRef& source, const std::string& label);
+  void NoteSkipped(std::string_view api_version, std::string_view kind,
+                   const api::SourceRef& source, const std::string& path);
+
+  template <typename T, typename DecodeFn>
+  void DecodeInto(const Reader& r, const api::SourceRef& source, std::string_view kind,
+                  std::vector<T>* out, DecodeFn&& decode) {
+    const ObjectScope scope{diag_->errors().size(), diag_->warnings().size()};
+    T object;
+    decode(object);
+    object.meta.source = source;
+    std::string label(kind);
+    if (!object.meta.name.empty()) label += " " + api::NamespacedName(object.meta);
+    Flush(scope, source, label);
+    out->push_back(std::move(object));
+  }
+
+  struct Skipped {
+    std::string what;   // "apps/v1 Deployment"
+    int count = 0;
+    std::string first;  // location of the first one
+  };
+
+  LoadResult result_;
+  InputErrors errors_;
+  Diagnostics* diag_ = nullptr;  // diagnostics of the document being decoded
+  std::vector<Skipped> skipped_;
+  std::unordered_map<std::string, size_t> skipped_index_;
+  int defaulted_pods_ = 0;
+  std::string defaulted_pods_first_;
+};
+
+void Loader::Flush(const ObjectScope& scope, const api::SourceRef& source,
+                   const std::string& label) {
+  std::vector<FieldError>& errors = diag_->errors();
+  for (size_t i = scope.first_error; i < errors.size(); ++i) {
+    errors_.push_back(InputError{source, label, std::move(errors[i])});
+  }
+  errors.resize(scope.first_error);
+  std::vector<std::string>& warnings = diag_->warnings();
+  for (size_t i = scope.first_warning; i < warnings.size(); ++i) {
+    std::string text;
+    if (!source.file.empty()) text += source.file + ": ";
+    text += fmt::format("document {}: ", source.document);
+    if (!label.empty()) text += label + ": ";
+    text += warnings[i];
+    result_.warnings.push_back(std::move(text));
+  }
+  warnings.resize(scope.first_warning);
+}
+
+void Loader::NoteSkipped(std::string_view api_version, std::string_view kind,
+                         const api::SourceRef& source, const std::string& path) {
+  std::string what = fmt::format("{} {}", api_version, kind);
+  auto [it, inserted] = skipped_index_.try_emplace(what, skipped_.size());
+  if (inserted) skipped_.push_back(Skipped{what, 0, Location(source, path)});
+  ++skipped_[it->second].count;
+}
+
+void Loader::DecodeObject(const Reader& r, const api::SourceRef& source,
+                          std::string_view default_api_version, std::string_view default_kind,
+                          int list_depth) {
+  const ObjectScope scope{diag_->errors().size(), diag_->warnings().size()};
+  if (!r.ExpectKind(ValueKind::kMap)) {
+    Flush(scope, source, "");
+    return;
+  }
+  // apiVersion and kind, with type checks reported at their paths.
+  std::string api_version(default_api_version);
+  std::string kind(default_kind);
+  bool has_items = false;
+  r.ForEachField([&](std::string_view key, const Reader& f) {
+    if (key == "apiVersion") f.Read(&api_version);
+    else if (key == "kind") f.Read(&kind);
+    else if (key == "items") has_items = true;
+    return true;
+  });
+  if (diag_->errors().size() > scope.first_error) {
+    Flush(scope, source, "");
+    return;
+  }
+  if (kind.empty() || api_version.empty()) {
+    if (api_version.empty()) {
+      diag_->AddError(FieldError{FieldErrorType::kRequired, r.ChildPath("apiVersion"), "",
+                                 "every object needs apiVersion and kind", ""});
+    }
+    if (kind.empty()) {
+      diag_->AddError(FieldError{FieldErrorType::kRequired, r.ChildPath("kind"), "",
+                                 "every object needs apiVersion and kind", ""});
+    }
+    Flush(scope, source, "");
+    return;
+  }
+
+  // Lists: kind List, or any *List with items (NodeList, PodList, …).
+  if (kind.ends_with("List") && has_items) {
+    if (list_depth >= kMaxListNesting) {
+      r.Error(FieldErrorType::kInvalid, "", "Lists nested too deeply");
+      Flush(scope, source, "");
+      return;
+    }
+    // A typed list's items may omit apiVersion/kind (API server responses do).
+    const std::string item_kind = kind == "List" ? "" : kind.substr(0, kind.size() - 4);
+    const std::string item_api_version = kind == "List" ? "" : api_version;
+    r.ForEachField([&](std::string_view key, const Reader& f) {
+      if (key != "items") return true;  // a List's own apiVersion/kind/metadata
+      f.ForEachItem([&](size_t, const Reader& item) {
+        DecodeObject(item, source, item_api_version, item_kind, list_depth + 1);
+      });
+      return true;
+    });
+    Flush(scope, source, "");
+    return;
+  }
+
+  api::ObjectSet& objects = result_.objects;
+  const std::string label_kind = kind;
+  if (api_version == kCoreV1 && kind == "Node") {
+    bool defaulted_pods = false;
+    DecodeInto(r, source, label_kind, &objects.nodes,
+               [&](api::Node& n) { internal::DecodeNode(r, &n, &defaulted_pods); });
+    if (defaulted_pods && ++defaulted_pods_ == 1) {
+      defaulted_pods_first_ =
+          Location(source, r.Path()) + ", Node " + api::NamespacedName(objects.nodes.back().meta);
+    }
+  } else if (api_version == kCoreV1 && kind == "Pod") {
+    DecodeInto(r, source, label_kind, &objects.pods,
+               [&](api::Pod& p) { internal::DecodePod(r, &p); });
+  } else if (api_version == kSchedulingV1 && kind == "PriorityClass") {
+    DecodeInto(r, source, label_kind, &objects.priority_classes,
+               [&](api::PriorityClass& pc) { internal::DecodePriorityClass(r, &pc); });
+  } else if ((api_version == kSchedulingV1beta1 || api_version == kSchedulingV1alpha3) &&
+             kind == "Workload") {
+    DecodeInto(r, source, label_kind, &objects.workloads, [&](api::Workload& w) {
+      internal::DecodeWorkload(r, &w);
+      w.api_version = api_version;
+    });
+  } else if ((api_version == kSchedulingV1beta1 || api_version == kSchedulingV1alpha3) &&
+             kind == "PodGroup") {
+    DecodeInto(r, source, label_kind, &objects.pod_groups, [&](api::PodGroup& g) {
+      internal::DecodePodGroup(r, &g);
+      g.api_version = api_version;
+    });
+  } else if (api_version == kSchedulingV1alpha3 && kind == "CompositePodGroup") {
+    DecodeInto(r, source, label_kind, &objects.composite_pod_groups,
+               [&](api::CompositePodGroup& g) {
+                 internal::DecodeCompositePodGroup(r, &g);
+                 g.api_version = api_version;
+               });
+  } else {
+    NoteSkipped(api_version, kind, source, r.Path());
+  }
+  Flush(scope, source, "");
+}
+
+void Loader::LoadText(std::string_view text, const std::string& file) {
+  internal::ForEachDocument(text, [&](internal::ParsedDocument& doc) {
+    const api::SourceRef source{file, doc.number};
+    if (!doc.error.empty()) {
+      errors_.push_back(
+          InputError{source, "", FieldError{FieldErrorType::kInvalid, "", "", doc.error, ""}});
+      return;
+    }
+    if (internal::Classify(doc.root) == ValueKind::kNull) return;  // empty document
+    // Budget: a document cannot have more nodes than bytes unless aliases repeat them.
+    Diagnostics diag(static_cast<int64_t>(doc.text_size) * 2 + 1024);
+    diag_ = &diag;
+    const Reader root(doc.root, "", &diag);
+    DecodeObject(root, source, "", "", 0);
+    diag_ = nullptr;
+  });
+}
+
+tl::expected<LoadResult, InputErrors> Loader::Finish() {
+  if (defaulted_pods_ > 0) {
+    result_.warnings.push_back(fmt::format(
+        "assumed kubelet's default maxPods {} for {} node(s) without status.allocatable[pods] "
+        "(first: {})",
+        internal::kDefaultMaxPods, defaulted_pods_, defaulted_pods_first_));
+  }
+  for (const Skipped& s : skipped_) {
+    result_.warnings.push_back(fmt::format("skipped {} object(s) of unknown kind {} (first: {})",
+                                           s.count, s.what, s.first));
+  }
+  if (!errors_.empty()) return tl::make_unexpected(std::move(errors_));
+  return std::move(result_);
+}
+
+bool IsManifestFile(const fs::path& p) {
+  const std::string ext = p.extension().string();
+  return ext == ".yaml" || ext == ".yml" || ext == ".json";
+}
+
+// ReadFile: the whole file; nullopt (and an error) when it cannot be read.
+std::optional<std::string> ReadFile(const std::string& path, Loader* loader) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    std::error_code ec(errno, std::generic_category());
+    loader->AddError(InputError{api::SourceRef{path, 0}, "",
+                                FieldError{FieldErrorType::kInvalid, "", "",
+                                           "cannot read file: " + ec.message(), ""}});
+    return std::nullopt;
+  }
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (in.bad()) {
+    loader->AddError(InputError{api::SourceRef{path, 0}, "",
+                                FieldError{FieldErrorType::kInvalid, "", "",
+                                           "cannot read file: I/O error", ""}});
+    return std::nullopt;
+  }
+  return text;
+}
+
+void LoadPath(const std::string& path, std::istream& stdin_stream, Loader* loader) {
+  if (path == "-") {
+    std::string text((std::istreambuf_iterator<char>(stdin_stream)),
+                     std::istreambuf_iterator<char>());
+    loader->LoadText(text, "-");
+    return;
+  }
+  std::error_code ec;
+  const fs::file_status status = fs::status(path, ec);
+  if (ec || !fs::exists(status)) {
+    loader->AddError(InputError{
+        api::SourceRef{path, 0}, "",
+        FieldError{FieldErrorType::kNotFound, "", "",
+                   ec ? ec.message() : std::string("no such file or directory"), ""}});
+    return;
+  }
+  if (!fs::is_directory(status)) {
+    if (auto text = ReadFile(path, loader)) loader->LoadText(*text, path);
+    return;
+  }
+  std::vector<std::string> files;
+  fs::recursive_directory_iterator it(path, fs::directory_options::skip_permission_denied, ec);
+  for (; !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    std::error_code type_ec;
+    if (it->is_regular_file(type_ec) && IsManifestFile(it->path())) {
+      files.push_back(it->path().generic_string());
+    }
+  }
+  if (ec) {
+    loader->AddError(InputError{api::SourceRef{path, 0}, "",
+                                FieldError{FieldErrorType::kInvalid, "", "",
+                                           "cannot list folder: " + ec.message(), ""}});
+    return;
+  }
+  std::sort(files.begin(), files.end());
+  if (files.empty()) {
+    loader->AddWarning(
+        fmt::format("{}: folder holds no *.yaml, *.yml or *.json files", path));
+  }
+  for (const std::string& file : files) {
+    if (auto text = ReadFile(file, loader)) loader->LoadText(*text, file);
+  }
+}
+
+}  // namespace
+
+tl::expected<LoadResult, InputErrors> LoadPaths(const std::vector<std::string>& paths,
+                                                std::istream& stdin_stream) {
+  Loader loader;
+  for (const std::string& path : paths) LoadPath(path, stdin_stream, &loader);
+  return loader.Finish();
+}
+
+tl::expected<LoadResult, InputErrors> LoadString(const std::string& text,
+                                                 const std::string& file) {
+  Loader loader;
+  loader.LoadText(text, file);
+  return loader.Finish();
+}
+
+}  // namespace wasched::codec

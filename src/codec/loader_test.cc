@@ -1,0 +1,955 @@
+// File: codec/loader_test.cc
+//
+// LoadString / LoadPaths end to end: documents, Lists, every decoded kind, warnings (unknown
+// kinds, unknown fields, defaulting), located errors, folders, stdin and real-world manifests
+// from tests/data.
+#include "codec/loader.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+namespace wasched::codec {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::IsEmpty;
+
+const std::string kTestData = WASCHED_TESTDATA_DIR;
+
+LoadResult MustLoad(const std::string& text, const std::string& file = "f.yaml") {
+  auto loaded = LoadString(text, file);
+  if (!loaded) {
+    std::string all;
+    for (const InputError& e : loaded.error()) all += e.ToString() + "\n";
+    ADD_FAILURE() << "unexpected errors:\n" << all;
+    return {};
+  }
+  return std::move(*loaded);
+}
+
+InputErrors MustFail(const std::string& text, const std::string& file = "f.yaml") {
+  auto loaded = LoadString(text, file);
+  if (loaded) {
+    ADD_FAILURE() << "expected errors, got none";
+    return {};
+  }
+  return loaded.error();
+}
+
+std::vector<std::string> ErrorStrings(const InputErrors& errors) {
+  std::vector<std::string> out;
+  for (const InputError& e : errors) out.push_back(e.ToString());
+  return out;
+}
+
+TEST(LoaderTest, MultiDocumentWithEmptyDocuments) {
+  const LoadResult r = MustLoad(R"(---
+apiVersion: v1
+kind: Node
+metadata:
+  name: n1
+  labels: {zone: a}
+status:
+  allocatable: {cpu: "4", memory: 8Gi, pods: "110"}
+---
+---
+# only a comment
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: p1}
+spec:
+  containers:
+  - name: c
+    resources:
+      requests: {cpu: 500m}
+---
+apiVersion: scheduling.k8s.io/v1
+kind: PriorityClass
+metadata: {name: high}
+value: 1000
+globalDefault: true
+preemptionPolicy: Never
+description: important
+)");
+  ASSERT_EQ(r.objects.nodes.size(), 1u);
+  ASSERT_EQ(r.objects.pods.size(), 1u);
+  ASSERT_EQ(r.objects.priority_classes.size(), 1u);
+  EXPECT_THAT(r.warnings, IsEmpty());
+
+  const api::Node& n = r.objects.nodes[0];
+  EXPECT_EQ(n.meta.name, "n1");
+  EXPECT_EQ(n.meta.namespace_, "");
+  EXPECT_EQ(n.meta.labels.at("zone"), "a");
+  EXPECT_EQ(n.allocatable,
+            (api::ResourceList{{"cpu", 4000}, {"memory", 8589934592}, {"pods", 110}}));
+  EXPECT_EQ(n.meta.source.file, "f.yaml");
+  EXPECT_EQ(n.meta.source.document, 1);
+
+  const api::Pod& p = r.objects.pods[0];
+  EXPECT_EQ(p.meta.namespace_, "default");
+  EXPECT_EQ(p.scheduler_name, "default-scheduler");
+  EXPECT_EQ(p.meta.source.document, 4);  // documents 2 and 3 are empty
+  EXPECT_EQ(p.containers.at(0).requests.at("cpu"), 500);
+
+  const api::PriorityClass& pc = r.objects.priority_classes[0];
+  EXPECT_EQ(pc.meta.name, "high");
+  EXPECT_EQ(pc.value, 1000);
+  EXPECT_TRUE(pc.global_default);
+  EXPECT_EQ(pc.preemption_policy, api::PreemptionPolicy::kNever);
+}
+
+TEST(LoaderTest, PodFieldsDecoded) {
+  const LoadResult r = MustLoad(R"(
+apiVersion: v1
+kind: Pod
+metadata:
+  name: trainer-0
+  namespace: ml
+  uid: abc-123
+  resourceVersion: "42"
+  creationTimestamp: "2024-05-01T12:00:00Z"
+  labels: {app: trainer}
+  ownerReferences:
+  - {apiVersion: batch/v1, kind: Job, name: trainer, uid: j1, controller: true}
+spec:
+  schedulerName: my-scheduler
+  priorityClassName: high
+  priority: 1000
+  preemptionPolicy: PreemptLowerPriority
+  nodeName: node-7
+  nodeSelector: {gpu: a100}
+  schedulingGroup: {podGroupName: trainer-workers}
+  overhead: {cpu: 100m}
+  initContainers:
+  - name: sidecar
+    restartPolicy: Always
+    resources: {requests: {cpu: 50m}}
+  - name: init
+    image: busybox
+    resources: {limits: {cpu: "2", memory: 1Gi}}
+  containers:
+  - name: main
+    image: trainer:v1
+    command: [python, train.py]
+    env: [{name: A, value: b}]
+    resources:
+      requests: {cpu: "1", nvidia.com/gpu: "8"}
+      limits: {cpu: "2", memory: 64Gi, nvidia.com/gpu: "8"}
+  tolerations:
+  - {key: gpu, operator: Exists, effect: NoSchedule}
+  - {key: dedicated, value: ml, tolerationSeconds: 30}
+  affinity:
+    nodeAffinity:
+      requiredDuringSchedulingIgnoredDuringExecution:
+        nodeSelectorTerms:
+        - matchExpressions:
+          - {key: zone, operator: In, values: [a, b]}
+          matchFields:
+          - {key: metadata.name, operator: NotIn, values: [bad-node]}
+      preferredDuringSchedulingIgnoredDuringExecution:
+      - weight: 10
+        preference:
+          matchExpressions:
+          - {key: cores, operator: Gt, values: ["16"]}
+  restartPolicy: Never
+  volumes: []
+status:
+  phase: Running
+  conditions: [{type: Ready, status: "True"}]
+)");
+  ASSERT_EQ(r.objects.pods.size(), 1u);
+  EXPECT_THAT(r.warnings, IsEmpty());
+  const api::Pod& p = r.objects.pods[0];
+  EXPECT_EQ(api::NamespacedName(p.meta), "ml/trainer-0");
+  EXPECT_EQ(p.meta.uid, "abc-123");
+  EXPECT_EQ(p.meta.creation_timestamp, 1714564800);
+  ASSERT_EQ(p.meta.owner_references.size(), 1u);
+  EXPECT_EQ(p.meta.owner_references[0].kind, "Job");
+  EXPECT_TRUE(p.meta.owner_references[0].controller);
+  EXPECT_EQ(p.scheduler_name, "my-scheduler");
+  EXPECT_EQ(p.priority_class_name, "high");
+  EXPECT_EQ(p.priority, 1000);
+  EXPECT_EQ(p.preemption_policy, api::PreemptionPolicy::kPreemptLowerPriority);
+  EXPECT_EQ(p.node_name, "node-7");
+  EXPECT_EQ(p.node_selector.at("gpu"), "a100");
+  EXPECT_EQ(p.pod_group_name, "trainer-workers");
+  EXPECT_EQ(p.overhead.at("cpu"), 100);
+  EXPECT_EQ(p.phase, "Running");
+
+  ASSERT_EQ(p.init_containers.size(), 2u);
+  EXPECT_TRUE(p.init_containers[0].restart_policy_always);
+  EXPECT_FALSE(p.init_containers[1].restart_policy_always);
+  // Requests default to limits where only limits are given.
+  EXPECT_EQ(p.init_containers[1].requests,
+            (api::ResourceList{{"cpu", 2000}, {"memory", 1073741824}}));
+  ASSERT_EQ(p.containers.size(), 1u);
+  EXPECT_EQ(p.containers[0].name, "main");
+  EXPECT_EQ(p.containers[0].requests,
+            (api::ResourceList{{"cpu", 1000}, {"memory", 68719476736}, {"nvidia.com/gpu", 8}}));
+  EXPECT_EQ(p.containers[0].limits.at("cpu"), 2000);
+
+  ASSERT_EQ(p.tolerations.size(), 2u);
+  EXPECT_EQ(p.tolerations[0].op, api::TolerationOperator::kExists);
+  EXPECT_EQ(p.tolerations[0].effect, api::TaintEffect::kNoSchedule);
+  EXPECT_EQ(p.tolerations[1].op, api::TolerationOperator::kEqual);
+  EXPECT_EQ(p.tolerations[1].value, "ml");
+  EXPECT_FALSE(p.tolerations[1].effect.has_value());
+  EXPECT_EQ(p.tolerations[1].toleration_seconds, 30);
+
+  ASSERT_TRUE(p.node_affinity.has_value());
+  ASSERT_TRUE(p.node_affinity->required.has_value());
+  ASSERT_EQ(p.node_affinity->required->size(), 1u);
+  const api::NodeSelectorTerm& term = (*p.node_affinity->required)[0];
+  ASSERT_EQ(term.match_expressions.size(), 1u);
+  EXPECT_EQ(term.match_expressions[0].op, api::NodeSelectorOperator::kIn);
+  EXPECT_THAT(term.match_expressions[0].values, ElementsAre("a", "b"));
+  ASSERT_EQ(term.match_fields.size(), 1u);
+  EXPECT_EQ(term.match_fields[0].op, api::NodeSelectorOperator::kNotIn);
+  ASSERT_EQ(p.node_affinity->preferred.size(), 1u);
+  EXPECT_EQ(p.node_affinity->preferred[0].weight, 10);
+  EXPECT_EQ(p.node_affinity->preferred[0].preference.match_expressions[0].op,
+            api::NodeSelectorOperator::kGt);
+
+  EXPECT_EQ(api::EffectiveRequests(p),
+            (api::ResourceList{{"cpu", 2150}, {"memory", 68719476736}, {"nvidia.com/gpu", 8}}));
+}
+
+TEST(LoaderTest, NodeFields) {
+  const LoadResult r = MustLoad(R"(
+apiVersion: v1
+kind: Node
+metadata: {name: n1, namespace: ignored}
+spec:
+  unschedulable: true
+  podCIDR: 10.0.0.0/24
+  taints:
+  - {key: gpu, value: reserved, effect: NoSchedule}
+  - {key: spot, effect: PreferNoSchedule, timeAdded: "2024-01-01T00:00:00Z"}
+status:
+  capacity: {cpu: "8", memory: 16Gi, pods: "50"}
+  conditions: [{type: Ready, status: "True"}]
+  nodeInfo: {kubeletVersion: v1.37.0}
+)");
+  ASSERT_EQ(r.objects.nodes.size(), 1u);
+  EXPECT_THAT(r.warnings, IsEmpty());
+  const api::Node& n = r.objects.nodes[0];
+  EXPECT_EQ(n.meta.namespace_, "");
+  EXPECT_TRUE(n.unschedulable);
+  ASSERT_EQ(n.taints.size(), 2u);
+  EXPECT_EQ(n.taints[0].value, "reserved");
+  EXPECT_EQ(n.taints[1].effect, api::TaintEffect::kPreferNoSchedule);
+  // No allocatable: capacity is used.
+  EXPECT_EQ(n.allocatable,
+            (api::ResourceList{{"cpu", 8000}, {"memory", 17179869184}, {"pods", 50}}));
+}
+
+TEST(LoaderTest, NodeWithoutPodsGetsKubeletDefaultAndOneWarning) {
+  const LoadResult r = MustLoad(R"(
+apiVersion: v1
+kind: Node
+metadata: {name: a}
+status: {allocatable: {cpu: "1"}}
+---
+apiVersion: v1
+kind: Node
+metadata: {name: b}
+)");
+  ASSERT_EQ(r.objects.nodes.size(), 2u);
+  EXPECT_EQ(r.objects.nodes[0].allocatable.at("pods"), 110);
+  EXPECT_EQ(r.objects.nodes[1].allocatable.at("pods"), 110);
+  EXPECT_THAT(r.warnings,
+              ElementsAre("assumed kubelet's default maxPods 110 for 2 node(s) without "
+                          "status.allocatable[pods] (first: f.yaml document 1, Node a)"));
+}
+
+TEST(LoaderTest, SchedulingKinds) {
+  const LoadResult r = MustLoad(R"(
+apiVersion: scheduling.k8s.io/v1alpha3
+kind: Workload
+metadata: {name: w, namespace: ml}
+spec:
+  controllerRef: {apiGroup: batch, kind: Job, name: j}
+  compositePodGroupTemplates:
+  - name: root
+    schedulingPolicy: {gang: {minGroupCount: 2}}
+    schedulingConstraints: {topology: [{key: zone}]}
+    disruptionMode: {all: {}}
+    priorityClassName: high
+    priority: 100
+    preemptionPolicy: Never
+    podGroupTemplates:
+    - name: leaf
+      schedulingPolicy: {basic: {}}
+      resourceClaims:
+      - {name: c1, resourceClaimName: claim}
+      - {name: c2, resourceClaimTemplateName: tmpl}
+    compositePodGroupTemplates:
+    - name: inner
+      schedulingPolicy: {basic: {}}
+      podGroupTemplates:
+      - {name: deep, schedulingPolicy: {gang: {minCount: 3}}, disruptionMode: {single: {}}}
+---
+apiVersion: scheduling.k8s.io/v1beta1
+kind: PodGroup
+metadata: {name: g, namespace: ml, creationTimestamp: "2024-05-01T12:00:00+02:00"}
+spec:
+  parentCompositePodGroupName: root-cpg
+  workloadRef: {workloadName: w, templateName: leaf}
+  schedulingPolicy: {gang: {minCount: 4}}
+  schedulingConstraints: {topology: [{key: rack}]}
+  resourceClaims: [{name: c1, resourceClaimName: claim}]
+  disruptionMode: {single: {}}
+  priorityClassName: high
+  priority: 100
+  preemptionPolicy: PreemptLowerPriority
+status:
+  conditions:
+  - type: PodGroupInitiallyScheduled
+    status: "False"
+    reason: Unschedulable
+    message: "0/3 nodes are available"
+    observedGeneration: 2
+    lastTransitionTime: "2024-05-01T12:00:05Z"
+  resourceClaimStatuses: [{name: c1, resourceClaimName: claim-abc}]
+---
+apiVersion: scheduling.k8s.io/v1alpha3
+kind: CompositePodGroup
+metadata: {name: root-cpg, namespace: ml}
+spec:
+  workloadRef: {workloadName: w, templateName: root}
+  schedulingPolicy: {gang: {minGroupCount: 2}}
+  disruptionMode: {all: {}}
+status:
+  conditions: [{type: CompositePodGroupInitiallyScheduled, status: "True", reason: Scheduled}]
+)");
+  EXPECT_THAT(r.warnings, IsEmpty());
+  ASSERT_EQ(r.objects.workloads.size(), 1u);
+  const api::Workload& w = r.objects.workloads[0];
+  EXPECT_EQ(w.api_version, "scheduling.k8s.io/v1alpha3");
+  ASSERT_TRUE(w.controller_ref.has_value());
+  EXPECT_EQ(w.controller_ref->kind, "Job");
+  ASSERT_EQ(w.composite_pod_group_templates.size(), 1u);
+  const api::CompositePodGroupTemplate& root = w.composite_pod_group_templates[0];
+  EXPECT_EQ(root.scheduling_policy.gang->min_group_count, 2);
+  EXPECT_FALSE(root.scheduling_policy.basic.has_value());
+  EXPECT_EQ(root.scheduling_constraints->topology.at(0).key, "zone");
+  EXPECT_TRUE(root.disruption_mode->all);
+  EXPECT_FALSE(root.disruption_mode->single);
+  EXPECT_EQ(root.priority, 100);
+  EXPECT_EQ(root.preemption_policy, api::PreemptionPolicy::kNever);
+  ASSERT_EQ(root.pod_group_templates.size(), 1u);
+  EXPECT_TRUE(root.pod_group_templates[0].scheduling_policy.basic.has_value());
+  ASSERT_EQ(root.pod_group_templates[0].resource_claims.size(), 2u);
+  EXPECT_EQ(root.pod_group_templates[0].resource_claims[1].resource_claim_template_name, "tmpl");
+  ASSERT_EQ(root.composite_pod_group_templates.size(), 1u);
+  EXPECT_EQ(root.composite_pod_group_templates[0]
+                .pod_group_templates.at(0)
+                .scheduling_policy.gang->min_count,
+            3);
+
+  ASSERT_EQ(r.objects.pod_groups.size(), 1u);
+  const api::PodGroup& g = r.objects.pod_groups[0];
+  EXPECT_EQ(g.api_version, "scheduling.k8s.io/v1beta1");
+  EXPECT_EQ(g.meta.creation_timestamp, 1714557600);
+  EXPECT_EQ(g.parent_composite_pod_group_name, "root-cpg");
+  EXPECT_EQ(g.workload_ref->template_name, "leaf");
+  EXPECT_EQ(api::MinCount(g.scheduling_policy), 4);
+  EXPECT_EQ(g.scheduling_constraints->topology.at(0).key, "rack");
+  EXPECT_EQ(g.resource_claims.at(0).resource_claim_name, "claim");
+  EXPECT_TRUE(g.disruption_mode->single);
+  EXPECT_EQ(g.preemption_policy, api::PreemptionPolicy::kPreemptLowerPriority);
+  ASSERT_EQ(g.conditions.size(), 1u);
+  EXPECT_EQ(g.conditions[0], (api::Condition{"PodGroupInitiallyScheduled", "False",
+                                              "Unschedulable", "0/3 nodes are available", 2,
+                                              1714564805}));
+  ASSERT_EQ(g.resource_claim_statuses.size(), 1u);
+  EXPECT_EQ(g.resource_claim_statuses[0].resource_claim_name, "claim-abc");
+
+  ASSERT_EQ(r.objects.composite_pod_groups.size(), 1u);
+  const api::CompositePodGroup& cpg = r.objects.composite_pod_groups[0];
+  EXPECT_EQ(cpg.api_version, "scheduling.k8s.io/v1alpha3");
+  EXPECT_EQ(cpg.scheduling_policy.gang->min_group_count, 2);
+  EXPECT_FALSE(cpg.parent_composite_pod_group_name.has_value());
+  EXPECT_EQ(cpg.conditions.at(0).reason, "Scheduled");
+}
+
+TEST(LoaderTest, ListExpandsItemsWithItemPaths) {
+  const LoadResult r = MustLoad(R"(
+apiVersion: v1
+kind: List
+metadata: {resourceVersion: ""}
+items:
+- {apiVersion: v1, kind: Node, metadata: {name: n1}, status: {allocatable: {pods: "10"}}}
+- {apiVersion: v1, kind: Pod, metadata: {name: p1}, spec: {bogus: 1}}
+- {apiVersion: apps/v1, kind: Deployment, metadata: {name: d}}
+)");
+  EXPECT_EQ(r.objects.nodes.size(), 1u);
+  ASSERT_EQ(r.objects.pods.size(), 1u);
+  EXPECT_EQ(r.objects.pods[0].meta.source.document, 1);
+  EXPECT_THAT(r.warnings,
+              ElementsAre("f.yaml: document 1: Pod default/p1: unknown field \"items[1].spec.bogus\"",
+                          "skipped 1 object(s) of unknown kind apps/v1 Deployment (first: f.yaml "
+                          "document 1, items[2])"));
+}
+
+TEST(LoaderTest, ListItemErrorsUseItemPaths) {
+  const InputErrors errors = MustFail(R"(
+apiVersion: v1
+kind: List
+items:
+- {apiVersion: v1, kind: Pod, metadata: {name: ok}}
+- apiVersion: v1
+  kind: Pod
+  metadata: {name: p}
+  spec:
+    containers:
+    - name: c
+      resources: {requests: {memory: 5Xi}}
+)");
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors[0].object, "Pod default/p");
+  EXPECT_EQ(errors[0].error.field, "items[1].spec.containers[0].resources.requests[memory]");
+}
+
+TEST(LoaderTest, TypedListItemsInheritKind) {
+  const LoadResult r = MustLoad(R"({"apiVersion": "v1", "kind": "NodeList",
+    "items": [{"metadata": {"name": "a"}}, {"metadata": {"name": "b"}}]})");
+  ASSERT_EQ(r.objects.nodes.size(), 2u);
+  EXPECT_EQ(r.objects.nodes[1].meta.name, "b");
+}
+
+TEST(LoaderTest, UnknownKindsSkippedWithOneWarningPerKind) {
+  const LoadResult r = MustLoad(R"(
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: x}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: d1}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: d2}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: d3}
+---
+apiVersion: scheduling.k8s.io/v1alpha2
+kind: Workload
+metadata: {name: old}
+spec: {podGroupTemplates: [{name: w, schedulingPolicy: {gang: {minCount: 2}}}]}
+---
+apiVersion: scheduling.k8s.io/v1alpha1
+kind: Workload
+metadata: {name: older}
+)");
+  EXPECT_THAT(r.objects.workloads, IsEmpty());
+  EXPECT_THAT(
+      r.warnings,
+      ElementsAre(
+          "skipped 1 object(s) of unknown kind v1 ConfigMap (first: f.yaml document 1)",
+          "skipped 3 object(s) of unknown kind apps/v1 Deployment (first: f.yaml document 2)",
+          "skipped 1 object(s) of unknown kind scheduling.k8s.io/v1alpha2 Workload (first: "
+          "f.yaml document 5)",
+          "skipped 1 object(s) of unknown kind scheduling.k8s.io/v1alpha1 Workload (first: "
+          "f.yaml document 6)"));
+}
+
+TEST(LoaderTest, UnknownFieldsWarnButKnownIgnoredFieldsDoNot) {
+  const LoadResult r = MustLoad(R"(
+apiVersion: v1
+kind: Pod
+metadata:
+  name: p
+  namespace: ns
+  lables: {a: b}
+  managedFields: [{manager: kubectl}]
+  resourceVersion: "7"
+spec:
+  foo: 1
+  containers:
+  - name: c
+    image: x
+    resourcez: {}
+  topologySpreadConstraints: [{maxSkew: 1}]
+  affinity:
+    podAntiAffinity: {}
+status:
+  hostIP: 1.2.3.4
+  whatever: {}
+extra: 1
+)");
+  ASSERT_EQ(r.objects.pods.size(), 1u);
+  EXPECT_THAT(
+      r.warnings,
+      ElementsAre(
+          "f.yaml: document 1: Pod ns/p: unknown field \"metadata.lables\"",
+          "f.yaml: document 1: Pod ns/p: unknown field \"spec.foo\"",
+          "f.yaml: document 1: Pod ns/p: unknown field \"spec.containers[0].resourcez\"",
+          "f.yaml: document 1: Pod ns/p: field \"spec.topologySpreadConstraints\" is not "
+          "supported by wasched and is ignored",
+          "f.yaml: document 1: Pod ns/p: field \"spec.affinity.podAntiAffinity\" is not "
+          "supported by wasched and is ignored",
+          "f.yaml: document 1: Pod ns/p: unknown field \"extra\""));
+}
+
+TEST(LoaderTest, NullUnionMemberWarns) {
+  const LoadResult r = MustLoad(R"(
+apiVersion: scheduling.k8s.io/v1beta1
+kind: PodGroup
+metadata: {name: g}
+spec:
+  schedulingPolicy:
+    basic:
+)");
+  ASSERT_EQ(r.objects.pod_groups.size(), 1u);
+  EXPECT_FALSE(r.objects.pod_groups[0].scheduling_policy.basic.has_value());
+  EXPECT_THAT(r.warnings, ElementsAre(HasSubstr("\"spec.schedulingPolicy.basic\" is null")));
+}
+
+TEST(LoaderTest, MalformedYamlReportsDocumentAndLine) {
+  const InputErrors errors = MustFail(R"(apiVersion: v1
+kind: Pod
+metadata: {name: ok}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: [broken}
+)",
+                                      "bad.yaml");
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors[0].source.file, "bad.yaml");
+  EXPECT_EQ(errors[0].source.document, 2);
+  EXPECT_EQ(errors[0].object, "");
+  EXPECT_THAT(errors[0].ToString(), HasSubstr("bad.yaml: document 2: "));
+  EXPECT_THAT(errors[0].error.detail, HasSubstr("malformed YAML: line 7, column"));
+}
+
+TEST(LoaderTest, MalformedDocumentDoesNotHideLaterErrors) {
+  const InputErrors errors = MustFail(R"(a: [1
+---
+apiVersion: v1
+kind: Node
+metadata: {labels: {}}
+)");
+  ASSERT_EQ(errors.size(), 2u);
+  EXPECT_THAT(errors[0].error.detail, HasSubstr("malformed YAML: line 2"));
+  EXPECT_EQ(errors[1].source.document, 2);
+  EXPECT_EQ(errors[1].error.field, "metadata.name");
+}
+
+TEST(LoaderTest, BadQuantity) {
+  const InputErrors errors = MustFail(R"(
+apiVersion: v1
+kind: Pod
+metadata: {name: p}
+spec:
+  containers:
+  - name: c
+    resources:
+      requests: {cpu: 5Xi, memory: 1Gi}
+      limits: {cpu: 1e100}
+)");
+  ASSERT_EQ(errors.size(), 2u);
+  EXPECT_EQ(errors[0].object, "Pod default/p");
+  EXPECT_EQ(errors[0].error.type, FieldErrorType::kInvalid);
+  EXPECT_EQ(errors[0].error.field, "spec.containers[0].resources.requests[cpu]");
+  EXPECT_EQ(errors[0].error.bad_value, "\"5Xi\"");
+  EXPECT_THAT(errors[0].error.detail, HasSubstr("quantities must match the regular expression"));
+  EXPECT_EQ(errors[1].error.field, "spec.containers[0].resources.limits[cpu]");
+  EXPECT_EQ(errors[1].error.detail, "quantity too large");
+  EXPECT_EQ(errors[0].ToString(),
+            "f.yaml: document 1: Pod default/p: spec.containers[0].resources.requests[cpu]: "
+            "Invalid value: \"5Xi\": quantities must match the regular expression "
+            "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'");
+}
+
+TEST(LoaderTest, NegativeQuantityIsKeptForValidation) {
+  const LoadResult r = MustLoad(R"(
+apiVersion: v1
+kind: Pod
+metadata: {name: p}
+spec: {containers: [{name: c, resources: {requests: {cpu: "-1", memory: -5Mi}}}]}
+)");
+  ASSERT_EQ(r.objects.pods.size(), 1u);
+  EXPECT_EQ(r.objects.pods[0].containers[0].requests.at("cpu"), -1000);
+  EXPECT_EQ(r.objects.pods[0].containers[0].requests.at("memory"), -5242880);
+}
+
+TEST(LoaderTest, NodeWithoutName) {
+  const InputErrors errors = MustFail("apiVersion: v1\nkind: Node\nmetadata: {labels: {a: b}}\n");
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors[0].object, "Node");
+  EXPECT_EQ(errors[0].error.type, FieldErrorType::kRequired);
+  EXPECT_EQ(errors[0].error.field, "metadata.name");
+  EXPECT_EQ(errors[0].ToString(),
+            "f.yaml: document 1: Node: metadata.name: Required value: name or generateName is "
+            "required");
+}
+
+TEST(LoaderTest, GenerateNameIsNotSupported) {
+  const InputErrors errors =
+      MustFail("apiVersion: v1\nkind: Pod\nmetadata: {generateName: p-}\n");
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_THAT(errors[0].error.detail, HasSubstr("generateName is not supported"));
+}
+
+TEST(LoaderTest, WrongTypes) {
+  const InputErrors errors = MustFail(R"(
+apiVersion: scheduling.k8s.io/v1beta1
+kind: Workload
+metadata: {name: w, labels: [a, b]}
+spec:
+  podGroupTemplates:
+  - name: t
+    schedulingPolicy: {gang: {minCount: "abc"}}
+    priority: 99999999999
+  - name: [x]
+    schedulingPolicy: {gang: {minCount: 1.5}}
+  controllerRef: yes-please
+)");
+  ASSERT_EQ(errors.size(), 6u);
+  EXPECT_EQ(errors[0].error.field, "metadata.labels");
+  EXPECT_EQ(errors[0].error.detail, "expected object, got list");
+  EXPECT_EQ(errors[1].error.type, FieldErrorType::kTypeInvalid);
+  EXPECT_EQ(errors[1].error.field, "spec.podGroupTemplates[0].schedulingPolicy.gang.minCount");
+  EXPECT_EQ(errors[1].error.detail, "expected integer, got string \"abc\"");
+  EXPECT_EQ(errors[2].error.field, "spec.podGroupTemplates[0].priority");
+  EXPECT_EQ(errors[2].error.detail, "expected int32, got integer 99999999999 (out of range)");
+  EXPECT_EQ(errors[3].error.field, "spec.podGroupTemplates[1].name");
+  EXPECT_EQ(errors[3].error.detail, "expected string, got list");
+  EXPECT_EQ(errors[4].error.detail, "expected integer, got number 1.5");
+  EXPECT_EQ(errors[5].error.field, "spec.controllerRef");
+  EXPECT_EQ(errors[5].error.detail, "expected object, got string \"yes-please\"");
+  for (const InputError& e : errors) EXPECT_EQ(e.object, "Workload default/w");
+}
+
+TEST(LoaderTest, StringFieldsRejectNumbersAndBooleans) {
+  const InputErrors errors = MustFail(R"(
+apiVersion: v1
+kind: Pod
+metadata: {name: p}
+spec:
+  nodeSelector: {gpu: true, count: 4, ok: "true"}
+)");
+  ASSERT_EQ(errors.size(), 2u);
+  EXPECT_EQ(errors[0].error.field, "spec.nodeSelector[gpu]");
+  EXPECT_EQ(errors[0].error.detail, "expected string, got boolean true");
+  EXPECT_EQ(errors[1].error.field, "spec.nodeSelector[count]");
+}
+
+TEST(LoaderTest, EnumsRejectUnknownValues) {
+  const InputErrors errors = MustFail(R"(
+apiVersion: v1
+kind: Node
+metadata: {name: n}
+spec:
+  taints: [{key: a, effect: Sometimes}, {key: b}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: p}
+spec:
+  preemptionPolicy: Always
+  tolerations: [{key: a, operator: Maybe}]
+  affinity:
+    nodeAffinity:
+      requiredDuringSchedulingIgnoredDuringExecution:
+        nodeSelectorTerms: [{matchExpressions: [{key: a, operator: Near}]}]
+)");
+  std::vector<std::string> fields;
+  for (const InputError& e : errors) fields.push_back(e.error.field);
+  EXPECT_THAT(fields, ElementsAre("spec.taints[0].effect", "spec.taints[1].effect",
+                                  "spec.preemptionPolicy", "spec.tolerations[0].operator",
+                                  "spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuring"
+                                  "Execution.nodeSelectorTerms[0].matchExpressions[0].operator"));
+  EXPECT_EQ(errors[0].error.type, FieldErrorType::kNotSupported);
+  EXPECT_EQ(errors[1].error.type, FieldErrorType::kRequired);
+  EXPECT_EQ(errors[2].error.detail, "supported values: \"Never\", \"PreemptLowerPriority\"");
+}
+
+TEST(LoaderTest, BadTimestamp) {
+  const InputErrors errors = MustFail(R"(
+apiVersion: v1
+kind: Pod
+metadata: {name: p, creationTimestamp: "yesterday"}
+)");
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors[0].error.field, "metadata.creationTimestamp");
+  EXPECT_EQ(errors[0].error.bad_value, "\"yesterday\"");
+}
+
+TEST(LoaderTest, MissingKindOrNonObjectDocument) {
+  const InputErrors errors = MustFail(R"(
+spec: {x: 1}
+---
+- just
+- a list
+---
+apiVersion: v1
+)");
+  EXPECT_THAT(ErrorStrings(errors),
+              ElementsAre(HasSubstr("document 1: apiVersion: Required value"),
+                          HasSubstr("document 1: kind: Required value"),
+                          "f.yaml: document 2: Invalid value: expected object, got list",
+                          HasSubstr("document 3: kind: Required value")));
+}
+
+TEST(LoaderTest, AllErrorsInInputOrderAndNoObjects) {
+  auto loaded = LoadString(R"(
+apiVersion: v1
+kind: Node
+metadata: {name: fine}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: a}
+spec: {priority: x}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: b}
+spec: {containers: [{name: c, resources: {requests: {cpu: bad}}}]}
+)",
+                           "in.yaml");
+  ASSERT_FALSE(loaded.has_value());
+  ASSERT_EQ(loaded.error().size(), 2u);
+  EXPECT_EQ(loaded.error()[0].object, "Pod default/a");
+  EXPECT_EQ(loaded.error()[1].object, "Pod default/b");
+}
+
+TEST(LoaderTest, JsonInput) {
+  const LoadResult r = MustLoad(R"({
+	"apiVersion": "v1",
+	"kind": "Pod",
+	"metadata": {"name": "j", "namespace": "x"},
+	"spec": {
+		"priority": 5,
+		"containers": [{"name": "c", "resources": {"requests": {"cpu": 0.5, "memory": "1Mi"}}}]
+	}
+})",
+                                "pod.json");
+  ASSERT_EQ(r.objects.pods.size(), 1u);
+  EXPECT_EQ(r.objects.pods[0].priority, 5);
+  EXPECT_EQ(r.objects.pods[0].containers[0].requests.at("cpu"), 500);
+  EXPECT_EQ(r.objects.pods[0].containers[0].requests.at("memory"), 1048576);
+}
+
+TEST(LoaderTest, JsonSyntaxError) {
+  const InputErrors errors = MustFail("{\"apiVersion\": \"v1\",\n \"kind\": \"Pod\"\n", "x.json");
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_THAT(errors[0].ToString(), HasSubstr("x.json: document 1: "));
+  EXPECT_THAT(errors[0].error.detail, HasSubstr("line 3, column 1: end of map flow not found"));
+}
+
+TEST(LoaderTest, AliasBombIsBounded) {
+  // 2^30 composite templates by aliases: decoding must stop at the visit budget.
+  std::string text =
+      "apiVersion: scheduling.k8s.io/v1alpha3\nkind: Workload\nmetadata: {name: w}\n"
+      "x0: &a0 {name: a, podGroupTemplates: [{name: p}]}\n";
+  for (int i = 1; i < 30; ++i) {
+    text += fmt::format("x{0}: &a{0} {{name: a, compositePodGroupTemplates: [*a{1}, *a{1}]}}\n",
+                        i, i - 1);
+  }
+  text += "spec: {compositePodGroupTemplates: [*a29, *a29]}\n";
+  auto loaded = LoadString(text, "bomb.yaml");  // must return promptly, not hang or crash
+  ASSERT_FALSE(loaded.has_value());
+  EXPECT_THAT(ErrorStrings(loaded.error()), ElementsAre(HasSubstr("too many nodes")));
+}
+
+TEST(LoaderTest, NeverCrashesOnMutatedInput) {
+  const std::string base = R"(apiVersion: v1
+kind: List
+items:
+- apiVersion: v1
+  kind: Pod
+  metadata: {name: p, namespace: n, creationTimestamp: "2024-01-01T00:00:00Z"}
+  spec:
+    containers: [{name: c, resources: {requests: {cpu: 1, memory: 1Gi}, limits: {x: 2}}}]
+    tolerations: [{key: a, operator: Exists, effect: NoSchedule}]
+    affinity: {nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: [{matchExpressions: [{key: a, operator: In, values: [b]}]}]}}}
+- apiVersion: scheduling.k8s.io/v1alpha3
+  kind: Workload
+  metadata: {name: w}
+  spec: {compositePodGroupTemplates: [{name: r, schedulingPolicy: {gang: {minGroupCount: 2}}, podGroupTemplates: [{name: a, schedulingPolicy: {basic: {}}}]}]}
+)";
+  const std::string alphabet = "{}[]:,-'\"&*!|>#% \n\tabc019.eKi~";
+  std::mt19937 rng(12345);
+  for (int round = 0; round < 3000; ++round) {
+    std::string text = base;
+    const int edits = 1 + static_cast<int>(rng() % 4);
+    for (int e = 0; e < edits; ++e) {
+      const size_t pos = rng() % text.size();
+      switch (rng() % 3) {
+        case 0: text[pos] = alphabet[rng() % alphabet.size()]; break;
+        case 1: text.erase(pos, 1 + rng() % 8); break;
+        default: text.insert(pos, 1, alphabet[rng() % alphabet.size()]);
+      }
+    }
+    (void)LoadString(text, "fuzz.yaml");
+  }
+}
+
+TEST(LoaderTest, StdinAndMissingPath) {
+  std::istringstream in("apiVersion: v1\nkind: Node\nmetadata: {name: from-stdin}\n");
+  auto loaded = LoadPaths({"-"}, in);
+  ASSERT_TRUE(loaded.has_value());
+  ASSERT_EQ(loaded->objects.nodes.size(), 1u);
+  EXPECT_EQ(loaded->objects.nodes[0].meta.source.file, "-");
+
+  std::istringstream empty;
+  auto missing = LoadPaths({"/nonexistent/wasched/file.yaml"}, empty);
+  ASSERT_FALSE(missing.has_value());
+  EXPECT_EQ(missing.error()[0].error.type, FieldErrorType::kNotFound);
+  EXPECT_EQ(missing.error()[0].source.file, "/nonexistent/wasched/file.yaml");
+}
+
+TEST(LoaderTest, StdinErrorsNameDash) {
+  std::istringstream in("apiVersion: v1\nkind: Node\nmetadata: {}\n");
+  auto loaded = LoadPaths({"-"}, in);
+  ASSERT_FALSE(loaded.has_value());
+  EXPECT_EQ(loaded.error()[0].ToString().substr(0, 14), "-: document 1:");
+}
+
+class LoaderFolderTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() /
+           ("wasched-loader-test-" + std::to_string(::getpid()));
+    std::filesystem::remove_all(dir_);
+    std::filesystem::create_directories(dir_ / "sub");
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+  void Write(const std::string& rel, const std::string& text) {
+    std::ofstream(dir_ / rel) << text;
+  }
+  std::filesystem::path dir_;
+};
+
+std::string NodeYaml(const std::string& name) {
+  return "apiVersion: v1\nkind: Node\nmetadata: {name: " + name + "}\nstatus: {allocatable: {pods: '1'}}\n";
+}
+
+TEST_F(LoaderFolderTest, FolderFilesSortedByPathRecursively) {
+  Write("b.yaml", NodeYaml("from-b"));
+  Write("a.json", R"({"apiVersion": "v1", "kind": "Node", "metadata": {"name": "from-a"},
+                      "status": {"allocatable": {"pods": "1"}}})");
+  Write("sub/c.yml", NodeYaml("from-sub-c"));
+  Write("c.yaml", NodeYaml("from-c"));
+  Write("notes.txt", "not yaml: [");
+  std::istringstream in;
+  auto loaded = LoadPaths({dir_.string()}, in);
+  ASSERT_TRUE(loaded.has_value()) << loaded.error()[0].ToString();
+  std::vector<std::string> names;
+  for (const api::Node& n : loaded->objects.nodes) names.push_back(n.meta.name);
+  EXPECT_THAT(names, ElementsAre("from-a", "from-b", "from-c", "from-sub-c"));
+  EXPECT_EQ(loaded->objects.nodes[3].meta.source.file, (dir_ / "sub/c.yml").generic_string());
+}
+
+TEST_F(LoaderFolderTest, PathsKeepTheirOrderAndEmptyFolderWarns) {
+  Write("z.yaml", NodeYaml("z"));
+  std::filesystem::create_directories(dir_ / "empty");
+  std::istringstream in("apiVersion: v1\nkind: Node\nmetadata: {name: s}\nstatus: {allocatable: {pods: '1'}}\n");
+  auto loaded = LoadPaths({(dir_ / "z.yaml").string(), "-", (dir_ / "empty").string()}, in);
+  ASSERT_TRUE(loaded.has_value());
+  ASSERT_EQ(loaded->objects.nodes.size(), 2u);
+  EXPECT_EQ(loaded->objects.nodes[0].meta.name, "z");
+  EXPECT_EQ(loaded->objects.nodes[1].meta.name, "s");
+  EXPECT_THAT(loaded->warnings, ElementsAre(HasSubstr("folder holds no *.yaml")));
+}
+
+TEST(LoaderRealDataTest, AlibabaOpenbGpuNodes) {
+  std::istringstream in;
+  auto loaded =
+      LoadPaths({kTestData + "/data/alibaba-openb/openb_node_list_gpu_node.yaml"}, in);
+  ASSERT_TRUE(loaded.has_value()) << loaded.error()[0].ToString();
+  EXPECT_THAT(loaded->warnings, IsEmpty());
+  const std::vector<api::Node>& nodes = loaded->objects.nodes;
+  ASSERT_EQ(nodes.size(), 1213u);
+  int with_gpus = 0;
+  for (const api::Node& n : nodes) {
+    auto it = n.allocatable.find("alibabacloud.com/gpu-count");
+    if (it != n.allocatable.end() && it->second > 0) ++with_gpus;
+  }
+  EXPECT_EQ(with_gpus, 1213);
+  EXPECT_EQ(nodes[0].meta.name, "openb-node-0000");
+  EXPECT_EQ(nodes[0].meta.labels.at("alibabacloud.com/gpu-card-model"), "P100");
+  EXPECT_EQ(nodes[0].allocatable,
+            (api::ResourceList{{"alibabacloud.com/gpu-count", 2},
+                               {"alibabacloud.com/gpu-milli", 2000},
+                               {"cpu", 64000},
+                               {"memory", 274877906944},
+                               {"pods", 1001}}));
+  EXPECT_EQ(nodes.back().meta.source.document, 1213);
+}
+
+TEST(LoaderRealDataTest, KubernetesWebsiteWorkloadApiExamples) {
+  const std::string dir = kTestData + "/data/kubernetes-website/workload-api/";
+  std::istringstream in;
+  auto loaded = LoadPaths({dir + "main-v1beta1_workload-with-priority-disruption.yaml",
+                           dir + "main-v1alpha3_composite-gang-of-gangs.yaml"},
+                          in);
+  ASSERT_TRUE(loaded.has_value()) << loaded.error()[0].ToString();
+  EXPECT_THAT(loaded->warnings, IsEmpty());
+  ASSERT_EQ(loaded->objects.workloads.size(), 2u);
+  const api::Workload& beta = loaded->objects.workloads[0];
+  EXPECT_EQ(beta.api_version, "scheduling.k8s.io/v1beta1");
+  EXPECT_EQ(api::NamespacedName(beta.meta), "some-ns/training-job-workload");
+  EXPECT_EQ(beta.controller_ref->name, "training-job");
+  ASSERT_EQ(beta.pod_group_templates.size(), 1u);
+  EXPECT_EQ(beta.pod_group_templates[0].scheduling_policy.gang->min_count, 4);
+  EXPECT_EQ(beta.pod_group_templates[0].priority_class_name, "high-priority");
+  EXPECT_TRUE(beta.pod_group_templates[0].disruption_mode->all);
+  const api::Workload& alpha = loaded->objects.workloads[1];
+  EXPECT_EQ(alpha.api_version, "scheduling.k8s.io/v1alpha3");
+  ASSERT_EQ(alpha.composite_pod_group_templates.size(), 1u);
+  EXPECT_EQ(alpha.composite_pod_group_templates[0].scheduling_policy.gang->min_group_count, 2);
+  EXPECT_EQ(alpha.composite_pod_group_templates[0].pod_group_templates.size(), 2u);
+}
+
+TEST(LoaderRealDataTest, KubernetesWebsiteOlderGenerationsAreSkipped) {
+  const std::string dir = kTestData + "/data/kubernetes-website/workload-api/";
+  std::istringstream in;
+  auto loaded = LoadPaths({dir + "v1.35-v1alpha1_workload-and-pod-workloadRef.yaml",
+                           dir + "v1.36-v1alpha2_podgroup-topology-constraint.yaml",
+                           dir + "v1.36-v1alpha2_workload-podgroup-pod.yaml"},
+                          in);
+  ASSERT_TRUE(loaded.has_value()) << loaded.error()[0].ToString();
+  EXPECT_THAT(loaded->objects.workloads, IsEmpty());
+  EXPECT_THAT(loaded->objects.pod_groups, IsEmpty());
+  EXPECT_EQ(loaded->objects.pods.size(), 2u);  // Pods are v1 and load (workloadRef warns)
+  EXPECT_THAT(loaded->warnings,
+              ElementsAre(HasSubstr("unknown field \"spec.workloadRef\""),
+                          HasSubstr("skipped 1 object(s) of unknown kind scheduling.k8s.io/v1alpha1 "
+                                    "Workload"),
+                          HasSubstr("skipped 2 object(s) of unknown kind scheduling.k8s.io/v1alpha2 "
+                                    "PodGroup"),
+                          HasSubstr("skipped 1 object(s) of unknown kind scheduling.k8s.io/v1alpha2 "
+                                    "Workload")));
+  EXPECT_EQ(loaded->objects.pods[1].pod_group_name, "training-worker-0");
+}
+
+TEST(LoaderRealDataTest, KubernetesWebsiteWholeFolderDoesNotCrash) {
+  std::istringstream in;
+  auto loaded = LoadPaths({kTestData + "/data/kubernetes-website/workload-api"}, in);
+  // The *.fragment.yaml files are partial objects (no apiVersion/kind): errors, not crashes.
+  ASSERT_FALSE(loaded.has_value());
+  for (const InputError& e : loaded.error()) {
+    EXPECT_THAT(e.source.file, HasSubstr(".fragment.yaml")) << e.ToString();
+  }
+}
+
+}  // namespace
+}  // namespace wasched::codec

@@ -1,0 +1,139 @@
+// File: codec/result_encoding.cc
+//
+// ScheduleResult → the `wasched.io/v1alpha1 ScheduleResult` document (design.md "schedule JSON
+// output"): JSON through nlohmann::ordered_json (keys in contract order, 2-space indent, trailing
+// newline) and YAML through yaml-cpp's Emitter with the same structure and key order.
+#include "codec/result_encoding.h"
+
+#include <nlohmann/json.hpp>
+#include <yaml-cpp/yaml.h>
+
+#include "codec/yaml_reader.h"
+
+namespace wasched::codec {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+constexpr const char* kApiVersion = "wasched.io/v1alpha1";
+constexpr const char* kKind = "ScheduleResult";
+
+Json ConditionJson(const api::Condition& c) {
+  Json j = Json::object();
+  j["type"] = c.type;
+  j["status"] = c.status;
+  j["reason"] = c.reason;
+  j["message"] = c.message;
+  return j;
+}
+
+// EmitString: a string scalar that reads back as a string (quoted when its plain form would
+// resolve to null, a boolean or a number, e.g. condition status "True").
+void EmitString(YAML::Emitter& out, const std::string& s) {
+  if (internal::ClassifyPlainScalar(s) != internal::ValueKind::kString) {
+    out << YAML::DoubleQuoted << s;
+  } else {
+    out << s;
+  }
+}
+
+void EmitKeyString(YAML::Emitter& out, const char* key, const std::string& value) {
+  out << YAML::Key << key << YAML::Value;
+  EmitString(out, value);
+}
+
+// EmitList: `key: []` when empty, else a block sequence of maps built by `item`.
+template <typename T, typename ItemFn>
+void EmitList(YAML::Emitter& out, const char* key, const std::vector<T>& list, ItemFn&& item) {
+  out << YAML::Key << key << YAML::Value;
+  if (list.empty()) {
+    out << YAML::Flow << YAML::BeginSeq << YAML::EndSeq;
+    return;
+  }
+  out << YAML::BeginSeq;
+  for (const T& element : list) {
+    out << YAML::BeginMap;
+    item(element);
+    out << YAML::EndMap;
+  }
+  out << YAML::EndSeq;
+}
+
+}  // namespace
+
+std::string EncodeScheduleResultJson(const sched::ScheduleResult& result) {
+  Json doc = Json::object();
+  doc["apiVersion"] = kApiVersion;
+  doc["kind"] = kKind;
+  Json bindings = Json::array();
+  for (const sched::Binding& b : result.bindings) {
+    bindings.push_back(Json{{"pod", b.pod}, {"node", b.node}});
+  }
+  doc["bindings"] = std::move(bindings);
+  Json pending = Json::array();
+  for (const sched::PendingPod& p : result.pending) {
+    pending.push_back(Json{{"pod", p.pod}, {"reason", p.reason}, {"message", p.message}});
+  }
+  doc["pending"] = std::move(pending);
+  Json evictions = Json::array();
+  for (const sched::Eviction& e : result.evictions) {
+    evictions.push_back(Json{{"pod", e.pod}, {"node", e.node}, {"preemptor", e.preemptor}});
+  }
+  doc["evictions"] = std::move(evictions);
+  Json groups = Json::array();
+  for (const sched::GroupResult& g : result.groups) {
+    Json group = Json::object();
+    group["kind"] = g.kind;
+    group["name"] = g.name;
+    group["scheduled"] = g.scheduled;
+    if (g.min_count) group["minCount"] = *g.min_count;
+    if (g.min_group_count) group["minGroupCount"] = *g.min_group_count;
+    Json conditions = Json::array();
+    for (const api::Condition& c : g.conditions) conditions.push_back(ConditionJson(c));
+    group["conditions"] = std::move(conditions);
+    groups.push_back(std::move(group));
+  }
+  doc["groups"] = std::move(groups);
+  doc["generated"] = Json::array();
+  // Invalid UTF-8 in messages is replaced rather than thrown on (never crash on input).
+  return doc.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+}
+
+std::string EncodeScheduleResultYaml(const sched::ScheduleResult& result) {
+  YAML::Emitter out;
+  out << YAML::BeginMap;
+  EmitKeyString(out, "apiVersion", kApiVersion);
+  EmitKeyString(out, "kind", kKind);
+  EmitList(out, "bindings", result.bindings, [&](const sched::Binding& b) {
+    EmitKeyString(out, "pod", b.pod);
+    EmitKeyString(out, "node", b.node);
+  });
+  EmitList(out, "pending", result.pending, [&](const sched::PendingPod& p) {
+    EmitKeyString(out, "pod", p.pod);
+    EmitKeyString(out, "reason", p.reason);
+    EmitKeyString(out, "message", p.message);
+  });
+  EmitList(out, "evictions", result.evictions, [&](const sched::Eviction& e) {
+    EmitKeyString(out, "pod", e.pod);
+    EmitKeyString(out, "node", e.node);
+    EmitKeyString(out, "preemptor", e.preemptor);
+  });
+  EmitList(out, "groups", result.groups, [&](const sched::GroupResult& g) {
+    EmitKeyString(out, "kind", g.kind);
+    EmitKeyString(out, "name", g.name);
+    out << YAML::Key << "scheduled" << YAML::Value << g.scheduled;
+    if (g.min_count) out << YAML::Key << "minCount" << YAML::Value << *g.min_count;
+    if (g.min_group_count) out << YAML::Key << "minGroupCount" << YAML::Value << *g.min_group_count;
+    EmitList(out, "conditions", g.conditions, [&](const api::Condition& c) {
+      EmitKeyString(out, "type", c.type);
+      EmitKeyString(out, "status", c.status);
+      EmitKeyString(out, "reason", c.reason);
+      EmitKeyString(out, "message", c.message);
+    });
+  });
+  out << YAML::Key << "generated" << YAML::Value << YAML::Flow << YAML::BeginSeq << YAML::EndSeq;
+  out << YAML::EndMap;
+  return std::string(out.c_str()) + "\n";
+}
+
+}  // namespace wasched::codec

@@ -1,0 +1,322 @@
+// File: codec/yaml_reader.cc
+//
+// Reader / Diagnostics: core-schema scalar resolution, typed reads with TypeInvalid errors, and
+// field-path construction (built only when a message needs it).
+#include "codec/yaml_reader.h"
+
+#include <limits>
+
+#include <fmt/format.h>
+
+namespace wasched::codec::internal {
+namespace {
+
+bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+
+bool AllDigits(std::string_view s) {
+  if (s.empty()) return false;
+  for (char c : s) {
+    if (!IsDigit(c)) return false;
+  }
+  return true;
+}
+
+// IsCoreFloat: [-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?
+bool IsCoreFloat(std::string_view s) {
+  if (!s.empty() && (s[0] == '+' || s[0] == '-')) s.remove_prefix(1);
+  size_t i = 0;
+  size_t int_digits = 0;
+  while (i < s.size() && IsDigit(s[i])) ++i, ++int_digits;
+  size_t frac_digits = 0;
+  if (i < s.size() && s[i] == '.') {
+    ++i;
+    while (i < s.size() && IsDigit(s[i])) ++i, ++frac_digits;
+  }
+  if (int_digits == 0 && frac_digits == 0) return false;
+  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+    ++i;
+    if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
+    if (!AllDigits(s.substr(i))) return false;
+    return true;
+  }
+  return i == s.size();
+}
+
+// Describe: `string "abc"`, `integer 5`, `object`, … for type errors.
+std::string Describe(const YAML::Node& node, ValueKind kind) {
+  switch (kind) {
+    case ValueKind::kMap:
+    case ValueKind::kList:
+    case ValueKind::kNull:
+      return ValueKindName(kind);
+    case ValueKind::kString:
+      return fmt::format("string {}", QuoteValue(node.Scalar()));
+    default:
+      return fmt::format("{} {}", ValueKindName(kind), node.Scalar());
+  }
+}
+
+}  // namespace
+
+ValueKind ClassifyPlainScalar(std::string_view s) {
+  if (s.empty() || s == "~" || s == "null" || s == "Null" || s == "NULL") return ValueKind::kNull;
+  if (s == "true" || s == "True" || s == "TRUE" || s == "false" || s == "False" || s == "FALSE") {
+    return ValueKind::kBool;
+  }
+  std::string_view unsigned_part = s;
+  if (s[0] == '+' || s[0] == '-') unsigned_part.remove_prefix(1);
+  if (AllDigits(unsigned_part)) return ValueKind::kInteger;
+  if (IsCoreFloat(s)) return ValueKind::kFloat;
+  if (unsigned_part == ".inf" || unsigned_part == ".Inf" || unsigned_part == ".INF" ||
+      s == ".nan" || s == ".NaN" || s == ".NAN") {
+    return ValueKind::kFloat;
+  }
+  return ValueKind::kString;
+}
+
+ValueKind Classify(const YAML::Node& node) {
+  if (!node.IsDefined() || node.IsNull()) return ValueKind::kNull;
+  if (node.IsMap()) return ValueKind::kMap;
+  if (node.IsSequence()) return ValueKind::kList;
+  const std::string& tag = node.Tag();
+  if (tag == "!" || tag == "tag:yaml.org,2002:str") return ValueKind::kString;
+  return ClassifyPlainScalar(node.Scalar());
+}
+
+const char* ValueKindName(ValueKind kind) {
+  switch (kind) {
+    case ValueKind::kNull: return "null";
+    case ValueKind::kString: return "string";
+    case ValueKind::kInteger: return "integer";
+    case ValueKind::kFloat: return "number";
+    case ValueKind::kBool: return "boolean";
+    case ValueKind::kMap: return "object";
+    case ValueKind::kList: return "list";
+  }
+  return "value";
+}
+
+std::string QuoteValue(std::string_view value) {
+  std::string out;
+  out.reserve(value.size() + 2);
+  out.push_back('"');
+  for (unsigned char c : value) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      case '\r': out += "\\r"; break;
+      default:
+        if (c < 0x20 || c == 0x7f) {
+          out += fmt::format("\\x{:02x}", c);
+        } else {
+          out.push_back(static_cast<char>(c));
+        }
+    }
+  }
+  out.push_back('"');
+  return out;
+}
+
+bool Diagnostics::Spend() {
+  if (budget_ > 0) {
+    --budget_;
+    return true;
+  }
+  if (!exhausted_) {
+    exhausted_ = true;
+    errors_.push_back(FieldError{FieldErrorType::kTooMany, "", "",
+                                 "document expands to too many nodes (YAML aliases?)", ""});
+  }
+  return false;
+}
+
+Reader::Reader(const YAML::Node& node, std::string prefix, Diagnostics* diag)
+    : node_(node), prefix_(std::move(prefix)), diag_(diag) {}
+
+Reader::Reader(const YAML::Node& node, const Reader* parent, Segment segment,
+               std::string_view name, size_t index)
+    : node_(node), parent_(parent), segment_(segment), name_(name), index_(index),
+      diag_(parent->diag_) {}
+
+void Reader::AppendPath(std::string* out) const {
+  switch (segment_) {
+    case Segment::kRoot:
+      out->append(prefix_);
+      return;
+    case Segment::kField:
+      parent_->AppendPath(out);
+      if (!out->empty()) out->push_back('.');
+      out->append(name_);
+      return;
+    case Segment::kIndex:
+      parent_->AppendPath(out);
+      out->append(fmt::format("[{}]", index_));
+      return;
+    case Segment::kKey:
+      parent_->AppendPath(out);
+      out->push_back('[');
+      out->append(name_);
+      out->push_back(']');
+      return;
+  }
+}
+
+std::string Reader::Path() const {
+  std::string out;
+  AppendPath(&out);
+  return out;
+}
+
+std::string Reader::ChildPath(std::string_view field) const {
+  std::string out = Path();
+  if (!out.empty()) out.push_back('.');
+  out.append(field);
+  return out;
+}
+
+YAML::Node Reader::FindField(std::string_view name) const {
+  if (!node_.IsMap()) return YAML::Node(YAML::NodeType::Undefined);
+  for (auto it = node_.begin(); it != node_.end(); ++it) {
+    if (it->first.IsScalar() && it->first.Scalar() == name) return it->second;
+  }
+  return YAML::Node(YAML::NodeType::Undefined);
+}
+
+bool Reader::ExpectKind(ValueKind kind) const {
+  const ValueKind actual = Kind();
+  if (actual == kind) return true;
+  if (actual == ValueKind::kNull) return false;
+  TypeError(ValueKindName(kind));
+  return false;
+}
+
+void Reader::Error(FieldErrorType type, std::string bad_value, std::string detail) const {
+  diag_->AddError(FieldError{type, Path(), std::move(bad_value), std::move(detail), ""});
+}
+
+void Reader::TypeError(std::string_view expected) const {
+  Error(FieldErrorType::kTypeInvalid, "",
+        fmt::format("expected {}, got {}", expected, Describe(node_, Kind())));
+}
+
+void Reader::Warn(std::string message) const { diag_->AddWarning(std::move(message)); }
+
+void Reader::WarnUnknownField() const { Warn(fmt::format("unknown field \"{}\"", Path())); }
+
+void Reader::WarnUnsupportedField() const {
+  Warn(fmt::format("field \"{}\" is not supported by wasched and is ignored", Path()));
+}
+
+void Reader::Read(std::string* out) const {
+  const ValueKind kind = Kind();
+  if (kind == ValueKind::kNull) return;
+  if (kind != ValueKind::kString) {
+    TypeError("string");
+    return;
+  }
+  *out = node_.Scalar();
+}
+
+void Reader::Read(std::optional<std::string>* out) const {
+  if (IsNull()) return;
+  std::string value;
+  Read(&value);
+  if (Kind() == ValueKind::kString) *out = std::move(value);
+}
+
+void Reader::Read(bool* out) const {
+  const ValueKind kind = Kind();
+  if (kind == ValueKind::kNull) return;
+  if (kind != ValueKind::kBool) {
+    TypeError("boolean");
+    return;
+  }
+  const char first = node_.Scalar()[0];
+  *out = first == 't' || first == 'T';
+}
+
+std::optional<int64_t> Reader::ReadInteger(int64_t min, int64_t max,
+                                           std::string_view type_name) const {
+  const ValueKind kind = Kind();
+  if (kind == ValueKind::kNull) return std::nullopt;
+  if (kind != ValueKind::kInteger) {
+    TypeError("integer");
+    return std::nullopt;
+  }
+  std::string_view text = node_.Scalar();
+  bool negative = false;
+  if (text[0] == '+' || text[0] == '-') {
+    negative = text[0] == '-';
+    text.remove_prefix(1);
+  }
+  __int128 value = 0;
+  for (char c : text) {
+    value = value * 10 + (c - '0');
+    if (value > static_cast<__int128>(std::numeric_limits<int64_t>::max()) + 1) break;
+  }
+  if (negative) value = -value;
+  if (value < min || value > max) {
+    Error(FieldErrorType::kTypeInvalid, "",
+          fmt::format("expected {}, got integer {} (out of range)", type_name, node_.Scalar()));
+    return std::nullopt;
+  }
+  return static_cast<int64_t>(value);
+}
+
+void Reader::Read(int32_t* out) const {
+  if (auto v = ReadInteger(std::numeric_limits<int32_t>::min(),
+                           std::numeric_limits<int32_t>::max(), "int32")) {
+    *out = static_cast<int32_t>(*v);
+  }
+}
+
+void Reader::Read(std::optional<int32_t>* out) const {
+  if (auto v = ReadInteger(std::numeric_limits<int32_t>::min(),
+                           std::numeric_limits<int32_t>::max(), "int32")) {
+    *out = static_cast<int32_t>(*v);
+  }
+}
+
+void Reader::Read(int64_t* out) const {
+  if (auto v = ReadInteger(std::numeric_limits<int64_t>::min(),
+                           std::numeric_limits<int64_t>::max(), "int64")) {
+    *out = *v;
+  }
+}
+
+void Reader::Read(std::optional<int64_t>* out) const {
+  if (auto v = ReadInteger(std::numeric_limits<int64_t>::min(),
+                           std::numeric_limits<int64_t>::max(), "int64")) {
+    *out = *v;
+  }
+}
+
+void Reader::Read(std::map<std::string, std::string>* out) const {
+  ForEachEntry([&](const std::string& key, const Reader& value) {
+    std::string text;
+    value.Read(&text);
+    (*out)[key] = std::move(text);
+  });
+}
+
+void Reader::Read(std::vector<std::string>* out) const {
+  ForEachItem([&](size_t, const Reader& item) {
+    std::string text;
+    item.Read(&text);
+    out->push_back(std::move(text));
+  });
+}
+
+std::optional<std::string> Reader::ScalarText() const {
+  const ValueKind kind = Kind();
+  if (kind == ValueKind::kNull) return std::nullopt;
+  if (kind != ValueKind::kString && kind != ValueKind::kInteger && kind != ValueKind::kFloat) {
+    TypeError("string or number");
+    return std::nullopt;
+  }
+  return node_.Scalar();
+}
+
+}  // namespace wasched::codec::internal

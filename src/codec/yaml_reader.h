@@ -1,0 +1,205 @@
+// File: codec/yaml_reader.h
+//
+// The decoding cursor of the codec (internal to codec/): a Reader walks one YAML node of a
+// document, knows its field path (`spec.containers[0].resources.requests[cpu]`) and reports into
+// a Diagnostics, which collects the errors and warnings of one object in input order. The
+// decoders (decode_*.cc) are written against Reader only: they never touch yaml-cpp directly and
+// never throw.
+//
+//   Diagnostics diag(/*visit_budget=*/text.size());
+//   Reader root(document, /*prefix=*/"", &diag);
+//   root.ForEachField([&](std::string_view key, const Reader& f) {
+//     if (key == "name") f.Read(&name);
+//     else return false;  // Reader warns: unknown field "<path>"
+//     return true;
+//   });
+//
+// Scalars resolve as the YAML 1.2 core schema does (plain `5` is an integer, quoted "5" a string,
+// plain `true` a boolean, `~`/`null`/empty is null), so types are checked as strictly as
+// Kubernetes' JSON decoding checks them after its YAML→JSON step.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <yaml-cpp/yaml.h>
+
+#include "util/field_error.h"
+
+namespace wasched::codec::internal {
+
+// ValueKind: what a YAML node holds after core-schema resolution.
+enum class ValueKind { kNull, kString, kInteger, kFloat, kBool, kMap, kList };
+
+// ClassifyPlainScalar: the core-schema type of an unquoted scalar's text: null (`""`, `~`,
+// `null`), bool (`true`/`false` in three casings), integer (`[-+]?[0-9]+`), float (decimal with
+// fraction and/or exponent, `.inf`, `.nan`), else string. O(length).
+[[nodiscard]] ValueKind ClassifyPlainScalar(std::string_view text);
+
+// Classify: the kind of `node`: quoted / block scalars and `!!str` are strings; plain scalars
+// per ClassifyPlainScalar; undefined (absent) nodes are null. O(length of a scalar).
+[[nodiscard]] ValueKind Classify(const YAML::Node& node);
+
+// ValueKindName: "null", "string", "integer", "number", "boolean", "object", "list".
+[[nodiscard]] const char* ValueKindName(ValueKind kind);
+
+// Diagnostics: errors and warnings of one decoded object (or one document), in the order found.
+// Warning texts are relative to the object (e.g. `unknown field "spec.foo"`); the loader prefixes
+// file, document and object. `visit_budget` bounds the number of nodes decoders may visit, so
+// that YAML aliases cannot make decoding exponential ("billion laughs"): when it runs out, one
+// error is recorded and every further ForEach* stops.
+class Diagnostics {
+ public:
+  explicit Diagnostics(int64_t visit_budget) : budget_(visit_budget) {}
+
+  void AddError(FieldError error) { errors_.push_back(std::move(error)); }
+  void AddWarning(std::string message) { warnings_.push_back(std::move(message)); }
+
+  // Spend: consumes one node visit; false (after recording one error) when the budget is gone.
+  [[nodiscard]] bool Spend();
+
+  [[nodiscard]] bool has_errors() const { return !errors_.empty(); }
+  [[nodiscard]] std::vector<FieldError>& errors() { return errors_; }
+  [[nodiscard]] std::vector<std::string>& warnings() { return warnings_; }
+
+ private:
+  int64_t budget_;
+  bool exhausted_ = false;
+  std::vector<FieldError> errors_;
+  std::vector<std::string> warnings_;
+};
+
+// Reader: a cursor on one node. Children are created by the ForEach* walkers and refer to their
+// parent, so a Reader must not outlive the walk that produced it (they are stack values).
+// All Read* methods leave the output unchanged when the node is null/absent and report a
+// TypeInvalid error (detail `expected integer, got string "abc"`) when the type is wrong.
+class Reader {
+ public:
+  // Reader: a root cursor; `prefix` is the path of `node` itself ("" for a document,
+  // "items[3]" for an item of a List). `diag` must outlive the Reader.
+  Reader(const YAML::Node& node, std::string prefix, Diagnostics* diag);
+
+  Reader(const Reader&) = delete;
+  Reader& operator=(const Reader&) = delete;
+
+  [[nodiscard]] const YAML::Node& node() const { return node_; }
+  [[nodiscard]] Diagnostics* diagnostics() const { return diag_; }
+
+  // Path: the field path of this node, e.g. `spec.containers[0].name`. O(depth).
+  [[nodiscard]] std::string Path() const;
+  // ChildPath: Path() + "." + field (without creating the child).
+  [[nodiscard]] std::string ChildPath(std::string_view field) const;
+
+  [[nodiscard]] ValueKind Kind() const { return Classify(node_); }
+  [[nodiscard]] bool IsNull() const { return Kind() == ValueKind::kNull; }
+
+  // FindField: the value of map key `name` (undefined node when absent or not a map). O(fields).
+  [[nodiscard]] YAML::Node FindField(std::string_view name) const;
+
+  // ForEachField: walks a map whose keys are field names. `fn(std::string_view key,
+  // const Reader& value) -> bool` returns false for a field it does not know, which is then
+  // reported as a warning `unknown field "<path>"`. Null = no fields; a non-map is a TypeInvalid
+  // error. O(fields).
+  template <typename Fn>
+  void ForEachField(Fn&& fn) const {
+    if (!ExpectKind(ValueKind::kMap)) return;
+    for (auto it = node_.begin(); it != node_.end(); ++it) {
+      if (!diag_->Spend()) return;
+      const YAML::Node key = it->first;
+      if (!key.IsScalar()) {
+        Error(FieldErrorType::kTypeInvalid, "", "field names must be strings");
+        continue;
+      }
+      const Reader child(it->second, this, Segment::kField, key.Scalar(), 0);
+      if (!fn(std::string_view(key.Scalar()), child)) child.WarnUnknownField();
+    }
+  }
+
+  // ForEachEntry: walks a map with free-form keys (labels, resource lists); children's paths are
+  // `<path>[<key>]`. `fn(const std::string& key, const Reader& value)`. O(entries).
+  template <typename Fn>
+  void ForEachEntry(Fn&& fn) const {
+    if (!ExpectKind(ValueKind::kMap)) return;
+    for (auto it = node_.begin(); it != node_.end(); ++it) {
+      if (!diag_->Spend()) return;
+      const YAML::Node key = it->first;
+      if (!key.IsScalar()) {
+        Error(FieldErrorType::kTypeInvalid, "", "map keys must be strings");
+        continue;
+      }
+      const Reader child(it->second, this, Segment::kKey, key.Scalar(), 0);
+      fn(key.Scalar(), child);
+    }
+  }
+
+  // ForEachItem: walks a list; children's paths are `<path>[<i>]`. `fn(size_t index,
+  // const Reader& item)`. Null = empty list; a non-list is a TypeInvalid error. O(items).
+  template <typename Fn>
+  void ForEachItem(Fn&& fn) const {
+    if (!ExpectKind(ValueKind::kList)) return;
+    size_t index = 0;
+    for (auto it = node_.begin(); it != node_.end(); ++it, ++index) {
+      if (!diag_->Spend()) return;
+      const Reader child(*it, this, Segment::kIndex, {}, index);
+      fn(index, child);
+    }
+  }
+
+  // ExpectKind: true when the node is of `kind`; false silently when null; false with a
+  // TypeInvalid error otherwise.
+  [[nodiscard]] bool ExpectKind(ValueKind kind) const;
+
+  void Read(std::string* out) const;
+  void Read(std::optional<std::string>* out) const;
+  void Read(bool* out) const;
+  void Read(int32_t* out) const;
+  void Read(std::optional<int32_t>* out) const;
+  void Read(int64_t* out) const;
+  void Read(std::optional<int64_t>* out) const;
+  // Read: string → string map (labels, annotations, nodeSelector).
+  void Read(std::map<std::string, std::string>* out) const;
+  // Read: list of strings (appended to *out).
+  void Read(std::vector<std::string>* out) const;
+
+  // ScalarText: the text of a string / integer / float scalar (quantities accept all three, as
+  // upstream's Quantity.UnmarshalJSON does); nullopt when null or (with an error) another type.
+  [[nodiscard]] std::optional<std::string> ScalarText() const;
+
+  // Error: records an error at this node's path.
+  void Error(FieldErrorType type, std::string bad_value, std::string detail) const;
+  // TypeError: TypeInvalid `expected <expected>, got <kind> <value>`.
+  void TypeError(std::string_view expected) const;
+  // Warn: records a warning about this object (`message` is complete, path included).
+  void Warn(std::string message) const;
+  // WarnUnknownField: `unknown field "<path>"`.
+  void WarnUnknownField() const;
+  // WarnUnsupportedField: `field "<path>" is not supported by wasched and is ignored`.
+  void WarnUnsupportedField() const;
+
+ private:
+  enum class Segment { kRoot, kField, kIndex, kKey };
+
+  Reader(const YAML::Node& node, const Reader* parent, Segment segment, std::string_view name,
+         size_t index);
+  void AppendPath(std::string* out) const;
+  [[nodiscard]] std::optional<int64_t> ReadInteger(int64_t min, int64_t max,
+                                                   std::string_view type_name) const;
+
+  YAML::Node node_;
+  const Reader* parent_ = nullptr;
+  Segment segment_ = Segment::kRoot;
+  std::string_view name_;  // field name or map key (owned by the document)
+  size_t index_ = 0;
+  std::string prefix_;     // root only
+  Diagnostics* diag_;
+};
+
+// QuoteValue: a value rendered as upstream field errors print strings: `"5Xi"` (Go %q style:
+// backslash escapes for `"`, `\` and control characters).
+[[nodiscard]] std::string QuoteValue(std::string_view value);
+
+}  // namespace wasched::codec::internal
