@@ -47,12 +47,6 @@ tl::expected<bool, std::string> ParseGoBool(std::string_view v) {
   return tl::unexpected(fmt::format("strconv.ParseBool: parsing \"{}\": invalid syntax", v));
 }
 
-// Counts of what a gate dropped, for the warning.
-struct Dropped {
-  int objects = 0;
-  void Count(bool changed) { objects += changed ? 1 : 0; }
-};
-
 bool ClearTemplates(std::vector<api::PodGroupTemplate>& templates, bool constraints, bool claims,
                     bool preemption) {
   bool changed = false;
@@ -92,15 +86,15 @@ bool ClearCompositeTemplates(std::vector<api::CompositePodGroupTemplate>& templa
   return changed;
 }
 
-// ClearField: drops one gated field of every object (workload templates included) and returns
-// how many objects changed.
+// ClearGroupField: drops the chosen gated fields of every object (workload templates included) and
+// returns how many objects changed.
 int ClearGroupField(api::ObjectSet* objects, bool constraints, bool claims, bool preemption) {
-  Dropped d;
+  int changed_objects = 0;
   for (api::Workload& w : objects->workloads) {
     bool a = ClearTemplates(w.pod_group_templates, constraints, claims, preemption);
     bool b =
         ClearCompositeTemplates(w.composite_pod_group_templates, constraints, claims, preemption);
-    d.Count(a || b);
+    changed_objects += (a || b) ? 1 : 0;
   }
   for (api::PodGroup& g : objects->pod_groups) {
     bool changed = false;
@@ -116,7 +110,7 @@ int ClearGroupField(api::ObjectSet* objects, bool constraints, bool claims, bool
       g.preemption_policy.reset();
       changed = true;
     }
-    d.Count(changed);
+    changed_objects += changed ? 1 : 0;
   }
   for (api::CompositePodGroup& g : objects->composite_pod_groups) {
     bool changed = false;
@@ -128,9 +122,9 @@ int ClearGroupField(api::ObjectSet* objects, bool constraints, bool claims, bool
       g.preemption_policy.reset();
       changed = true;
     }
-    d.Count(changed);
+    changed_objects += changed ? 1 : 0;
   }
-  return d.objects;
+  return changed_objects;
 }
 
 }  // namespace

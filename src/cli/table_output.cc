@@ -24,8 +24,38 @@ struct Row {
 struct Section {
   std::vector<std::string> header;  // columns, aligned across sections
   std::string message;              // condition message, printed under the header
+  std::string pending_message;      // the message most pending members share, printed once
   std::vector<Row> rows;
 };
+
+// NaturalLess: orders digit runs by number ("w-2" < "w-10"), the rest bytewise; a total order.
+bool NaturalLess(std::string_view a, std::string_view b) {
+  auto is_digit = [](char c) { return c >= '0' && c <= '9'; };
+  std::size_t i = 0;
+  std::size_t j = 0;
+  while (i < a.size() && j < b.size()) {
+    if (is_digit(a[i]) && is_digit(b[j])) {
+      std::size_t ei = i;
+      std::size_t ej = j;
+      while (ei < a.size() && is_digit(a[ei])) ++ei;
+      while (ej < b.size() && is_digit(b[ej])) ++ej;
+      std::string_view da = a.substr(i, ei - i);
+      std::string_view db = b.substr(j, ej - j);
+      while (da.size() > 1 && da.front() == '0') da.remove_prefix(1);
+      while (db.size() > 1 && db.front() == '0') db.remove_prefix(1);
+      if (da.size() != db.size()) return da.size() < db.size();
+      if (da != db) return da < db;
+      i = ei;
+      j = ej;
+    } else {
+      if (a[i] != b[j]) return a[i] < b[j];
+      ++i;
+      ++j;
+    }
+  }
+  if ((a.size() - i) != (b.size() - j)) return (a.size() - i) < (b.size() - j);
+  return a < b;  // equal up to leading zeros: fall back to bytes
+}
 
 std::string Pad(std::string_view s, std::size_t width) {
   std::string out(s);
@@ -86,10 +116,11 @@ std::string FormatScheduleTable(const api::ObjectSet& objects,
   };
   for (const sched::Binding& b : result.bindings) add_unknown(b.pod);
   for (const sched::PendingPod& p : result.pending) add_unknown(p.pod);
-  std::sort(bare.begin(), bare.end());
+  std::sort(bare.begin(), bare.end(), NaturalLess);
 
   int running = 0;
-  auto make_row = [&](const std::string& key, const std::string& group_message) {
+  // make_row: `shown` holds messages already printed for the section (not repeated per pod).
+  auto make_row = [&](const std::string& key, const std::vector<std::string>& shown) {
     Row row{key, "-", ""};
     auto pod_it = pods.find(key);
     const api::Pod* pod = pod_it == pods.end() ? nullptr : pod_it->second;
@@ -101,7 +132,8 @@ std::string FormatScheduleTable(const api::ObjectSet& objects,
     } else if (auto p = pending.find(key); p != pending.end()) {
       row.where = "PENDING";
       row.note = p->second->reason;
-      if (!p->second->message.empty() && p->second->message != group_message) {
+      const std::string& message = p->second->message;
+      if (!message.empty() && std::find(shown.begin(), shown.end(), message) == shown.end()) {
         row.note += (row.note.empty() ? "" : ": ") + p->second->message;
       }
     } else if (pod != nullptr && !pod->node_name.empty()) {
@@ -132,14 +164,31 @@ std::string FormatScheduleTable(const api::ObjectSet& objects,
                            : RTrim(fmt::format("{}={} {}", c->type, c->status, c->reason)));
     if (c != nullptr) s.message = c->message;
     if (!composite) {
-      for (const std::string& key : members[g.name]) s.rows.push_back(make_row(key, s.message));
+      std::vector<std::string>& keys = members[g.name];
+      std::sort(keys.begin(), keys.end(), NaturalLess);
+      // The pending message most members share (at least two), printed once for the section.
+      std::map<std::string, int> counts;
+      for (const std::string& key : keys) {
+        if (auto p = pending.find(key); p != pending.end() && !p->second->message.empty()) {
+          ++counts[p->second->message];
+        }
+      }
+      int best = 1;
+      for (const auto& [message, count] : counts) {
+        if (count > best && message != s.message) {
+          best = count;
+          s.pending_message = message;
+        }
+      }
+      const std::vector<std::string> shown = {s.message, s.pending_message};
+      for (const std::string& key : keys) s.rows.push_back(make_row(key, shown));
     }
     sections.push_back(std::move(s));
   }
   if (!bare.empty()) {
     Section s;
     s.header.push_back("Pods without a PodGroup");
-    for (const std::string& key : bare) s.rows.push_back(make_row(key, ""));
+    for (const std::string& key : bare) s.rows.push_back(make_row(key, {}));
     sections.push_back(std::move(s));
   }
 
@@ -170,6 +219,7 @@ std::string FormatScheduleTable(const api::ObjectSet& objects,
     }
     out += RTrim(line) + '\n';
     if (!s.message.empty()) out += "  message: " + s.message + '\n';
+    if (!s.pending_message.empty()) out += "  pending pods: " + s.pending_message + '\n';
     for (const Row& r : s.rows) {
       out +=
           RTrim("  " + Pad(r.pod, pod_width) + "  " + Pad(r.where, where_width) + "  " + r.note) +

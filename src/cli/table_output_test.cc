@@ -4,6 +4,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "support/builders.h"
 
 namespace wasched::cli {
@@ -61,6 +63,30 @@ TEST(TableOutputTest, SectionsPerGroupThenBarePodsThenSummary) {
             "  default/web      n1\n"
             "\n"
             "3 bound, 3 pending, 1 already running\n");
+}
+
+TEST(TableOutputTest, SharedPendingMessageOnceAndNaturalOrder) {
+  api::ObjectSet objects;
+  objects.pod_groups.push_back(test::MakePodGroup().Name("g").MinCount(11).Obj());
+  sched::ScheduleResult result;
+  for (const char* name : {"w-10", "w-2", "w-1"}) {
+    objects.pods.push_back(test::MakePod().Name(name).Group("g").Obj());
+    result.pending.push_back({std::string("default/") + name, "Unschedulable",
+                              name == std::string("w-1") ? "first failure" : "group failed"});
+  }
+  std::sort(result.pending.begin(), result.pending.end(),
+            [](const auto& a, const auto& b) { return a.pod < b.pod; });
+  result.groups = {Group("default/g", 0, 11, "False", "Unschedulable", "3 of 11 pods")};
+  EXPECT_EQ(FormatScheduleTable(objects, result),
+            "PodGroup default/g  scheduled 0/11 (minCount 11)  PodGroupInitiallyScheduled=False "
+            "Unschedulable\n"
+            "  message: 3 of 11 pods\n"
+            "  pending pods: group failed\n"
+            "  default/w-1   PENDING  Unschedulable: first failure\n"
+            "  default/w-2   PENDING  Unschedulable\n"
+            "  default/w-10  PENDING  Unschedulable\n"
+            "\n"
+            "0 bound, 3 pending\n");
 }
 
 TEST(TableOutputTest, EmptyResult) {
