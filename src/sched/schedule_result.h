@@ -23,8 +23,10 @@ struct Binding {
 };
 
 // PendingPod: a pod left unbound. `reason` is the PodScheduled condition reason upstream would
-// set ("Unschedulable", "SchedulerError", or "SchedulingGated" style waits reported as
-// "Unschedulable" with a PreEnqueue message); `message` explains it, e.g.
+// set: "Unschedulable" (tried, no fit), "SchedulerError" (the group failed validatePodGroup),
+// "SchedulingGated" (held at PreEnqueue, never tried: PodGroup missing or fewer than minCount
+// member pods), "NotHandled" (spec.schedulerName names another scheduler) or "Unsupported"
+// (needs a feature this version does not schedule yet); `message` explains it, e.g.
 // "0/12 nodes are available: 4 Insufficient nvidia.com/gpu, 8 node(s) had untolerated taint
 // {gpu: reserved}."
 struct PendingPod {

@@ -370,18 +370,16 @@ void Run::ScheduleGroup(GroupIndex gi) {
     }
     return;
   }
+  // Upstream fails every pod of an unschedulable group with the group's status, whose message
+  // is the failing pod's FitError; wasched appends how many pods fit against minCount.
   const auto total = static_cast<int32_t>(todo.size()) + scheduled;
-  std::string summary = fmt::format("{} of {} pods fit, minCount {}", a.fit_count + scheduled,
-                                    total, g.min_count);
-  std::string group_message = summary;
-  if (a.first_failed >= 0) {
-    group_message += fmt::format("; pod {}: {}", pods_[a.first_failed].key, a.first_failed_message);
-  }
+  std::string summary = fmt::format("Pod group {}: {} of {} pods fit, minCount {}.", g.key,
+                                    a.fit_count + scheduled, total, g.min_count);
+  std::string group_message =
+      a.first_failed >= 0 ? a.first_failed_message + " " + summary : summary;
   for (PodIndex p : todo) {
     pending_reason_[p] = "Unschedulable";
-    pending_message_[p] = p == a.first_failed
-                              ? a.first_failed_message + fmt::format(" Pod group {}: {}.", g.key, summary)
-                              : fmt::format("pod group {} is unschedulable: {}.", g.key, summary);
+    pending_message_[p] = group_message;
   }
   SetGroupCondition(g, false, api::kReasonUnschedulable, group_message);
   queue_.AddUnschedulable(GroupUnit(gi));

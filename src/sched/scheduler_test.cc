@@ -132,11 +132,11 @@ TEST(SchedulerTest, GangBindsNothingBelowMinCountAndExplains) {
   EXPECT_EQ(c.type, "PodGroupInitiallyScheduled");
   EXPECT_EQ(c.status, "False");
   EXPECT_EQ(c.reason, "Unschedulable");
-  EXPECT_THAT(c.message, StartsWith("1 of 3 pods fit, minCount 3"));
-  EXPECT_THAT(PendingOf(r, "default/w1")->message,
-              StartsWith("0/4 nodes are available: 4 Insufficient nvidia.com/gpu."));
-  EXPECT_THAT(PendingOf(r, "default/w0")->message,
-              HasSubstr("pod group default/train is unschedulable"));
+  EXPECT_EQ(c.message,
+            "0/4 nodes are available: 4 Insufficient nvidia.com/gpu. Pod group default/train: 1 "
+            "of 3 pods fit, minCount 3.");
+  EXPECT_EQ(PendingOf(r, "default/w0")->message, c.message);
+  EXPECT_EQ(PendingOf(r, "default/w2")->message, c.message);
 }
 
 TEST(SchedulerTest, PodsBeyondMinCountStayPendingOnTheirOwn) {
