@@ -1,12 +1,14 @@
 // File: cli/app.cc
 #include "cli/app.h"
 
-#include <CLI/CLI.hpp>
 #include <exception>
 #include <istream>
 #include <ostream>
 #include <string>
+#include <utility>
 #include <vector>
+
+#include <CLI/CLI.hpp>
 
 #include "cli/demo_command.h"
 #include "cli/feature_gates.h"
