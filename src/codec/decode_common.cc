@@ -176,7 +176,7 @@ void DecodePreemptionPolicy(const Reader& r, std::optional<api::PreemptionPolicy
     r.TypeError("string");
     return;
   }
-  const std::string& text = r.node().Scalar();
+  const std::string text(r.Scalar());
   if (text == "PreemptLowerPriority") {
     *out = api::PreemptionPolicy::kPreemptLowerPriority;
   } else if (text == "Never") {
@@ -207,7 +207,7 @@ void DecodeCondition(const Reader& r, api::Condition* out) {
 
 bool DecodeEmptyStruct(const Reader& r) {
   if (r.IsNull()) {
-    if (r.node().IsDefined()) {
+    if (r.IsPresent()) {
       r.Warn(fmt::format("field \"{}\" is null and therefore unset; write `{{}}` to set it",
                          r.Path()));
     }

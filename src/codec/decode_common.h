@@ -74,8 +74,8 @@ void DecodeTopLevel(const Reader& root, bool namespaced, api::ObjectMeta* meta, 
     return true;  // every other field is visited by the second pass below
   });
   if (!saw_metadata) {
-    DecodeObjectMeta(Reader(YAML::Node(YAML::NodeType::Null), root.ChildPath("metadata"),
-                            root.diagnostics()),
+    const YamlDom empty;
+    DecodeObjectMeta(Reader(empty, kNoYamlNode, root.ChildPath("metadata"), root.diagnostics()),
                      namespaced, meta);
   }
   root.ForEachField([&](std::string_view key, const Reader& value) -> bool {

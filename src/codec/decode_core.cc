@@ -43,7 +43,7 @@ std::optional<E> DecodeEnum(const Reader& r, const std::pair<std::string_view, E
     r.TypeError("string");
     return std::nullopt;
   }
-  const std::string& text = r.node().Scalar();
+  const std::string text(r.Scalar());
   for (const auto& [name, value] : names) {
     if (name == text) return value;
   }
@@ -82,7 +82,7 @@ void DecodeTaint(const Reader& r, api::Taint* taint) {
     } else if (key == "value") {
       f.Read(&taint->value);
     } else if (key == "effect") {
-      if (f.IsNull() || (f.Kind() == ValueKind::kString && f.node().Scalar().empty())) {
+      if (f.IsNull() || (f.Kind() == ValueKind::kString && f.Scalar().empty())) {
         return true;  // reported as Required below
       }
       has_effect = true;  // when unknown, DecodeEnum reports NotSupported
@@ -214,7 +214,7 @@ void DecodeToleration(const Reader& r, api::Toleration* t) {
     } else if (key == "value") {
       f.Read(&t->value);
     } else if (key == "effect") {
-      if (f.Kind() == ValueKind::kString && f.node().Scalar().empty()) return true;
+      if (f.Kind() == ValueKind::kString && f.Scalar().empty()) return true;
       t->effect = DecodeEnum(f, kTaintEffects, kTaintEffectsSupported);
     } else if (key == "tolerationSeconds") {
       f.Read(&t->toleration_seconds);

@@ -77,7 +77,7 @@ class Loader {
     decode(object);
     object.meta.source = source;
     std::string label(kind);
-    if (!object.meta.name.empty()) label += " " + api::NamespacedName(object.meta);
+    if (!object.meta.name.empty()) label.append(" ").append(api::NamespacedName(object.meta));
     Flush(scope, source, label);
     out->push_back(std::move(object));
   }
@@ -159,8 +159,8 @@ void Loader::DecodeObject(const Reader& r, const api::SourceRef& source,
     return;
   }
 
-  // Lists: kind List, or any *List with items (NodeList, PodList, …).
-  if (kind.ends_with("List") && has_items) {
+  // Lists: kind List (items may be absent), or any *List with items (NodeList, PodList, …).
+  if (kind == "List" || (kind.ends_with("List") && has_items)) {
     if (list_depth >= kMaxListNesting) {
       r.Error(FieldErrorType::kInvalid, "", "Lists nested too deeply");
       Flush(scope, source, "");
@@ -228,11 +228,11 @@ void Loader::LoadText(std::string_view text, const std::string& file) {
           InputError{source, "", FieldError{FieldErrorType::kInvalid, "", "", doc.error, ""}});
       return;
     }
-    if (internal::Classify(doc.root) == ValueKind::kNull) return;  // empty document
+    if (internal::Classify(doc.dom, doc.dom.root()) == ValueKind::kNull) return;  // empty
     // Budget: a document cannot have more nodes than bytes unless aliases repeat them.
     Diagnostics diag(static_cast<int64_t>(doc.text_size) * 2 + 1024);
     diag_ = &diag;
-    const Reader root(doc.root, "", &diag);
+    const Reader root(doc.dom, doc.dom.root(), "", &diag);
     DecodeObject(root, source, "", "", 0);
     diag_ = nullptr;
   });

@@ -421,6 +421,23 @@ items:
   EXPECT_EQ(errors[0].error.field, "items[1].spec.containers[0].resources.requests[memory]");
 }
 
+TEST(LoaderTest, EmptyListsAndListLikeKinds) {
+  const LoadResult r = MustLoad(R"(
+apiVersion: v1
+kind: List
+---
+apiVersion: v1
+kind: List
+items: []
+---
+apiVersion: example.com/v1
+kind: ShoppingList
+spec: {}
+)");
+  EXPECT_THAT(r.warnings, ElementsAre("skipped 1 object(s) of unknown kind example.com/v1 "
+                                      "ShoppingList (first: f.yaml document 3)"));
+}
+
 TEST(LoaderTest, TypedListItemsInheritKind) {
   const LoadResult r = MustLoad(R"({"apiVersion": "v1", "kind": "NodeList",
     "items": [{"metadata": {"name": "a"}}, {"metadata": {"name": "b"}}]})");

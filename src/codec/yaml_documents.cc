@@ -4,9 +4,13 @@
 #include "codec/yaml_documents.h"
 
 #include <exception>
+#include <optional>
 #include <vector>
 
 #include <fmt/format.h>
+#include <yaml-cpp/exceptions.h>
+
+#include "codec/yaml_fast_parser.h"
 
 namespace wasched::codec::internal {
 namespace {
@@ -67,10 +71,14 @@ void ForEachDocument(std::string_view text, const std::function<void(ParsedDocum
   if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);
   int number = 0;
   for (const Piece& piece : SplitPieces(text)) {
-    std::vector<YAML::Node> docs;
+    std::vector<YamlDom> docs;
     std::string error;
     try {
-      docs = YAML::LoadAll(std::string(piece.text));
+      if (std::optional<std::vector<YamlDom>> fast = ParseFastYaml(piece.text)) {
+        docs = std::move(*fast);
+      } else {
+        docs = ParseWithYamlCpp(piece.text);
+      }
     } catch (const YAML::Exception& e) {
       if (e.mark.is_null()) {
         error = fmt::format("malformed YAML: {}", e.msg);
@@ -89,10 +97,10 @@ void ForEachDocument(std::string_view text, const std::function<void(ParsedDocum
       fn(doc);
       continue;
     }
-    for (YAML::Node& root : docs) {
+    for (YamlDom& dom : docs) {
       ParsedDocument doc;
       doc.number = ++number;
-      doc.root = std::move(root);
+      doc.dom = std::move(dom);
       doc.text_size = piece.text.size();
       fn(doc);
     }

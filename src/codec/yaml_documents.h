@@ -2,33 +2,35 @@
 //
 // YAML stream → documents (internal to codec/). The text is cut at document-start markers
 // (`---` at the start of a line, which YAML forbids inside any scalar) and each piece is parsed on
-// its own with yaml-cpp, so that one malformed document does not hide the others, every error
-// carries its document number and file line, and memory holds one document at a time.
-// yaml-cpp exceptions are caught here and never escape.
+// its own — by the fast parser when it handles the piece, else by yaml-cpp — so that one
+// malformed document does not hide the others, every error carries its document number and file
+// line, and memory holds one document at a time. yaml-cpp exceptions are caught here and never
+// escape.
 #pragma once
 
 #include <functional>
 #include <string>
 #include <string_view>
 
-#include <yaml-cpp/yaml.h>
+#include "codec/yaml_dom.h"
 
 namespace wasched::codec::internal {
 
 // ParsedDocument: one document of a stream. `number` is 1-based and counts every document yaml-cpp
 // sees (empty ones included, so numbers match what a reader counts in the file). When `error` is
-// non-empty the piece could not be parsed and `root` is undefined; the error reads
+// non-empty the piece could not be parsed and `dom` is empty; the error reads
 // `malformed YAML: line 7, column 3: end of map not found` with the line counted in the whole
 // file. `text_size` is the size of the piece's text (decoders' visit budget).
 struct ParsedDocument {
   int number = 0;
-  YAML::Node root;
+  YamlDom dom;  // scalar texts may point into the text given to ForEachDocument
   std::string error;
   size_t text_size = 0;
 };
 
 // ForEachDocument: parses `text` (a leading UTF-8 byte-order mark is skipped) and calls `fn` for
-// each document in order, null documents included (callers skip them). O(text size).
+// each document in order, null documents included (callers skip them). `text` must stay alive
+// while `fn` runs. O(text size).
 void ForEachDocument(std::string_view text, const std::function<void(ParsedDocument&)>& fn);
 
 }  // namespace wasched::codec::internal

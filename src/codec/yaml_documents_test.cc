@@ -21,7 +21,7 @@ struct Seen {
 std::vector<Seen> Parse(std::string_view text) {
   std::vector<Seen> out;
   ForEachDocument(text, [&](ParsedDocument& d) {
-    out.push_back(Seen{d.number, d.error.empty() && (!d.root.IsDefined() || d.root.IsNull()),
+    out.push_back(Seen{d.number, d.error.empty() && d.dom.type(d.dom.root()) == YamlType::kNull,
                        d.error});
   });
   return out;

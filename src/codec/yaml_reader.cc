@@ -43,16 +43,16 @@ bool IsCoreFloat(std::string_view s) {
 }
 
 // Describe: `string "abc"`, `integer 5`, `object`, … for type errors.
-std::string Describe(const YAML::Node& node, ValueKind kind) {
+std::string Describe(std::string_view scalar, ValueKind kind) {
   switch (kind) {
     case ValueKind::kMap:
     case ValueKind::kList:
     case ValueKind::kNull:
       return ValueKindName(kind);
     case ValueKind::kString:
-      return fmt::format("string {}", QuoteValue(node.Scalar()));
+      return fmt::format("string {}", QuoteValue(scalar));
     default:
-      return fmt::format("{} {}", ValueKindName(kind), node.Scalar());
+      return fmt::format("{} {}", ValueKindName(kind), scalar);
   }
 }
 
@@ -74,13 +74,15 @@ ValueKind ClassifyPlainScalar(std::string_view s) {
   return ValueKind::kString;
 }
 
-ValueKind Classify(const YAML::Node& node) {
-  if (!node.IsDefined() || node.IsNull()) return ValueKind::kNull;
-  if (node.IsMap()) return ValueKind::kMap;
-  if (node.IsSequence()) return ValueKind::kList;
-  const std::string& tag = node.Tag();
-  if (tag == "!" || tag == "tag:yaml.org,2002:str") return ValueKind::kString;
-  return ClassifyPlainScalar(node.Scalar());
+ValueKind Classify(const YamlDom& dom, YamlNodeId id) {
+  switch (dom.type(id)) {
+    case YamlType::kNull: return ValueKind::kNull;
+    case YamlType::kMap: return ValueKind::kMap;
+    case YamlType::kSeq: return ValueKind::kList;
+    case YamlType::kScalar: break;
+  }
+  if (dom.style(id) == ScalarStyle::kString) return ValueKind::kString;
+  return ClassifyPlainScalar(dom.scalar(id));
 }
 
 const char* ValueKindName(ValueKind kind) {
@@ -132,13 +134,13 @@ bool Diagnostics::Spend() {
   return false;
 }
 
-Reader::Reader(const YAML::Node& node, std::string prefix, Diagnostics* diag)
-    : node_(node), prefix_(std::move(prefix)), diag_(diag) {}
+Reader::Reader(const YamlDom& dom, YamlNodeId node, std::string prefix, Diagnostics* diag)
+    : dom_(&dom), node_(node), prefix_(std::move(prefix)), diag_(diag) {}
 
-Reader::Reader(const YAML::Node& node, const Reader* parent, Segment segment,
-               std::string_view name, size_t index)
-    : node_(node), parent_(parent), segment_(segment), name_(name), index_(index),
-      diag_(parent->diag_) {}
+Reader::Reader(YamlNodeId node, const Reader* parent, Segment segment, std::string_view name,
+               size_t index)
+    : dom_(parent->dom_), node_(node), parent_(parent), segment_(segment), name_(name),
+      index_(index), diag_(parent->diag_) {}
 
 void Reader::AppendPath(std::string* out) const {
   switch (segment_) {
@@ -176,14 +178,6 @@ std::string Reader::ChildPath(std::string_view field) const {
   return out;
 }
 
-YAML::Node Reader::FindField(std::string_view name) const {
-  if (!node_.IsMap()) return YAML::Node(YAML::NodeType::Undefined);
-  for (auto it = node_.begin(); it != node_.end(); ++it) {
-    if (it->first.IsScalar() && it->first.Scalar() == name) return it->second;
-  }
-  return YAML::Node(YAML::NodeType::Undefined);
-}
-
 bool Reader::ExpectKind(ValueKind kind) const {
   const ValueKind actual = Kind();
   if (actual == kind) return true;
@@ -198,7 +192,7 @@ void Reader::Error(FieldErrorType type, std::string bad_value, std::string detai
 
 void Reader::TypeError(std::string_view expected) const {
   Error(FieldErrorType::kTypeInvalid, "",
-        fmt::format("expected {}, got {}", expected, Describe(node_, Kind())));
+        fmt::format("expected {}, got {}", expected, Describe(Scalar(), Kind())));
 }
 
 void Reader::Warn(std::string message) const { diag_->AddWarning(std::move(message)); }
@@ -216,7 +210,7 @@ void Reader::Read(std::string* out) const {
     TypeError("string");
     return;
   }
-  *out = node_.Scalar();
+  *out = Scalar();
 }
 
 void Reader::Read(std::optional<std::string>* out) const {
@@ -233,7 +227,7 @@ void Reader::Read(bool* out) const {
     TypeError("boolean");
     return;
   }
-  const char first = node_.Scalar()[0];
+  const char first = Scalar()[0];
   *out = first == 't' || first == 'T';
 }
 
@@ -245,7 +239,7 @@ std::optional<int64_t> Reader::ReadInteger(int64_t min, int64_t max,
     TypeError("integer");
     return std::nullopt;
   }
-  std::string_view text = node_.Scalar();
+  std::string_view text = Scalar();
   bool negative = false;
   if (text[0] == '+' || text[0] == '-') {
     negative = text[0] == '-';
@@ -259,7 +253,7 @@ std::optional<int64_t> Reader::ReadInteger(int64_t min, int64_t max,
   if (negative) value = -value;
   if (value < min || value > max) {
     Error(FieldErrorType::kTypeInvalid, "",
-          fmt::format("expected {}, got integer {} (out of range)", type_name, node_.Scalar()));
+          fmt::format("expected {}, got integer {} (out of range)", type_name, Scalar()));
     return std::nullopt;
   }
   return static_cast<int64_t>(value);
@@ -316,7 +310,7 @@ std::optional<std::string> Reader::ScalarText() const {
     TypeError("string or number");
     return std::nullopt;
   }
-  return node_.Scalar();
+  return std::string(Scalar());
 }
 
 }  // namespace wasched::codec::internal

@@ -1,13 +1,13 @@
 // File: codec/yaml_reader.h
 //
-// The decoding cursor of the codec (internal to codec/): a Reader walks one YAML node of a
+// The decoding cursor of the codec (internal to codec/): a Reader walks one node of a YamlDom
 // document, knows its field path (`spec.containers[0].resources.requests[cpu]`) and reports into
 // a Diagnostics, which collects the errors and warnings of one object in input order. The
-// decoders (decode_*.cc) are written against Reader only: they never touch yaml-cpp directly and
+// decoders (decode_*.cc) are written against Reader only: they never touch the YAML parsers and
 // never throw.
 //
 //   Diagnostics diag(/*visit_budget=*/text.size());
-//   Reader root(document, /*prefix=*/"", &diag);
+//   Reader root(dom, dom.root(), /*prefix=*/"", &diag);
 //   root.ForEachField([&](std::string_view key, const Reader& f) {
 //     if (key == "name") f.Read(&name);
 //     else return false;  // Reader warns: unknown field "<path>"
@@ -22,12 +22,12 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include <yaml-cpp/yaml.h>
-
+#include "codec/yaml_dom.h"
 #include "util/field_error.h"
 
 namespace wasched::codec::internal {
@@ -40,9 +40,9 @@ enum class ValueKind { kNull, kString, kInteger, kFloat, kBool, kMap, kList };
 // fraction and/or exponent, `.inf`, `.nan`), else string. O(length).
 [[nodiscard]] ValueKind ClassifyPlainScalar(std::string_view text);
 
-// Classify: the kind of `node`: quoted / block scalars and `!!str` are strings; plain scalars
-// per ClassifyPlainScalar; undefined (absent) nodes are null. O(length of a scalar).
-[[nodiscard]] ValueKind Classify(const YAML::Node& node);
+// Classify: the kind of node `id` of `dom`: quoted / block scalars and `!!str` are strings;
+// plain scalars per ClassifyPlainScalar; kNoYamlNode (absent) is null. O(length of a scalar).
+[[nodiscard]] ValueKind Classify(const YamlDom& dom, YamlNodeId id);
 
 // ValueKindName: "null", "string", "integer", "number", "boolean", "object", "list".
 [[nodiscard]] const char* ValueKindName(ValueKind kind);
@@ -79,14 +79,14 @@ class Diagnostics {
 // TypeInvalid error (detail `expected integer, got string "abc"`) when the type is wrong.
 class Reader {
  public:
-  // Reader: a root cursor; `prefix` is the path of `node` itself ("" for a document,
-  // "items[3]" for an item of a List). `diag` must outlive the Reader.
-  Reader(const YAML::Node& node, std::string prefix, Diagnostics* diag);
+  // Reader: a root cursor on node `node` of `dom` (kNoYamlNode = absent); `prefix` is the path of
+  // the node itself ("" for a document, "items[3]" for an item of a List). `dom` and `diag` must
+  // outlive the Reader.
+  Reader(const YamlDom& dom, YamlNodeId node, std::string prefix, Diagnostics* diag);
 
   Reader(const Reader&) = delete;
   Reader& operator=(const Reader&) = delete;
 
-  [[nodiscard]] const YAML::Node& node() const { return node_; }
   [[nodiscard]] Diagnostics* diagnostics() const { return diag_; }
 
   // Path: the field path of this node, e.g. `spec.containers[0].name`. O(depth).
@@ -94,11 +94,12 @@ class Reader {
   // ChildPath: Path() + "." + field (without creating the child).
   [[nodiscard]] std::string ChildPath(std::string_view field) const;
 
-  [[nodiscard]] ValueKind Kind() const { return Classify(node_); }
+  [[nodiscard]] ValueKind Kind() const { return Classify(*dom_, node_); }
   [[nodiscard]] bool IsNull() const { return Kind() == ValueKind::kNull; }
-
-  // FindField: the value of map key `name` (undefined node when absent or not a map). O(fields).
-  [[nodiscard]] YAML::Node FindField(std::string_view name) const;
+  // IsPresent: the field exists in the input (possibly with a null value).
+  [[nodiscard]] bool IsPresent() const { return node_ != kNoYamlNode; }
+  // Scalar: the text of a scalar node ("" otherwise).
+  [[nodiscard]] std::string_view Scalar() const { return dom_->scalar(node_); }
 
   // ForEachField: walks a map whose keys are field names. `fn(std::string_view key,
   // const Reader& value) -> bool` returns false for a field it does not know, which is then
@@ -107,15 +108,16 @@ class Reader {
   template <typename Fn>
   void ForEachField(Fn&& fn) const {
     if (!ExpectKind(ValueKind::kMap)) return;
-    for (auto it = node_.begin(); it != node_.end(); ++it) {
+    const std::span<const YamlNodeId> c = dom_->children(node_);
+    for (size_t i = 0; i + 1 < c.size(); i += 2) {
       if (!diag_->Spend()) return;
-      const YAML::Node key = it->first;
-      if (!key.IsScalar()) {
+      if (dom_->type(c[i]) != YamlType::kScalar) {
         Error(FieldErrorType::kTypeInvalid, "", "field names must be strings");
         continue;
       }
-      const Reader child(it->second, this, Segment::kField, key.Scalar(), 0);
-      if (!fn(std::string_view(key.Scalar()), child)) child.WarnUnknownField();
+      const std::string_view key = dom_->scalar(c[i]);
+      const Reader child(c[i + 1], this, Segment::kField, key, 0);
+      if (!fn(key, child)) child.WarnUnknownField();
     }
   }
 
@@ -124,15 +126,16 @@ class Reader {
   template <typename Fn>
   void ForEachEntry(Fn&& fn) const {
     if (!ExpectKind(ValueKind::kMap)) return;
-    for (auto it = node_.begin(); it != node_.end(); ++it) {
+    const std::span<const YamlNodeId> c = dom_->children(node_);
+    for (size_t i = 0; i + 1 < c.size(); i += 2) {
       if (!diag_->Spend()) return;
-      const YAML::Node key = it->first;
-      if (!key.IsScalar()) {
+      if (dom_->type(c[i]) != YamlType::kScalar) {
         Error(FieldErrorType::kTypeInvalid, "", "map keys must be strings");
         continue;
       }
-      const Reader child(it->second, this, Segment::kKey, key.Scalar(), 0);
-      fn(key.Scalar(), child);
+      const std::string key(dom_->scalar(c[i]));
+      const Reader child(c[i + 1], this, Segment::kKey, dom_->scalar(c[i]), 0);
+      fn(key, child);
     }
   }
 
@@ -141,10 +144,10 @@ class Reader {
   template <typename Fn>
   void ForEachItem(Fn&& fn) const {
     if (!ExpectKind(ValueKind::kList)) return;
-    size_t index = 0;
-    for (auto it = node_.begin(); it != node_.end(); ++it, ++index) {
+    const std::span<const YamlNodeId> c = dom_->children(node_);
+    for (size_t index = 0; index < c.size(); ++index) {
       if (!diag_->Spend()) return;
-      const Reader child(*it, this, Segment::kIndex, {}, index);
+      const Reader child(c[index], this, Segment::kIndex, {}, index);
       fn(index, child);
     }
   }
@@ -183,13 +186,14 @@ class Reader {
  private:
   enum class Segment { kRoot, kField, kIndex, kKey };
 
-  Reader(const YAML::Node& node, const Reader* parent, Segment segment, std::string_view name,
+  Reader(YamlNodeId node, const Reader* parent, Segment segment, std::string_view name,
          size_t index);
   void AppendPath(std::string* out) const;
   [[nodiscard]] std::optional<int64_t> ReadInteger(int64_t min, int64_t max,
                                                    std::string_view type_name) const;
 
-  YAML::Node node_;
+  const YamlDom* dom_;
+  YamlNodeId node_;
   const Reader* parent_ = nullptr;
   Segment segment_ = Segment::kRoot;
   std::string_view name_;  // field name or map key (owned by the document)

@@ -31,28 +31,30 @@ TEST(CodecYamlReaderTest, ClassifyPlainScalar) {
 }
 
 TEST(CodecYamlReaderTest, ClassifyNodes) {
-  const YAML::Node doc = YAML::Load(
+  std::vector<YamlDom> docs = ParseWithYamlCpp(
       "a: \"5\"\nb: 5\nc: !!str 5\nd: |\n  text\ne: [1]\nf: {x: 1}\ng:\nh: 'true'\n");
-  EXPECT_EQ(Classify(doc["a"]), ValueKind::kString);
-  EXPECT_EQ(Classify(doc["b"]), ValueKind::kInteger);
-  EXPECT_EQ(Classify(doc["c"]), ValueKind::kString);
-  EXPECT_EQ(Classify(doc["d"]), ValueKind::kString);
-  EXPECT_EQ(Classify(doc["e"]), ValueKind::kList);
-  EXPECT_EQ(Classify(doc["f"]), ValueKind::kMap);
-  EXPECT_EQ(Classify(doc["g"]), ValueKind::kNull);
-  EXPECT_EQ(Classify(doc["h"]), ValueKind::kString);
-  EXPECT_EQ(Classify(YAML::Node(YAML::NodeType::Undefined)), ValueKind::kNull);
+  ASSERT_EQ(docs.size(), 1u);
+  const YamlDom& d = docs[0];
+  const auto c = d.children(d.root());
+  ASSERT_EQ(c.size(), 16u);
+  const ValueKind expected[] = {ValueKind::kString, ValueKind::kInteger, ValueKind::kString,
+                                ValueKind::kString, ValueKind::kList,    ValueKind::kMap,
+                                ValueKind::kNull,   ValueKind::kString};
+  for (size_t i = 0; i < 8; ++i) {
+    EXPECT_EQ(Classify(d, c[2 * i + 1]), expected[i]) << d.scalar(c[2 * i]);
+  }
+  EXPECT_EQ(Classify(d, kNoYamlNode), ValueKind::kNull);
 }
 
 TEST(CodecYamlReaderTest, PathsAndTypedReads) {
-  const YAML::Node doc = YAML::Load(R"(
+  std::vector<YamlDom> docs = ParseWithYamlCpp(R"(
 spec:
   list:
   - {n: 3, s: x, b: true, m: {k: v}}
   - {n: "3"}
 )");
   Diagnostics diag(1000);
-  const Reader root(doc, "items[2]", &diag);
+  const Reader root(docs[0], docs[0].root(), "items[2]", &diag);
   std::vector<std::string> paths;
   root.ForEachField([&](std::string_view, const Reader& spec) {
     spec.ForEachField([&](std::string_view, const Reader& list) {
@@ -85,9 +87,9 @@ spec:
 }
 
 TEST(CodecYamlReaderTest, BudgetStopsWalking) {
-  const YAML::Node doc = YAML::Load("[1, 2, 3, 4, 5]");
+  std::vector<YamlDom> docs = ParseWithYamlCpp("[1, 2, 3, 4, 5]");
   Diagnostics diag(3);
-  const Reader root(doc, "", &diag);
+  const Reader root(docs[0], docs[0].root(), "", &diag);
   int visited = 0;
   root.ForEachItem([&](size_t, const Reader&) { ++visited; });
   EXPECT_EQ(visited, 3);
