@@ -8,7 +8,7 @@
 // Example:
 //   auto q = api::Quantity::Parse("1.5Gi");      // q->Value() == 1610612736 (bytes)
 //   auto c = api::Quantity::Parse("250m");       // c->MilliValue() == 250
-//   auto bad = api::Quantity::Parse("5Xi");      // !bad: "unable to parse quantity's suffix"
+//   auto bad = api::Quantity::Parse("1K");       // !bad: "unable to parse quantity's suffix"
 #pragma once
 
 #include <cstdint>

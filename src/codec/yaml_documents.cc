@@ -10,7 +10,7 @@
 #include <fmt/format.h>
 #include <yaml-cpp/exceptions.h>
 
-#include "codec/yaml_fast_parser.h"
+#include "codec/json_dom.h"
 
 namespace wasched::codec::internal {
 namespace {
@@ -69,16 +69,24 @@ std::vector<Piece> SplitPieces(std::string_view text) {
 
 void ForEachDocument(std::string_view text, const std::function<void(ParsedDocument&)>& fn) {
   if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);
+  if (LooksLikeJson(text)) {
+    // Strict JSON (e.g. `kubectl get -o json`) takes nlohmann's fast parser; anything else that
+    // starts with `{` or `[` is YAML flow style and goes through yaml-cpp below.
+    if (std::optional<YamlDom> json = ParseJson(text)) {
+      ParsedDocument doc;
+      doc.number = 1;
+      doc.dom = std::move(*json);
+      doc.text_size = text.size();
+      fn(doc);
+      return;
+    }
+  }
   int number = 0;
   for (const Piece& piece : SplitPieces(text)) {
     std::vector<YamlDom> docs;
     std::string error;
     try {
-      if (std::optional<std::vector<YamlDom>> fast = ParseFastYaml(piece.text)) {
-        docs = std::move(*fast);
-      } else {
-        docs = ParseWithYamlCpp(piece.text);
-      }
+      docs = ParseWithYamlCpp(piece.text);
     } catch (const YAML::Exception& e) {
       if (e.mark.is_null()) {
         error = fmt::format("malformed YAML: {}", e.msg);

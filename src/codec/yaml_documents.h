@@ -2,7 +2,7 @@
 //
 // YAML stream → documents (internal to codec/). The text is cut at document-start markers
 // (`---` at the start of a line, which YAML forbids inside any scalar) and each piece is parsed on
-// its own — by the fast parser when it handles the piece, else by yaml-cpp — so that one
+// its own by yaml-cpp (strict JSON input takes nlohmann's parser, json_dom.h) so that one
 // malformed document does not hide the others, every error carries its document number and file
 // line, and memory holds one document at a time. yaml-cpp exceptions are caught here and never
 // escape.

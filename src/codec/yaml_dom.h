@@ -3,7 +3,7 @@
 // YamlDom: a compact, read-only tree of one YAML document (internal to codec/), and the exact
 // builder behind it: yaml-cpp's *event* parser (ParseWithYamlCpp). yaml-cpp's own YAML::Node
 // trees cost as much again as parsing (a shared_ptr per node), so the codec never builds them;
-// the fast parser (yaml_fast_parser.h) fills the same structure for the plain manifest subset.
+// JSON input fills the same structure through nlohmann's SAX parser (json_dom.h).
 //
 // Nodes live in one vector and refer to children by index, so a YAML alias is the same index
 // used twice (a DAG): aliases never copy, and "billion laughs" input stays small here (decoders
@@ -63,7 +63,7 @@ class YamlDom {
   [[nodiscard]] std::span<const YamlNodeId> children(YamlNodeId id) const;
 
   // Equal: deep structural equality of two documents, where a null node equals a plain scalar
-  // that resolves to null (`~`, `null`, ""). O(nodes). For tests of the fast parser.
+  // that resolves to null (`~`, `null`, ""). O(nodes). For tests comparing parsers.
   [[nodiscard]] static bool Equal(const YamlDom& a, const YamlDom& b);
   // DebugString: a one-line JSON-like rendering, for test failure messages. O(nodes).
   [[nodiscard]] std::string DebugString() const;
