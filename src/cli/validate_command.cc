@@ -11,47 +11,11 @@
 
 #include "cli/schedule_command.h"
 #include "codec/loader.h"
+#include "codec/validation_encoding.h"
 #include "validation/object_set_validation.h"
 
 namespace wasched::cli {
 namespace {
-
-// JsonString: `s` as a JSON string literal (UTF-8 passed through, controls escaped).
-std::string JsonString(std::string_view s) {
-  std::string out = "\"";
-  for (char c : s) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\b':
-        out += "\\b";
-        break;
-      case '\f':
-        out += "\\f";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          out += fmt::format("\\u{:04x}", static_cast<unsigned>(c));
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out + "\"";
-}
 
 std::size_t CountObjects(const api::ObjectSet& o) {
   return o.nodes.size() + o.pods.size() + o.priority_classes.size() + o.workloads.size() +
@@ -59,22 +23,6 @@ std::size_t CountObjects(const api::ObjectSet& o) {
 }
 
 }  // namespace
-
-std::string EncodeValidationReportJson(const InputErrors& errors) {
-  if (errors.empty()) return "{\n  \"errors\": []\n}\n";
-  std::string out = "{\n  \"errors\": [\n";
-  for (std::size_t i = 0; i < errors.size(); ++i) {
-    const FieldError& e = errors[i].error;
-    out += "    {\n";
-    out += "      \"object\": " + JsonString(errors[i].object) + ",\n";
-    out += "      \"type\": " + JsonString(FieldErrorTypeName(e.type)) + ",\n";
-    out += "      \"field\": " + JsonString(e.field) + ",\n";
-    out += "      \"origin\": " + JsonString(e.origin) + ",\n";
-    out += "      \"detail\": " + JsonString(e.detail) + "\n";
-    out += i + 1 < errors.size() ? "    },\n" : "    }\n";
-  }
-  return out + "  ]\n}\n";
-}
 
 int RunValidate(const ValidateOptions& options, std::istream& in, std::ostream& out,
                 std::ostream& err) {
@@ -94,7 +42,7 @@ int RunValidate(const ValidateOptions& options, std::istream& in, std::ostream& 
 
   std::string report;
   if (options.json) {
-    report = EncodeValidationReportJson(errors);
+    report = codec::EncodeValidationReportJson(errors);
   } else if (errors.empty()) {
     report = fmt::format("valid: {} object(s), 0 errors\n", objects_read);
   } else {

@@ -28,10 +28,6 @@ struct ValidateOptions {
   FeatureGates gates;
 };
 
-// EncodeValidationReportJson: the contract's JSON (2-space indent, keys in contract order,
-// trailing newline). O(total text).
-[[nodiscard]] std::string EncodeValidationReportJson(const InputErrors& errors);
-
 // RunValidate: returns 0 (no error) or 1 (any error); the report is always written to `out`.
 [[nodiscard]] int RunValidate(const ValidateOptions& options, std::istream& in, std::ostream& out,
                               std::ostream& err);
