@@ -1,11 +1,13 @@
 // File: api/object_set.h
 //
 // ObjectSet: every object of one input, by kind, in input order (file order, then document
-// order). The codec fills it; validation checks it; the scheduler reads it.
+// order). The codec fills it; validation checks it; the scheduler reads it (Jobs are read and
+// validated; compiling them into Workloads and PodGroups is the Job controller's work).
 #pragma once
 
 #include <vector>
 
+#include "api/job.h"
 #include "api/node.h"
 #include "api/pod.h"
 #include "api/pod_group.h"
@@ -21,6 +23,7 @@ struct ObjectSet {
   std::vector<Workload> workloads;
   std::vector<PodGroup> pod_groups;
   std::vector<CompositePodGroup> composite_pod_groups;
+  std::vector<Job> jobs;  // batch/v1
 };
 
 }  // namespace wasched::api

@@ -23,17 +23,23 @@ inline constexpr const char* kReasonScheduled = "Scheduled";
 inline constexpr const char* kReasonUnschedulable = "Unschedulable";
 inline constexpr const char* kReasonSchedulerError = "SchedulerError";
 inline constexpr const char* kReasonPreemptionByScheduler = "PreemptionByScheduler";
+// kReasonInvalid: CompositePodGroupInitiallyScheduled reason when the scheduler finds the runtime
+// hierarchy invalid (cycle, depth > 4, several Workloads); v1alpha3 type docs.
+inline constexpr const char* kReasonInvalid = "Invalid";
 
 // WorkloadReference: PodGroup/CompositePodGroup spec.workloadRef.
 struct WorkloadReference {
   std::string workload_name;
   std::string template_name;
+  friend bool operator==(const WorkloadReference&, const WorkloadReference&) = default;
 };
 
 // PodGroupResourceClaimStatus: status.resourceClaimStatuses[].
 struct PodGroupResourceClaimStatus {
   std::string name;
   std::optional<std::string> resource_claim_name;
+  friend bool operator==(const PodGroupResourceClaimStatus&,
+                         const PodGroupResourceClaimStatus&) = default;
 };
 
 // PodGroup: the gang (or basic group) that member pods name in spec.schedulingGroup.

@@ -23,24 +23,34 @@ inline constexpr int kWorkloadMaxTreeDepth = 4;
 inline constexpr int kMaxPodGroupResourceClaims = 4;
 inline constexpr int32_t kHighestUserDefinablePriority = 1000000000;
 
-struct BasicSchedulingPolicy {};
+// Every type below compares with `==` member by member (validation uses it to tell an unchanged
+// value from a changed one on update).
+
+struct BasicSchedulingPolicy {
+  friend bool operator==(const BasicSchedulingPolicy&, const BasicSchedulingPolicy&) = default;
+};
 // GangSchedulingPolicy: `min_count` ≥ 1 (0 means "not set" and is reported as Required).
 struct GangSchedulingPolicy {
   int32_t min_count = 0;
+  friend bool operator==(const GangSchedulingPolicy&, const GangSchedulingPolicy&) = default;
 };
 // PodGroupSchedulingPolicy: union, exactly one of basic / gang.
 struct PodGroupSchedulingPolicy {
   std::optional<BasicSchedulingPolicy> basic;
   std::optional<GangSchedulingPolicy> gang;
+  friend bool operator==(const PodGroupSchedulingPolicy&,
+                         const PodGroupSchedulingPolicy&) = default;
 };
 
 // TopologyConstraint: `key` names a node label; one placement per distinct value.
 struct TopologyConstraint {
   std::string key;
+  friend bool operator==(const TopologyConstraint&, const TopologyConstraint&) = default;
 };
 // SchedulingConstraints: `topology` has at most one item (gate TopologyAwareWorkloadScheduling).
 struct SchedulingConstraints {
   std::vector<TopologyConstraint> topology;
+  friend bool operator==(const SchedulingConstraints&, const SchedulingConstraints&) = default;
 };
 
 // PodGroupResourceClaim: union of resourceClaimName / resourceClaimTemplateName.
@@ -48,12 +58,14 @@ struct PodGroupResourceClaim {
   std::string name;
   std::optional<std::string> resource_claim_name;
   std::optional<std::string> resource_claim_template_name;
+  friend bool operator==(const PodGroupResourceClaim&, const PodGroupResourceClaim&) = default;
 };
 
 // DisruptionMode: union single{} | all{}. Absent on a PodGroup means single (schema default).
 struct DisruptionMode {
   bool single = false;
   bool all = false;
+  friend bool operator==(const DisruptionMode&, const DisruptionMode&) = default;
 };
 
 // PodGroupTemplate: element of Workload.spec.podGroupTemplates (any level).
@@ -66,15 +78,20 @@ struct PodGroupTemplate {
   std::string priority_class_name;
   std::optional<int32_t> priority;
   std::optional<PreemptionPolicy> preemption_policy;
+  friend bool operator==(const PodGroupTemplate&, const PodGroupTemplate&) = default;
 };
 
 // CompositePodGroupSchedulingPolicy: union basic{} | gang{minGroupCount ≥ 1}.
 struct CompositeGangSchedulingPolicy {
   int32_t min_group_count = 0;
+  friend bool operator==(const CompositeGangSchedulingPolicy&,
+                         const CompositeGangSchedulingPolicy&) = default;
 };
 struct CompositePodGroupSchedulingPolicy {
   std::optional<BasicSchedulingPolicy> basic;
   std::optional<CompositeGangSchedulingPolicy> gang;
+  friend bool operator==(const CompositePodGroupSchedulingPolicy&,
+                         const CompositePodGroupSchedulingPolicy&) = default;
 };
 
 // CompositePodGroupTemplate: element of compositePodGroupTemplates (gate CompositePodGroup).
@@ -88,6 +105,8 @@ struct CompositePodGroupTemplate {
   std::optional<PreemptionPolicy> preemption_policy;
   std::vector<PodGroupTemplate> pod_group_templates;
   std::vector<CompositePodGroupTemplate> composite_pod_group_templates;
+  friend bool operator==(const CompositePodGroupTemplate&,
+                         const CompositePodGroupTemplate&) = default;
 };
 
 // TypedLocalObjectReference: core/v1 (Workload.spec.controllerRef).
@@ -95,6 +114,8 @@ struct TypedLocalObjectReference {
   std::string api_group;
   std::string kind;
   std::string name;
+  friend bool operator==(const TypedLocalObjectReference&,
+                         const TypedLocalObjectReference&) = default;
 };
 
 // Workload: namespaced, no status. `api_version` is the version it was read as.
