@@ -12,36 +12,7 @@ namespace {
 using ::testing::ElementsAre;
 using ::testing::IsEmpty;
 
-TEST(FeatureGatesTest, AllOnByDefault) {
-  auto gates = ParseFeatureGates("");
-  ASSERT_TRUE(gates);
-  EXPECT_EQ(*gates, FeatureGates{});
-  EXPECT_EQ(FormatFeatureGates(*gates),
-            "GenericWorkload=true,TopologyAwareWorkloadScheduling=true,"
-            "DRAWorkloadResourceClaims=true,CompositePodGroup=true,WorkloadWithJob=true,"
-            "PodGroupPreemptionPolicy=true");
-}
-
-TEST(FeatureGatesTest, ParsesPairsLaterWins) {
-  auto gates = ParseFeatureGates(
-      " CompositePodGroup=false, ,TopologyAwareWorkloadScheduling=F,"
-      "CompositePodGroup=1,PodGroupPreemptionPolicy=FALSE");
-  ASSERT_TRUE(gates) << gates.error();
-  EXPECT_TRUE(gates->composite_pod_group);
-  EXPECT_FALSE(gates->topology_aware_workload_scheduling);
-  EXPECT_FALSE(gates->pod_group_preemption_policy);
-  EXPECT_TRUE(gates->generic_workload);
-}
-
-TEST(FeatureGatesTest, ErrorsUseUpstreamWording) {
-  EXPECT_EQ(ParseFeatureGates("Bogus=true").error(), "unrecognized feature gate: Bogus");
-  EXPECT_EQ(ParseFeatureGates("GenericWorkload").error(), "missing bool value for GenericWorkload");
-  EXPECT_EQ(ParseFeatureGates("GenericWorkload=yes").error(),
-            "invalid value of GenericWorkload=yes, err: strconv.ParseBool: parsing \"yes\": "
-            "invalid syntax");
-}
-
-TEST(FeatureGatesTest, GenericWorkloadOffSchedulesPodsOneByOne) {
+TEST(ApplyFeatureGatesTest, GenericWorkloadOffSchedulesPodsOneByOne) {
   api::ObjectSet set;
   set.pod_groups.push_back(test::MakePodGroup().Name("pg").MinCount(2).Obj());
   set.pods.push_back(test::MakePod().Name("a").Group("pg").Obj());
@@ -56,7 +27,7 @@ TEST(FeatureGatesTest, GenericWorkloadOffSchedulesPodsOneByOne) {
   EXPECT_FALSE(set.pods[0].pod_group_name.has_value());
 }
 
-TEST(FeatureGatesTest, GatedFieldsAreDropped) {
+TEST(ApplyFeatureGatesTest, GatedFieldsAreDropped) {
   api::ObjectSet set;
   set.pod_groups.push_back(
       test::MakePodGroup().Name("pg").MinCount(2).TopologyKey("zone").Parent("root").Obj());
@@ -73,7 +44,7 @@ TEST(FeatureGatesTest, GatedFieldsAreDropped) {
   EXPECT_FALSE(set.pod_groups[0].scheduling_constraints.has_value());
 }
 
-TEST(FeatureGatesTest, NothingToDropNoWarning) {
+TEST(ApplyFeatureGatesTest, NothingToDropNoWarning) {
   api::ObjectSet set;
   set.pod_groups.push_back(test::MakePodGroup().Name("pg").MinCount(2).Obj());
   FeatureGates gates;

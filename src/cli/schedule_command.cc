@@ -7,6 +7,7 @@
 #include <ostream>
 #include <utility>
 
+#include "cli/feature_gates.h"
 #include "cli/table_output.h"
 #include "codec/loader.h"
 #include "codec/result_encoding.h"

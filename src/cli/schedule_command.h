@@ -17,7 +17,7 @@
 #include <tl/expected.hpp>
 #include <vector>
 
-#include "cli/feature_gates.h"
+#include "util/feature_gates.h"
 #include "sched/scheduler.h"
 
 namespace wasched::cli {

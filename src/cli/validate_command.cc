@@ -9,6 +9,7 @@
 #include <string_view>
 #include <utility>
 
+#include "cli/feature_gates.h"
 #include "cli/schedule_command.h"
 #include "codec/loader.h"
 #include "codec/validation_encoding.h"

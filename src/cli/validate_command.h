@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/feature_gates.h"
+#include "util/feature_gates.h"
 #include "util/field_error.h"
 
 namespace wasched::cli {

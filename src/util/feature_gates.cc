@@ -1,0 +1,97 @@
+// File: util/feature_gates.cc
+//
+// Parsing as component-base/featuregate's Set() (see util/feature_gates.h).
+#include "util/feature_gates.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <iterator>
+
+namespace wasched {
+namespace {
+
+// Gate: name and member of FeatureGates.
+struct Gate {
+  std::string_view name;
+  bool FeatureGates::*member;
+};
+
+constexpr Gate kGates[] = {
+    {"GenericWorkload", &FeatureGates::generic_workload},
+    {"TopologyAwareWorkloadScheduling", &FeatureGates::topology_aware_workload_scheduling},
+    {"DRAWorkloadResourceClaims", &FeatureGates::dra_workload_resource_claims},
+    {"CompositePodGroup", &FeatureGates::composite_pod_group},
+    {"WorkloadWithJob", &FeatureGates::workload_with_job},
+    {"PodGroupPreemptionPolicy", &FeatureGates::pod_group_preemption_policy},
+};
+
+std::string_view Trim(std::string_view s) {
+  const char* ws = " \t\n\r";
+  std::size_t b = s.find_first_not_of(ws);
+  if (b == std::string_view::npos) return {};
+  std::size_t e = s.find_last_not_of(ws);
+  return s.substr(b, e - b + 1);
+}
+
+// ParseGoBool: strconv.ParseBool.
+tl::expected<bool, std::string> ParseGoBool(std::string_view v) {
+  for (std::string_view t : {"1", "t", "T", "TRUE", "true", "True"}) {
+    if (v == t) return true;
+  }
+  for (std::string_view f : {"0", "f", "F", "FALSE", "false", "False"}) {
+    if (v == f) return false;
+  }
+  return tl::unexpected(fmt::format("strconv.ParseBool: parsing \"{}\": invalid syntax", v));
+}
+
+}  // namespace
+
+const std::vector<std::string_view>& KnownFeatureGates() {
+  static const std::vector<std::string_view> names = [] {
+    std::vector<std::string_view> out;
+    for (const Gate& g : kGates) out.push_back(g.name);
+    return out;
+  }();
+  return names;
+}
+
+tl::expected<FeatureGates, std::string> ParseFeatureGates(std::string_view spec) {
+  FeatureGates gates;
+  while (!spec.empty()) {
+    std::size_t comma = spec.find(',');
+    std::string_view item = Trim(spec.substr(0, comma));
+    spec = comma == std::string_view::npos ? std::string_view() : spec.substr(comma + 1);
+    if (item.empty()) continue;
+    std::size_t eq = item.find('=');
+    std::string_view key = Trim(item.substr(0, eq));
+    const Gate* gate = std::find_if(std::begin(kGates), std::end(kGates),
+                                    [&](const Gate& g) { return g.name == key; });
+    if (gate == std::end(kGates)) {
+      return tl::unexpected(fmt::format("unrecognized feature gate: {}", key));
+    }
+    if (eq == std::string_view::npos) {
+      return tl::unexpected(fmt::format("missing bool value for {}", key));
+    }
+    std::string_view value = Trim(item.substr(eq + 1));
+    auto parsed = ParseGoBool(value);
+    if (!parsed) {
+      return tl::unexpected(
+          fmt::format("invalid value of {}={}, err: {}", key, value, parsed.error()));
+    }
+    gates.*(gate->member) = *parsed;
+  }
+  return gates;
+}
+
+std::string FormatFeatureGates(const FeatureGates& gates) {
+  std::string out;
+  for (const Gate& g : kGates) {
+    if (!out.empty()) out += ',';
+    out += fmt::format("{}={}", g.name, gates.*(g.member) ? "true" : "false");
+  }
+  return out;
+}
+
+}  // namespace wasched

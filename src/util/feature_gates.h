@@ -1,0 +1,47 @@
+// File: util/feature_gates.h
+//
+// The v1.37 workload-scheduling feature gates, as an explicit value: parsed from
+// `--feature-gates K=V,...` (the syntax of kube-apiserver / kube-scheduler `--feature-gates`,
+// component-base/featuregate) and passed to whatever depends on them — validation (a disabled
+// gate forbids its fields), the CLI's "drop disabled fields" step, the scheduler. There is no
+// global gate registry. Source of the gate names: spec/was-v1.37.md §11.
+//
+//   auto gates = ParseFeatureGates("CompositePodGroup=false,GenericWorkload=true");
+//   if (!gates) { err << gates.error(); return 2; }          // "unrecognized feature gate: X"
+//   auto errors = validation::ValidateCreate(objects, *gates);
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <tl/expected.hpp>
+#include <vector>
+
+namespace wasched {
+
+// FeatureGates: every v1.37 workload-scheduling gate; wasched turns them all on by default
+// (design.md "Every v1.37 gate is on unless --feature-gates turns it off").
+struct FeatureGates {
+  bool generic_workload = true;                    // GenericWorkload
+  bool topology_aware_workload_scheduling = true;  // TopologyAwareWorkloadScheduling
+  bool dra_workload_resource_claims = true;        // DRAWorkloadResourceClaims
+  bool composite_pod_group = true;                 // CompositePodGroup
+  bool workload_with_job = true;                   // WorkloadWithJob
+  bool pod_group_preemption_policy = true;         // PodGroupPreemptionPolicy
+
+  friend bool operator==(const FeatureGates&, const FeatureGates&) = default;
+};
+
+// KnownFeatureGates: the gate names in the order above.
+[[nodiscard]] const std::vector<std::string_view>& KnownFeatureGates();
+
+// ParseFeatureGates: `spec` is a comma-separated list of `Name=bool` (bool as Go's
+// strconv.ParseBool: 1 t T TRUE true True 0 f F FALSE false False); empty items are ignored and
+// later pairs win. Starts from the defaults. Errors (upstream's wording):
+// "unrecognized feature gate: X", "missing bool value for X", "invalid value of X=V, err: ...".
+// O(length of spec).
+[[nodiscard]] tl::expected<FeatureGates, std::string> ParseFeatureGates(std::string_view spec);
+
+// FormatFeatureGates: "Name=true,Name=false,..." for every gate, in KnownFeatureGates order.
+[[nodiscard]] std::string FormatFeatureGates(const FeatureGates& gates);
+
+}  // namespace wasched
