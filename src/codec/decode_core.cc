@@ -225,6 +225,8 @@ void DecodeToleration(const Reader& r, api::Toleration* t) {
   });
 }
 
+}  // namespace
+
 void DecodePodSpec(const Reader& r, api::Pod* pod) {
   r.ForEachField([&](std::string_view key, const Reader& f) {
     if (key == "containers") {
@@ -280,8 +282,6 @@ void DecodePodSpec(const Reader& r, api::Pod* pod) {
     return true;
   });
 }
-
-}  // namespace
 
 void DecodeNode(const Reader& root, api::Node* node, bool* defaulted_pods) {
   std::optional<api::ResourceList> allocatable;

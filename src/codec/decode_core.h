@@ -30,6 +30,10 @@ void DecodeNode(const Reader& root, api::Node* node, bool* defaulted_pods);
 // limits (API defaulting). O(fields).
 void DecodePod(const Reader& root, api::Pod* pod);
 
+// DecodePodSpec: a core/v1 PodSpec (the fields DecodePod reads under `spec`) into `pod`; shared
+// with pod templates (Job spec.template.spec). O(fields).
+void DecodePodSpec(const Reader& spec, api::Pod* pod);
+
 // DecodePriorityClass: metadata, value, globalDefault, preemptionPolicy. O(fields).
 void DecodePriorityClass(const Reader& root, api::PriorityClass* pc);
 

@@ -8,19 +8,8 @@
 #include "codec/decode_common.h"
 
 namespace wasched::codec::internal {
-namespace {
 
-// SharedGroupFields: the fields PodGroupTemplate, CompositePodGroupTemplate, PodGroup.spec and
-// CompositePodGroup.spec have in common.
-struct SharedGroupFields {
-  std::optional<api::SchedulingConstraints>* constraints;
-  std::optional<api::DisruptionMode>* disruption_mode;
-  std::string* priority_class_name;
-  std::optional<int32_t>* priority;
-  std::optional<api::PreemptionPolicy>* preemption_policy;
-};
-
-void DecodeConstraints(const Reader& r, std::optional<api::SchedulingConstraints>* out) {
+void DecodeSchedulingConstraints(const Reader& r, std::optional<api::SchedulingConstraints>* out) {
   if (r.IsNull()) return;
   if (!r.ExpectKind(ValueKind::kMap)) return;
   api::SchedulingConstraints& constraints = out->emplace();
@@ -50,9 +39,34 @@ void DecodeDisruptionMode(const Reader& r, std::optional<api::DisruptionMode>* o
   });
 }
 
+void DecodeResourceClaims(const Reader& r, std::vector<api::PodGroupResourceClaim>* out) {
+  r.ForEachItem([&](size_t, const Reader& item) {
+    api::PodGroupResourceClaim& claim = out->emplace_back();
+    item.ForEachField([&](std::string_view key, const Reader& f) {
+      if (key == "name") f.Read(&claim.name);
+      else if (key == "resourceClaimName") f.Read(&claim.resource_claim_name);
+      else if (key == "resourceClaimTemplateName") f.Read(&claim.resource_claim_template_name);
+      else return false;
+      return true;
+    });
+  });
+}
+
+namespace {
+
+// SharedGroupFields: the fields PodGroupTemplate, CompositePodGroupTemplate, PodGroup.spec and
+// CompositePodGroup.spec have in common.
+struct SharedGroupFields {
+  std::optional<api::SchedulingConstraints>* constraints;
+  std::optional<api::DisruptionMode>* disruption_mode;
+  std::string* priority_class_name;
+  std::optional<int32_t>* priority;
+  std::optional<api::PreemptionPolicy>* preemption_policy;
+};
+
 // DecodeSharedGroupField: handles `key` when it is one of the shared fields; false otherwise.
 bool DecodeSharedGroupField(std::string_view key, const Reader& f, const SharedGroupFields& s) {
-  if (key == "schedulingConstraints") DecodeConstraints(f, s.constraints);
+  if (key == "schedulingConstraints") DecodeSchedulingConstraints(f, s.constraints);
   else if (key == "disruptionMode") DecodeDisruptionMode(f, s.disruption_mode);
   else if (key == "priorityClassName") f.Read(s.priority_class_name);
   else if (key == "priority") f.Read(s.priority);
@@ -96,19 +110,6 @@ void DecodeCompositePolicy(const Reader& r, api::CompositePodGroupSchedulingPoli
       return false;
     }
     return true;
-  });
-}
-
-void DecodeResourceClaims(const Reader& r, std::vector<api::PodGroupResourceClaim>* out) {
-  r.ForEachItem([&](size_t, const Reader& item) {
-    api::PodGroupResourceClaim& claim = out->emplace_back();
-    item.ForEachField([&](std::string_view key, const Reader& f) {
-      if (key == "name") f.Read(&claim.name);
-      else if (key == "resourceClaimName") f.Read(&claim.resource_claim_name);
-      else if (key == "resourceClaimTemplateName") f.Read(&claim.resource_claim_template_name);
-      else return false;
-      return true;
-    });
   });
 }
 

@@ -18,6 +18,16 @@ namespace wasched::codec::internal {
 // depth 4; deeper input is an error here so that hostile input cannot recurse without bound).
 inline constexpr int kMaxTemplateNesting = 32;
 
+// DecodeSchedulingConstraints: `{topology: [{key}]}`; null leaves `*out` unset, `{}` sets it empty
+// (the two differ: gates forbid a set value). O(fields).
+void DecodeSchedulingConstraints(const Reader& r, std::optional<api::SchedulingConstraints>* out);
+
+// DecodeDisruptionMode: `{single: {}}` / `{all: {}}` (both or neither kept for validation).
+void DecodeDisruptionMode(const Reader& r, std::optional<api::DisruptionMode>* out);
+
+// DecodeResourceClaims: `[{name, resourceClaimName | resourceClaimTemplateName}]`, appended.
+void DecodeResourceClaims(const Reader& r, std::vector<api::PodGroupResourceClaim>* out);
+
 // DecodeWorkload: metadata, spec.{controllerRef, podGroupTemplates, compositePodGroupTemplates}
 // (recursive). O(fields).
 void DecodeWorkload(const Reader& root, api::Workload* workload);

@@ -16,6 +16,7 @@
 
 #include <fmt/format.h>
 
+#include "codec/decode_batch.h"
 #include "codec/decode_core.h"
 #include "codec/decode_scheduling.h"
 #include "codec/yaml_documents.h"
@@ -30,6 +31,7 @@ using internal::Reader;
 using internal::ValueKind;
 
 constexpr std::string_view kCoreV1 = "v1";
+constexpr std::string_view kBatchV1 = "batch/v1";
 constexpr std::string_view kSchedulingV1 = "scheduling.k8s.io/v1";
 constexpr std::string_view kSchedulingV1beta1 = "scheduling.k8s.io/v1beta1";
 constexpr std::string_view kSchedulingV1alpha3 = "scheduling.k8s.io/v1alpha3";
@@ -214,6 +216,11 @@ void Loader::DecodeObject(const Reader& r, const api::SourceRef& source,
                  internal::DecodeCompositePodGroup(r, &g);
                  g.api_version = api_version;
                });
+  } else if (api_version == kBatchV1 && kind == "Job") {
+    DecodeInto(r, source, label_kind, &objects.jobs, [&](api::Job& j) {
+      internal::DecodeJob(r, &j);
+      j.api_version = api_version;
+    });
   } else {
     NoteSkipped(api_version, kind, source, r.Path());
   }

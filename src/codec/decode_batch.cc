@@ -1,0 +1,171 @@
+// File: codec/decode_batch.cc
+//
+// batch/v1 Job decoder (see decode_batch.h).
+#include "codec/decode_batch.h"
+
+#include <fmt/format.h>
+
+#include <string>
+#include <string_view>
+
+#include "codec/decode_common.h"
+#include "codec/decode_core.h"
+#include "codec/decode_scheduling.h"
+
+namespace wasched::codec::internal {
+namespace {
+
+// batch/v1 JobSpec fields that do not affect what wasched computes.
+constexpr std::string_view kIgnoredJobSpecFields[] = {
+    "activeDeadlineSeconds", "backoffLimit",     "backoffLimitPerIndex", "maxFailedIndexes",
+    "podFailurePolicy",      "successPolicy",    "selector",             "manualSelector",
+    "ttlSecondsAfterFinished", "podReplacementPolicy", "managedBy"};
+
+// PodTemplateSpec metadata fields besides labels/annotations: legal, without effect on a template.
+constexpr std::string_view kIgnoredTemplateMetaFields[] = {
+    "name", "generateName", "namespace", "uid", "creationTimestamp", "ownerReferences",
+    "finalizers", "resourceVersion", "generation", "managedFields", "selfLink"};
+
+// batch/v1 JobStatus fields wasched does not read.
+constexpr std::string_view kIgnoredJobStatusFields[] = {
+    "conditions", "startTime", "completionTime", "completedIndexes", "failedIndexes",
+    "terminating", "uncountedTerminatedPods", "ready"};
+
+void DecodeCompletionMode(const Reader& r, std::optional<api::CompletionMode>* out) {
+  if (r.IsNull()) return;
+  if (r.Kind() != ValueKind::kString) {
+    r.TypeError("string");
+    return;
+  }
+  const std::string_view text = r.Scalar();
+  if (text == "NonIndexed") {
+    *out = api::CompletionMode::kNonIndexed;
+  } else if (text == "Indexed") {
+    *out = api::CompletionMode::kIndexed;
+  } else {
+    r.Error(FieldErrorType::kNotSupported, QuoteValue(text),
+            "supported values: \"Indexed\", \"NonIndexed\"");
+  }
+}
+
+// DecodePodTemplate: spec.template = {metadata: {labels, annotations}, spec: PodSpec}.
+void DecodePodTemplate(const Reader& r, api::Pod* pod) {
+  r.ForEachField([&](std::string_view key, const Reader& f) {
+    if (key == "metadata") {
+      f.ForEachField([&](std::string_view mkey, const Reader& mf) {
+        if (mkey == "labels") mf.Read(&pod->meta.labels);
+        else if (mkey == "annotations") mf.Read(&pod->meta.annotations);
+        else return IsOneOf(mkey, kIgnoredTemplateMetaFields);
+        return true;
+      });
+    } else if (key == "spec") {
+      DecodePodSpec(f, pod);
+    } else {
+      return false;
+    }
+    return true;
+  });
+}
+
+// DecodeBuildingBlockPolicy: WorkloadPodGroupSchedulingPolicy (basic{} | gang{minCount *int32}).
+void DecodeBuildingBlockPolicy(const Reader& r,
+                               std::optional<api::WorkloadPodGroupSchedulingPolicy>* out) {
+  if (r.IsNull()) return;
+  if (!r.ExpectKind(ValueKind::kMap)) return;
+  api::WorkloadPodGroupSchedulingPolicy& policy = out->emplace();
+  r.ForEachField([&](std::string_view key, const Reader& f) {
+    if (key == "basic") {
+      if (DecodeEmptyStruct(f)) policy.basic.emplace();
+    } else if (key == "gang") {
+      if (!f.ExpectKind(ValueKind::kMap)) return true;
+      api::WorkloadPodGroupGangSchedulingPolicy& gang = policy.gang.emplace();
+      f.ForEachField([&](std::string_view gkey, const Reader& gf) {
+        if (gkey != "minCount") return false;
+        gf.Read(&gang.min_count);
+        return true;
+      });
+    } else {
+      return false;
+    }
+    return true;
+  });
+}
+
+void DecodeJobStatus(const Reader& r, api::JobStatus* status) {
+  r.ForEachField([&](std::string_view key, const Reader& f) {
+    if (key == "active") f.Read(&status->active);
+    else if (key == "succeeded") f.Read(&status->succeeded);
+    else if (key == "failed") f.Read(&status->failed);
+    else return IsOneOf(key, kIgnoredJobStatusFields);
+    return true;
+  });
+}
+
+}  // namespace
+
+void DecodeJobSchedulingConfiguration(const Reader& r,
+                                      std::optional<api::JobSchedulingConfiguration>* out) {
+  if (r.IsNull()) return;
+  if (!r.ExpectKind(ValueKind::kMap)) return;
+  api::JobSchedulingConfiguration& s = out->emplace();
+  bool saw_policy = false;
+  bool saw_constraints = false;
+  // Both spellings of one field in one object: keep the first, reject the second by its path.
+  auto second_spelling = [](const Reader& f, std::string_view first) {
+    f.Error(FieldErrorType::kInvalid, "",
+            fmt::format("may not be set together with `{}` (the same field under its other name)",
+                        first));
+  };
+  r.ForEachField([&](std::string_view key, const Reader& f) {
+    if (key == api::kJobSchedulingPolicyField || key == api::kJobSchedulingPolicyAlphaField) {
+      if (saw_policy) {
+        second_spelling(f, s.scheduling_policy_field);
+        return true;
+      }
+      saw_policy = true;
+      s.scheduling_policy_field = std::string(key);
+      DecodeBuildingBlockPolicy(f, &s.scheduling_policy);
+    } else if (key == api::kJobSchedulingConstraintsField ||
+               key == api::kJobSchedulingConstraintsAlphaField) {
+      if (saw_constraints) {
+        second_spelling(f, s.scheduling_constraints_field);
+        return true;
+      }
+      saw_constraints = true;
+      s.scheduling_constraints_field = std::string(key);
+      DecodeSchedulingConstraints(f, &s.scheduling_constraints);
+    } else if (key == "disruptionMode") {
+      DecodeDisruptionMode(f, &s.disruption_mode);
+    } else if (key == "resourceClaims") {
+      DecodeResourceClaims(f, &s.resource_claims);
+    } else {
+      return false;
+    }
+    return true;
+  });
+}
+
+void DecodeJob(const Reader& root, api::Job* job) {
+  DecodeTopLevel(root, /*namespaced=*/true, &job->meta, [&](std::string_view key,
+                                                            const Reader& f) {
+    if (key == "spec") {
+      f.ForEachField([&](std::string_view skey, const Reader& sf) {
+        if (skey == "parallelism") sf.Read(&job->parallelism);
+        else if (skey == "completions") sf.Read(&job->completions);
+        else if (skey == "completionMode") DecodeCompletionMode(sf, &job->completion_mode);
+        else if (skey == "suspend") sf.Read(&job->suspend);
+        else if (skey == "template") DecodePodTemplate(sf, &job->pod_template);
+        else if (skey == "scheduling") DecodeJobSchedulingConfiguration(sf, &job->scheduling);
+        else return IsOneOf(skey, kIgnoredJobSpecFields);
+        return true;
+      });
+    } else if (key == "status") {
+      DecodeJobStatus(f, &job->status);
+    } else {
+      return false;
+    }
+    return true;
+  });
+}
+
+}  // namespace wasched::codec::internal
