@@ -91,6 +91,7 @@ struct Pod {
   std::string scheduler_name = "default-scheduler";
   std::string node_name;
   std::optional<std::string> pod_group_name;
+  std::vector<std::string> scheduling_gates;  // spec.schedulingGates[].name; non-empty = gated
   std::string phase;  // status.phase; "Succeeded"/"Failed" pods hold no resources
 };
 

@@ -12,7 +12,7 @@ namespace {
 
 // core/v1 PodSpec fields that do not affect what wasched computes.
 constexpr std::string_view kIgnoredPodSpecFields[] = {
-    "volumes", "ephemeralContainers", "restartPolicy", "terminationGracePeriodSeconds",
+    "ephemeralContainers", "restartPolicy", "terminationGracePeriodSeconds",
     "activeDeadlineSeconds", "dnsPolicy", "serviceAccountName", "serviceAccount",
     "automountServiceAccountToken", "hostNetwork", "hostPID", "hostIPC", "shareProcessNamespace",
     "securityContext", "imagePullSecrets", "hostname", "subdomain", "hostAliases", "dnsConfig",
@@ -21,11 +21,11 @@ constexpr std::string_view kIgnoredPodSpecFields[] = {
 
 // core/v1 PodSpec fields that matter to kube-scheduler but that wasched does not model.
 constexpr std::string_view kUnsupportedPodSpecFields[] = {
-    "topologySpreadConstraints", "schedulingGates", "resourceClaims", "resources"};
+    "topologySpreadConstraints", "resourceClaims", "resources"};
 
 // core/v1 Container fields that do not affect scheduling.
 constexpr std::string_view kIgnoredContainerFields[] = {
-    "image", "command", "args", "workingDir", "ports", "envFrom", "env", "resizePolicy",
+    "image", "command", "args", "workingDir", "envFrom", "env", "resizePolicy",
     "restartPolicyRules", "volumeMounts", "volumeDevices", "livenessProbe", "readinessProbe",
     "startupProbe", "lifecycle", "terminationMessagePath", "terminationMessagePolicy",
     "imagePullPolicy", "securityContext", "stdin", "stdinOnce", "tty"};
@@ -113,6 +113,14 @@ void DecodeContainer(const Reader& r, bool init_container, api::Container* c) {
         else if (rkey == "claims") {}  // refers to spec.resourceClaims, which warns
         else return false;
         return true;
+      });
+    } else if (key == "ports") {
+      // hostPort conflicts are kube-scheduler's NodePorts filter, which wasched does not model.
+      f.ForEachItem([&](size_t, const Reader& port) {
+        port.ForEachField([&](std::string_view pkey, const Reader& pf) {
+          if (pkey == "hostPort" && !pf.IsNull()) pf.WarnUnsupportedField();
+          return true;
+        });
       });
     } else if (key == "restartPolicy") {
       std::string policy;
@@ -273,6 +281,25 @@ void DecodePodSpec(const Reader& r, api::Pod* pod) {
         if (gkey != "podGroupName") return false;
         gf.Read(&pod->pod_group_name);
         return true;
+      });
+    } else if (key == "schedulingGates") {
+      f.ForEachItem([&](size_t, const Reader& item) {
+        item.ForEachField([&](std::string_view gkey, const Reader& gf) {
+          if (gkey != "name") return false;
+          gf.Read(&pod->scheduling_gates.emplace_back());
+          return true;
+        });
+      });
+    } else if (key == "volumes") {
+      // Volume binding (VolumeBinding, VolumeRestrictions, VolumeZone) is not modelled: claims
+      // are warned about; other volume types do not affect placement.
+      f.ForEachItem([&](size_t, const Reader& volume) {
+        volume.ForEachField([&](std::string_view vkey, const Reader& vf) {
+          if ((vkey == "persistentVolumeClaim" || vkey == "ephemeral") && !vf.IsNull()) {
+            vf.WarnUnsupportedField();
+          }
+          return true;
+        });
       });
     } else if (IsOneOf(key, kUnsupportedPodSpecFields)) {
       if (!f.IsNull()) f.WarnUnsupportedField();

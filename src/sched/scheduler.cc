@@ -6,12 +6,15 @@
 #include "sched/scheduler.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <map>
 #include <unordered_map>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "sched/cache/node_table.h"
 #include "sched/cache/snapshot.h"
@@ -96,6 +99,7 @@ class Run {
   std::vector<std::string> pending_message_;
   std::vector<bool> bound_now_;
   std::vector<bool> in_scope_;            // handled by this scheduler
+  std::vector<bool> gated_;               // spec.schedulingGates non-empty
   std::vector<NodeIndex> overcommitted_at_input_;
 };
 
@@ -144,6 +148,7 @@ void Run::BuildCache() {
   pending_message_.assign(pod_count, "");
   bound_now_.assign(pod_count, false);
   in_scope_.assign(pod_count, true);
+  gated_.assign(pod_count, false);
   for (size_t p = 0; p < pod_count; ++p) {
     PodInfo& pi = pods_[p];
     if (!pi.pod->node_name.empty()) {
@@ -156,6 +161,16 @@ void Run::BuildCache() {
     }
     pi.static_class = framework_->ClassOf(*pi.pod);
     pi.signature = framework_->SignatureOf(pi);
+    if (!pi.pod->scheduling_gates.empty()) {
+      // SchedulingGates PreEnqueue (pkg/scheduler/framework/plugins/schedulinggates): never
+      // queued until every gate is removed; the API server reports reason SchedulingGated.
+      gated_[p] = true;
+      in_scope_[p] = false;
+      pending_reason_[p] = "SchedulingGated";
+      pending_message_[p] = fmt::format(
+          "Scheduling is blocked due to non-empty scheduling gates: [{}]",
+          fmt::join(pi.pod->scheduling_gates, ", "));
+    }
   }
   snapshot_->Commit();
   for (NodeIndex n = 0; n < nodes_->size(); ++n) {
@@ -221,9 +236,13 @@ void Run::Enqueue() {
     GroupState& gs = groups_[g];
     bool any_pending = false;
     for (PodIndex p : gs.members) {
-      if (pods_[p].node == kNoNode) any_pending = true;
+      if (pods_[p].node == kNoNode && !gated_[p]) any_pending = true;
     }
     if (!any_pending) continue;
+    int32_t known = 0;  // pending + assumed + bound members the gang plugin can see
+    for (PodIndex p : gs.members) {
+      if (!gated_[p]) ++known;
+    }
     // Not scheduled by this version (no silent approximation): CompositePodGroup trees and
     // topology-constrained placement arrive with the hierarchy/topology work.
     std::string unsupported;
@@ -247,13 +266,14 @@ void Run::Enqueue() {
       }
       continue;
     }
-    Status pre = plugins::PreEnqueue(true, gs.pod_group->meta.name, gs.is_gang,
-                                     static_cast<int32_t>(gs.members.size()), gs.min_count);
+    Status pre =
+        plugins::PreEnqueue(true, gs.pod_group->meta.name, gs.is_gang, known, gs.min_count);
     if (!pre.IsSuccess()) {
       for (PodIndex p : gs.members) {
-        if (pods_[p].node != kNoNode) continue;
+        if (pods_[p].node != kNoNode || gated_[p]) continue;
         pending_reason_[p] = "SchedulingGated";
-        pending_message_[p] = pre.Message();
+        pending_message_[p] = fmt::format("{} ({} of minCount {} pods exist)", pre.Message(),
+                                          known, gs.min_count);
       }
       continue;
     }
@@ -312,10 +332,11 @@ void Run::ScheduleGroup(GroupIndex gi) {
   for (PodIndex p : g.members) {
     if (pods_[p].node != kNoNode) {
       ++scheduled;
-    } else {
+    } else if (!gated_[p]) {
       todo.push_back(p);
     }
   }
+  assert(!todo.empty() && "a group is queued only with an ungated pending member");
   std::stable_sort(todo.begin(), todo.end(),
                    [&](PodIndex a, PodIndex b) { return PodOrderLess(pods_[a], pods_[b]); });
 
@@ -470,6 +491,49 @@ ScheduleResult Run::Assemble() const {
     }
     gr.min_count = g.min_count;
     gr.conditions = g.conditions;
+    r.groups.push_back(std::move(gr));
+  }
+  // CompositePodGroups: `scheduled` counts children that meet their own quorum (a PodGroup with
+  // ≥ minCount members placed, a CompositePodGroup with ≥ minGroupCount such children). Trees
+  // are not scheduled by this version, so conditions are reported as given.
+  auto group_satisfied = [&](const std::string& ns, const std::string& name) {
+    for (const auto& g : groups_) {
+      if (g.pod_group->meta.namespace_ != ns || g.pod_group->meta.name != name) continue;
+      int32_t placed = 0;
+      for (PodIndex p : g.members) placed += pods_[p].node != kNoNode ? 1 : 0;
+      return placed >= g.min_count;
+    }
+    return false;
+  };
+  std::function<int32_t(const api::CompositePodGroup&, int)> satisfied_children =
+      [&](const api::CompositePodGroup& cpg, int depth) -> int32_t {
+    if (depth > api::kWorkloadMaxTreeDepth) return 0;  // cycle or too deep: nothing counts
+    int32_t count = 0;
+    const std::string& ns = cpg.meta.namespace_;
+    for (const auto& g : groups_) {
+      const auto& pg = *g.pod_group;
+      if (pg.meta.namespace_ == ns && pg.parent_composite_pod_group_name == cpg.meta.name &&
+          group_satisfied(ns, pg.meta.name)) {
+        ++count;
+      }
+    }
+    for (const auto& child : objects_.composite_pod_groups) {
+      if (child.meta.namespace_ != ns || child.parent_composite_pod_group_name != cpg.meta.name) {
+        continue;
+      }
+      int32_t need = child.scheduling_policy.gang ? child.scheduling_policy.gang->min_group_count : 1;
+      if (satisfied_children(child, depth + 1) >= need) ++count;
+    }
+    return count;
+  };
+  for (const auto& cpg : objects_.composite_pod_groups) {
+    GroupResult gr;
+    gr.kind = "CompositePodGroup";
+    gr.name = api::NamespacedName(cpg.meta);
+    gr.scheduled = satisfied_children(cpg, 1);
+    gr.min_group_count =
+        cpg.scheduling_policy.gang ? cpg.scheduling_policy.gang->min_group_count : 1;
+    gr.conditions = cpg.conditions;
     r.groups.push_back(std::move(gr));
   }
   std::sort(r.groups.begin(), r.groups.end(), [](const GroupResult& a, const GroupResult& b) {

@@ -166,7 +166,8 @@ TEST(SchedulerTest, PreEnqueueHoldsGangUntilMinCountPodsExist) {
   ASSERT_EQ(r.pending.size(), 2u);
   EXPECT_EQ(r.pending[0].reason, "SchedulingGated");
   EXPECT_EQ(r.pending[0].message,
-            "waiting for minCount pods from a gang to appear in scheduling queue");
+            "waiting for minCount pods from a gang to appear in scheduling queue (2 of minCount 3 "
+            "pods exist)");
   EXPECT_TRUE(r.groups[0].conditions.empty());  // never attempted
 }
 
@@ -270,6 +271,55 @@ TEST(SchedulerTest, TopologyAndHierarchyAreReportedNotApproximated) {
   EXPECT_EQ(r.pending[0].reason, "Unsupported");
   EXPECT_THAT(r.pending[0].message, ::testing::HasSubstr("topology-aware placement"));
   EXPECT_THAT(r.pending[1].message, ::testing::HasSubstr("CompositePodGroup"));
+}
+
+}  // namespace
+}  // namespace wasched::sched
+
+namespace wasched::sched {
+namespace {
+
+TEST(SchedulerTest, SchedulingGatesHoldThePodAndDoNotCountForTheGang) {
+  api::ObjectSet in;
+  in.nodes.push_back(test::MakeNode().Name("n1").Capacity({{"cpu", 8000}, {"pods", 110}}).Obj());
+  in.pods.push_back(test::MakePod().Name("bare").Req({{"cpu", 100}}).Obj());
+  in.pods.back().scheduling_gates = {"example.com/quota", "example.com/ready"};
+  in.pod_groups.push_back(test::MakePodGroup().Name("g").MinCount(2).Obj());
+  in.pods.push_back(test::MakePod().Name("m0").Req({{"cpu", 100}}).Group("g").Obj());
+  in.pods.push_back(test::MakePod().Name("m1").Req({{"cpu", 100}}).Group("g").Obj());
+  in.pods.back().scheduling_gates = {"example.com/quota"};
+  ScheduleResult r = Schedule(in, Verified());
+  EXPECT_TRUE(r.bindings.empty());
+  ASSERT_EQ(r.pending.size(), 3u);
+  EXPECT_EQ(r.pending[0].pod, "default/bare");
+  EXPECT_EQ(r.pending[0].reason, "SchedulingGated");
+  EXPECT_EQ(r.pending[0].message,
+            "Scheduling is blocked due to non-empty scheduling gates: [example.com/quota, "
+            "example.com/ready]");
+  EXPECT_THAT(r.pending[1].message, HasSubstr("1 of minCount 2 pods exist"));
+}
+
+TEST(SchedulerTest, NoNodesMessageIsUpstreams) {
+  api::ObjectSet in;
+  in.pods.push_back(test::MakePod().Name("p").Req({{"cpu", 100}}).Obj());
+  ScheduleResult r = Schedule(in, Verified());
+  ASSERT_EQ(r.pending.size(), 1u);
+  EXPECT_EQ(r.pending[0].message, "no nodes available to schedule pods");
+}
+
+TEST(SchedulerTest, CompositePodGroupsAreListedWithMinGroupCount) {
+  api::ObjectSet in;
+  api::CompositePodGroup cpg;
+  cpg.meta.name = "root";
+  cpg.meta.namespace_ = "default";
+  cpg.scheduling_policy.gang = api::CompositeGangSchedulingPolicy{2};
+  in.composite_pod_groups.push_back(cpg);
+  ScheduleResult r = Schedule(in, Verified());
+  ASSERT_EQ(r.groups.size(), 1u);
+  EXPECT_EQ(r.groups[0].kind, "CompositePodGroup");
+  EXPECT_EQ(r.groups[0].name, "default/root");
+  EXPECT_EQ(r.groups[0].min_group_count, 2);
+  EXPECT_FALSE(r.groups[0].min_count.has_value());
 }
 
 }  // namespace

@@ -231,6 +231,11 @@ void Framework::FeasibleNodes(const PodInfo& pod, std::vector<NodeIndex>& out) {
 }
 
 std::string Framework::Diagnose(const PodInfo& pod, Code* code) const {
+  if (nodes_.size() == 0) {
+    // Upstream ErrNoNodesAvailable (pkg/scheduler/schedule_one.go).
+    if (code) *code = Code::kUnschedulableAndUnresolvable;
+    return "no nodes available to schedule pods";
+  }
   const PodClass& cls = classes_[pod.static_class];
   std::map<std::string, int32_t> reasons(cls.static_reasons.begin(), cls.static_reasons.end());
   std::vector<std::string> node_reasons;
