@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # build.sh [TARGET...]: installs missing packages, configures a Release build in build/ and builds
-# the given targets (all when none), two jobs at a time.
+# the given targets (all when none), two jobs at a time. Build output goes to stderr so that
+# `scripts/demo.sh -o json` prints only the JSON on stdout.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-scripts/install-deps.sh
+scripts/install-deps.sh >&2
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 if [ $# -eq 0 ]; then
-  cmake --build build -j2
+  cmake --build build -j2 >&2
 else
   for target in "$@"; do
-    cmake --build build -j2 --target "$target"
+    cmake --build build -j2 --target "$target" >&2
   done
 fi

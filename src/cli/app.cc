@@ -10,6 +10,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cli/convert_command.h"
 #include "cli/demo_command.h"
 #include "cli/feature_gates.h"
 #include "cli/schedule_command.h"
@@ -109,6 +110,16 @@ int RunParsed(int argc, const char* const* argv, std::istream& in, std::ostream&
   CommonFlags demo_flags;
   AddCommonFlags(demo, &demo_flags);
 
+  if (auto code = RunConvertIfSelected(app, argc, argv, in, out, err)) return *code;
+  if (argc > 1 && argv[1][0] != '-') {
+    // CLI11 reports a mistyped subcommand as "A subcommand is required"; name it instead.
+    const std::string first = argv[1];
+    const auto subcommands = app.get_subcommands([&](CLI::App* sub) { return sub->check_name(first); });
+    if (subcommands.empty()) {
+      err << "error: unknown subcommand \"" << first << "\" (see wasched --help)\n";
+      return kExitUsage;
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

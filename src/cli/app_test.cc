@@ -221,3 +221,16 @@ TEST(AppTest, DemoBindsTheTrainingGangAndHoldsTheOversizedGang) {
 
 }  // namespace
 }  // namespace wasched::cli
+
+namespace wasched::cli {
+namespace {
+
+TEST(AppTest, UnknownSubcommandIsNamed) {
+  Outcome o = RunCli({"frobnicate"});
+  EXPECT_EQ(o.code, 2);
+  EXPECT_EQ(o.out, "");
+  EXPECT_NE(o.err.find("unknown subcommand \"frobnicate\""), std::string::npos) << o.err;
+}
+
+}  // namespace
+}  // namespace wasched::cli

@@ -136,12 +136,14 @@ std::string FormatScheduleTable(const api::ObjectSet& objects,
       if (!message.empty() && std::find(shown.begin(), shown.end(), message) == shown.end()) {
         row.note += (row.note.empty() ? "" : ": ") + p->second->message;
       }
+    } else if (pod != nullptr && (pod->phase == "Succeeded" || pod->phase == "Failed")) {
+      // Finished pods hold no resources, wherever they ran.
+      row.where = pod->node_name.empty() ? "-" : pod->node_name;
+      row.note = "phase " + pod->phase;
     } else if (pod != nullptr && !pod->node_name.empty()) {
       row.where = pod->node_name;
       row.note = "running";
       ++running;
-    } else if (pod != nullptr && (pod->phase == "Succeeded" || pod->phase == "Failed")) {
-      row.note = "phase " + pod->phase;
     } else if (pod != nullptr && pod->scheduler_name != kDefaultScheduler) {
       row.note = fmt::format("schedulerName {}: not handled by wasched", pod->scheduler_name);
     } else {

@@ -253,6 +253,15 @@ tl::expected<LoadResult, InputErrors> Loader::Finish() {
         internal::kDefaultMaxPods, defaulted_pods_, defaulted_pods_first_));
   }
   for (const Skipped& s : skipped_) {
+    if (s.what.starts_with("scheduling.k8s.io/v1alpha1 ") ||
+        s.what.starts_with("scheduling.k8s.io/v1alpha2 ")) {
+      // Removed versions (spec/was-v1.37.md §1): say how to migrate instead of "unknown".
+      result_.warnings.push_back(fmt::format(
+          "skipped {} object(s) of {}: this version is not served by Kubernetes 1.37; migrate "
+          "with `wasched convert --to scheduling.k8s.io/v1beta1` (first: {})",
+          s.count, s.what, s.first));
+      continue;
+    }
     result_.warnings.push_back(fmt::format("skipped {} object(s) of unknown kind {} (first: {})",
                                            s.count, s.what, s.first));
   }

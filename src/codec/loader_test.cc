@@ -478,10 +478,12 @@ metadata: {name: older}
       ElementsAre(
           "skipped 1 object(s) of unknown kind v1 ConfigMap (first: f.yaml document 1)",
           "skipped 3 object(s) of unknown kind apps/v1 Deployment (first: f.yaml document 2)",
-          "skipped 1 object(s) of unknown kind scheduling.k8s.io/v1alpha2 Workload (first: "
-          "f.yaml document 5)",
-          "skipped 1 object(s) of unknown kind scheduling.k8s.io/v1alpha1 Workload (first: "
-          "f.yaml document 6)"));
+          "skipped 1 object(s) of scheduling.k8s.io/v1alpha2 Workload: this version is not "
+          "served by Kubernetes 1.37; migrate with `wasched convert --to "
+          "scheduling.k8s.io/v1beta1` (first: f.yaml document 5)",
+          "skipped 1 object(s) of scheduling.k8s.io/v1alpha1 Workload: this version is not "
+          "served by Kubernetes 1.37; migrate with `wasched convert --to "
+          "scheduling.k8s.io/v1beta1` (first: f.yaml document 6)"));
 }
 
 TEST(LoaderTest, UnknownFieldsWarnButKnownIgnoredFieldsDoNot) {
@@ -949,12 +951,12 @@ TEST(LoaderRealDataTest, KubernetesWebsiteOlderGenerationsAreSkipped) {
   EXPECT_EQ(loaded->objects.pods.size(), 2u);  // Pods are v1 and load (workloadRef warns)
   EXPECT_THAT(loaded->warnings,
               ElementsAre(HasSubstr("unknown field \"spec.workloadRef\""),
-                          HasSubstr("skipped 1 object(s) of unknown kind scheduling.k8s.io/v1alpha1 "
-                                    "Workload"),
-                          HasSubstr("skipped 2 object(s) of unknown kind scheduling.k8s.io/v1alpha2 "
-                                    "PodGroup"),
-                          HasSubstr("skipped 1 object(s) of unknown kind scheduling.k8s.io/v1alpha2 "
-                                    "Workload")));
+                          HasSubstr("skipped 1 object(s) of scheduling.k8s.io/v1alpha1 "
+                                    "Workload: this version is not served"),
+                          HasSubstr("skipped 2 object(s) of scheduling.k8s.io/v1alpha2 "
+                                    "PodGroup: this version is not served"),
+                          HasSubstr("skipped 1 object(s) of scheduling.k8s.io/v1alpha2 "
+                                    "Workload: this version is not served")));
   EXPECT_EQ(loaded->objects.pods[1].pod_group_name, "training-worker-0");
 }
 
