@@ -1,12 +1,12 @@
 // File: validation/object_set_validation.cc
 //
-// ValidateForSchedule: per-object field checks and cross-object reference checks, each reported
-// as upstream's field.Error (type, path, rendered value, detail). Sources for the messages:
-// k8s.io/apimachinery/pkg/api/validation (ObjectMeta, DNS-1123 names),
+// The pre-scheduling checks — Node, Pod and PriorityClass fields, and cross-object references
+// and duplicates — each reported as upstream's field.Error (type, path, rendered value, detail),
+// merged with the API validation (validation/api_validation.h) into one input-ordered report.
+// Sources for the messages: k8s.io/apimachinery/pkg/api/validation (ObjectMeta, DNS-1123 names),
 // pkg/apis/core/validation (resources, node selector requirements),
 // pkg/apis/scheduling/validation (PriorityClass), plugin/pkg/admission/priority (class lookup,
-// one global default), labels.NewRequirement (Gt/Lt values), and the scheduling.k8s.io
-// declarative-validation rules of spec/was-v1.37.md §3.1–3.6.
+// one global default), labels.NewRequirement (Gt/Lt values).
 #include "validation/object_set_validation.h"
 
 #include <fmt/format.h>
@@ -24,20 +24,14 @@
 #include <vector>
 
 #include "api/quantity.h"
+#include "validation/api_validation.h"
+#include "validation/error_collector.h"
+#include "validation/field_errors.h"
+#include "validation/object_meta_validation.h"
 
 namespace wasched::validation {
 namespace {
 
-constexpr const char* kDns1123SubdomainDetail =
-    "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or "
-    "'.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used "
-    "for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
-constexpr const char* kDns1123LabelDetail =
-    "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and "
-    "must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used "
-    "for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
-constexpr std::size_t kDns1123SubdomainMaxLength = 253;
-constexpr std::size_t kDns1123LabelMaxLength = 63;
 constexpr const char* kNonNegativeDetail = "must be greater than or equal to 0";
 constexpr const char* kSystemPriorityClassPrefix = "system-";
 
@@ -50,57 +44,6 @@ constexpr SystemPriorityClass kSystemPriorityClasses[] = {
     {"system-node-critical", api::kSystemNodeCritical},
     {"system-cluster-critical", api::kSystemClusterCritical},
 };
-
-// Quote: a string value rendered as upstream's field.Error does (Go's %q for plain text).
-std::string Quote(std::string_view value) {
-  std::string out = "\"";
-  for (char c : value) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out + "\"";
-}
-
-bool IsLowerAlnum(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); }
-
-// IsDns1123LabelShape: `[a-z0-9]([-a-z0-9]*[a-z0-9])?`, length not checked.
-bool IsDns1123LabelShape(std::string_view s) {
-  if (s.empty() || !IsLowerAlnum(s.front()) || !IsLowerAlnum(s.back())) return false;
-  return std::all_of(s.begin(), s.end(), [](char c) { return IsLowerAlnum(c) || c == '-'; });
-}
-
-// IsDns1123SubdomainShape: dot-separated DNS-1123 labels, length not checked.
-bool IsDns1123SubdomainShape(std::string_view s) {
-  if (s.empty()) return false;
-  std::size_t start = 0;
-  while (true) {
-    std::size_t dot = s.find('.', start);
-    std::string_view label = s.substr(start, dot == std::string_view::npos ? dot : dot - start);
-    if (!IsDns1123LabelShape(label)) return false;
-    if (dot == std::string_view::npos) return true;
-    start = dot + 1;
-  }
-}
-
-// Dns1123SubdomainErrors: upstream validation.IsDNS1123Subdomain messages (each one an error).
-std::vector<std::string> Dns1123SubdomainErrors(std::string_view s) {
-  std::vector<std::string> out;
-  if (s.size() > kDns1123SubdomainMaxLength) {
-    out.push_back(fmt::format("must be no more than {} characters", kDns1123SubdomainMaxLength));
-  }
-  if (!IsDns1123SubdomainShape(s)) out.push_back(kDns1123SubdomainDetail);
-  return out;
-}
-
-// Dns1123LabelErrors: upstream validation.IsDNS1123Label messages.
-std::vector<std::string> Dns1123LabelErrors(std::string_view s) {
-  std::vector<std::string> out;
-  if (s.size() > kDns1123LabelMaxLength) {
-    out.push_back(fmt::format("must be no more than {} characters", kDns1123LabelMaxLength));
-  }
-  if (!IsDns1123LabelShape(s)) out.push_back(kDns1123LabelDetail);
-  return out;
-}
 
 // IsInt64: strconv.ParseInt(s, 10, 64) succeeds.
 bool IsInt64(std::string_view s) {
@@ -124,80 +67,35 @@ std::string Where(const api::SourceRef& source) {
   return fmt::format("{} document {}", source.file, source.document);
 }
 
-// ObjectName: "Kind ns/name" ("Node name" for cluster-scoped kinds; "Kind" when unnamed).
-std::string ObjectName(std::string_view kind, const api::ObjectMeta& meta) {
-  if (meta.name.empty()) return std::string(kind);
-  return fmt::format("{} {}", kind, api::NamespacedName(meta));
-}
-
-// Ordering of kinds for errors of objects in the same document (a List).
-enum KindRank : int {
-  kRankPriorityClass,
-  kRankNode,
-  kRankWorkload,
-  kRankCompositePodGroup,
-  kRankPodGroup,
-  kRankPod,
-};
-
-// Entry: one error plus its position in the input, for the final input-order sort.
-struct Entry {
-  std::size_t file_rank = 0;
-  int document = 0;
-  int kind_rank = 0;
-  std::size_t index = 0;  // index within its kind's vector
-  std::size_t seq = 0;    // insertion order, last tie-break
-  InputError error;
-};
-
-// Reporter: adds errors for one object.
+// Reporter: adds the errors of one object to the collector.
 class Reporter {
  public:
-  Reporter(std::vector<Entry>* out, const api::ObjectMeta& meta, std::string object, int kind_rank,
-           std::size_t index)
+  Reporter(internal::ErrorCollector* out, const api::ObjectMeta& meta, std::string object,
+           internal::KindRank kind_rank, std::size_t index)
       : out_(out), meta_(meta), object_(std::move(object)), kind_rank_(kind_rank), index_(index) {}
 
   void Add(FieldErrorType type, std::string field, std::string bad_value, std::string detail,
            std::string origin = "") {
-    Entry e;
-    e.document = meta_.source.document;
-    e.kind_rank = kind_rank_;
-    e.index = index_;
-    e.seq = out_->size();
-    e.error.source = meta_.source;
-    e.error.object = object_;
-    e.error.error = FieldError{type, std::move(field), std::move(bad_value), std::move(detail),
-                               std::move(origin)};
-    out_->push_back(std::move(e));
+    out_->Add(meta_, object_, kind_rank_, index_,
+              FieldError{type, std::move(field), std::move(bad_value), std::move(detail),
+                         std::move(origin)});
+  }
+  void AddAll(ErrorList errors) {
+    out_->AddAll(meta_, object_, kind_rank_, index_, std::move(errors));
   }
 
   const api::ObjectMeta& meta() const { return meta_; }
 
  private:
-  std::vector<Entry>* out_;
+  internal::ErrorCollector* out_;
   const api::ObjectMeta& meta_;
   std::string object_;
-  int kind_rank_;
+  internal::KindRank kind_rank_;
   std::size_t index_;
 };
 
-// ValidateMeta: metadata.name (DNS-1123 subdomain for every kind wasched reads) and, where set,
-// metadata.namespace (DNS-1123 label). Upstream: ValidateObjectMeta.
-void ValidateMeta(Reporter& r) {
-  const api::ObjectMeta& meta = r.meta();
-  if (meta.name.empty()) {
-    r.Add(FieldErrorType::kRequired, "metadata.name", "", "name or generateName is required");
-  } else {
-    for (std::string& msg : Dns1123SubdomainErrors(meta.name)) {
-      r.Add(FieldErrorType::kInvalid, "metadata.name", Quote(meta.name), std::move(msg));
-    }
-  }
-  if (!meta.namespace_.empty()) {
-    for (std::string& msg : Dns1123LabelErrors(meta.namespace_)) {
-      r.Add(FieldErrorType::kInvalid, "metadata.namespace", Quote(meta.namespace_), std::move(msg));
-    }
-  }
-}
+// ValidateMeta: metadata.name and metadata.namespace (validation/object_meta_validation.h).
+void ValidateMeta(Reporter& r) { r.AddAll(ValidateObjectMeta(r.meta())); }
 
 // ValidateNonNegative: every amount in `list` is ≥ 0; path `<path>[<resource>]`.
 void ValidateNonNegative(Reporter& r, const api::ResourceList& list, const std::string& path) {
@@ -300,77 +198,6 @@ void ValidateNodeAffinity(Reporter& r, const api::NodeAffinity& affinity) {
   }
 }
 
-// ValidatePolicyUnion: union basic|gang and gang.<count_name> ≥ 1 (0 → Required, as the count is a
-// non-pointer int32). `path` is the schedulingPolicy path.
-void ValidatePolicyUnion(Reporter& r, bool has_basic, bool has_gang, int32_t count,
-                         const std::string& path, const char* count_name) {
-  if (has_basic && has_gang) {
-    r.Add(FieldErrorType::kInvalid, path, Quote("{basic, gang}"),
-          "must specify exactly one of: `basic`, `gang`", "union");
-  } else if (!has_basic && !has_gang) {
-    r.Add(FieldErrorType::kInvalid, path, Quote(""), "must specify one of: `basic`, `gang`",
-          "union");
-  }
-  if (!has_gang) return;
-  const std::string count_path = fmt::format("{}.gang.{}", path, count_name);
-  if (count == 0) {
-    r.Add(FieldErrorType::kRequired, count_path, "", "");
-  } else if (count < 0) {
-    r.Add(FieldErrorType::kInvalid, count_path, std::to_string(count),
-          "must be greater than or equal to 1", "minimum");
-  }
-}
-
-void ValidatePolicy(Reporter& r, const api::PodGroupSchedulingPolicy& policy,
-                    const std::string& path) {
-  ValidatePolicyUnion(r, policy.basic.has_value(), policy.gang.has_value(),
-                      policy.gang ? policy.gang->min_count : 0, path, "minCount");
-}
-
-void ValidatePolicy(Reporter& r, const api::CompositePodGroupSchedulingPolicy& policy,
-                    const std::string& path) {
-  ValidatePolicyUnion(r, policy.basic.has_value(), policy.gang.has_value(),
-                      policy.gang ? policy.gang->min_group_count : 0, path, "minGroupCount");
-}
-
-// ValidateConstraints: topology has at most one item, each with a key.
-void ValidateConstraints(Reporter& r, const std::optional<api::SchedulingConstraints>& constraints,
-                         const std::string& path) {
-  if (!constraints) return;
-  const std::string topology_path = path + ".topology";
-  if (constraints->topology.size() > 1) {
-    r.Add(FieldErrorType::kTooMany, topology_path, std::to_string(constraints->topology.size()),
-          "must have at most 1 item", "maxItems");
-  }
-  for (std::size_t i = 0; i < constraints->topology.size(); ++i) {
-    if (constraints->topology[i].key.empty()) {
-      r.Add(FieldErrorType::kRequired, fmt::format("{}[{}].key", topology_path, i), "", "");
-    }
-  }
-}
-
-void ValidatePodGroupTemplates(Reporter& r, const std::vector<api::PodGroupTemplate>& templates,
-                               const std::string& path) {
-  for (std::size_t i = 0; i < templates.size(); ++i) {
-    const std::string item = fmt::format("{}[{}]", path, i);
-    ValidatePolicy(r, templates[i].scheduling_policy, item + ".schedulingPolicy");
-    ValidateConstraints(r, templates[i].scheduling_constraints, item + ".schedulingConstraints");
-  }
-}
-
-void ValidateCompositeTemplates(Reporter& r,
-                                const std::vector<api::CompositePodGroupTemplate>& templates,
-                                const std::string& path) {
-  for (std::size_t i = 0; i < templates.size(); ++i) {
-    const std::string item = fmt::format("{}[{}]", path, i);
-    ValidatePolicy(r, templates[i].scheduling_policy, item + ".schedulingPolicy");
-    ValidateConstraints(r, templates[i].scheduling_constraints, item + ".schedulingConstraints");
-    ValidatePodGroupTemplates(r, templates[i].pod_group_templates, item + ".podGroupTemplates");
-    ValidateCompositeTemplates(r, templates[i].composite_pod_group_templates,
-                               item + ".compositePodGroupTemplates");
-  }
-}
-
 // DuplicateChecker: first occurrence of each key; later ones are Duplicate at metadata.name.
 class DuplicateChecker {
  public:
@@ -432,78 +259,9 @@ void ValidatePriorityClass(Reporter& r, const api::PriorityClass& pc,
   }
 }
 
-// FileRanks: the input order of files, reconstructed from the per-kind vectors (each one is a
-// subsequence of the input order): a topological merge, ties broken by first appearance.
-class FileRanks {
- public:
-  void AddSequence(const std::vector<const std::string*>& files) {
-    const std::string* prev = nullptr;
-    for (const std::string* f : files) {
-      Intern(*f);
-      if (prev != nullptr && *prev != *f) edges_[id_[*prev]].insert(id_[*f]);
-      prev = f;
-    }
-  }
-
-  // Compute: assigns each file its rank. O(F log F + E).
-  void Compute() {
-    const std::size_t n = names_.size();
-    std::vector<int> indegree(n, 0);
-    for (const auto& [from, tos] : edges_) {
-      for (std::size_t to : tos) ++indegree[to];
-    }
-    std::set<std::size_t> ready;  // by first appearance
-    std::vector<bool> done(n, false);
-    for (std::size_t i = 0; i < n; ++i) {
-      if (indegree[i] == 0) ready.insert(i);
-    }
-    rank_.assign(n, 0);
-    for (std::size_t next_rank = 0; next_rank < n; ++next_rank) {
-      std::size_t pick;
-      if (!ready.empty()) {
-        pick = *ready.begin();
-        ready.erase(ready.begin());
-      } else {  // a cycle (the same file read twice): take the earliest remaining
-        pick = static_cast<std::size_t>(std::find(done.begin(), done.end(), false) - done.begin());
-      }
-      done[pick] = true;
-      rank_[pick] = next_rank;
-      auto it = edges_.find(pick);
-      if (it == edges_.end()) continue;
-      for (std::size_t to : it->second) {
-        if (!done[to] && --indegree[to] == 0) ready.insert(to);
-      }
-    }
-  }
-
-  std::size_t Rank(const std::string& file) const {
-    auto it = id_.find(file);
-    return it == id_.end() ? 0 : rank_[it->second];
-  }
-
- private:
-  void Intern(const std::string& f) {
-    if (id_.emplace(f, names_.size()).second) names_.push_back(f);
-  }
-  std::map<std::string, std::size_t> id_;
-  std::vector<std::string> names_;
-  std::map<std::size_t, std::set<std::size_t>> edges_;
-  std::vector<std::size_t> rank_;
-};
-
-template <typename T>
-std::vector<const std::string*> FilesOf(const std::vector<T>& objects) {
-  std::vector<const std::string*> files;
-  files.reserve(objects.size());
-  for (const T& o : objects) files.push_back(&o.meta.source.file);
-  return files;
-}
-
-}  // namespace
-
-InputErrors ValidateForSchedule(const api::ObjectSet& objects) {
-  std::vector<Entry> entries;
-
+// AppendScheduleChecks: the pre-scheduling checks of `objects` into `out`.
+void AppendScheduleChecks(const api::ObjectSet& objects, internal::ErrorCollector* out) {
+  using internal::ObjectLabel;
   // Name indexes for reference checks.
   std::set<std::string> node_names;
   for (const api::Node& n : objects.nodes) node_names.insert(n.meta.name);
@@ -527,7 +285,8 @@ InputErrors ValidateForSchedule(const api::ObjectSet& objects) {
     const api::PriorityClass* first_default = nullptr;
     for (std::size_t i = 0; i < objects.priority_classes.size(); ++i) {
       const api::PriorityClass& pc = objects.priority_classes[i];
-      Reporter r(&entries, pc.meta, ObjectName("PriorityClass", pc.meta), kRankPriorityClass, i);
+      Reporter r(out, pc.meta, ObjectLabel("PriorityClass", pc.meta), internal::kRankPriorityClass,
+                 i);
       ValidateMeta(r);
       dups.Check(r, pc.meta.name);
       ValidatePriorityClass(r, pc, first_default);
@@ -537,34 +296,29 @@ InputErrors ValidateForSchedule(const api::ObjectSet& objects) {
     DuplicateChecker dups;
     for (std::size_t i = 0; i < objects.nodes.size(); ++i) {
       const api::Node& node = objects.nodes[i];
-      Reporter r(&entries, node.meta, ObjectName("Node", node.meta), kRankNode, i);
+      Reporter r(out, node.meta, ObjectLabel("Node", node.meta), internal::kRankNode, i);
       ValidateMeta(r);
       dups.Check(r, node.meta.name);
       ValidateNonNegative(r, node.allocatable, "status.allocatable");
     }
   }
+  // Workloads, CompositePodGroups, PodGroups and Jobs: their fields are API validation's; here
+  // only duplicates and references.
   {
     DuplicateChecker dups;
     for (std::size_t i = 0; i < objects.workloads.size(); ++i) {
       const api::Workload& w = objects.workloads[i];
-      Reporter r(&entries, w.meta, ObjectName("Workload", w.meta), kRankWorkload, i);
-      ValidateMeta(r);
+      Reporter r(out, w.meta, ObjectLabel("Workload", w.meta), internal::kRankWorkload, i);
       dups.Check(r, api::NamespacedName(w.meta));
-      ValidatePodGroupTemplates(r, w.pod_group_templates, "spec.podGroupTemplates");
-      ValidateCompositeTemplates(r, w.composite_pod_group_templates,
-                                 "spec.compositePodGroupTemplates");
     }
   }
   {
     DuplicateChecker dups;
     for (std::size_t i = 0; i < objects.composite_pod_groups.size(); ++i) {
       const api::CompositePodGroup& g = objects.composite_pod_groups[i];
-      Reporter r(&entries, g.meta, ObjectName("CompositePodGroup", g.meta), kRankCompositePodGroup,
-                 i);
-      ValidateMeta(r);
+      Reporter r(out, g.meta, ObjectLabel("CompositePodGroup", g.meta),
+                 internal::kRankCompositePodGroup, i);
       dups.Check(r, api::NamespacedName(g.meta));
-      ValidatePolicy(r, g.scheduling_policy, "spec.schedulingPolicy");
-      ValidateConstraints(r, g.scheduling_constraints, "spec.schedulingConstraints");
       check_class(r, g.priority_class_name);
     }
   }
@@ -572,11 +326,8 @@ InputErrors ValidateForSchedule(const api::ObjectSet& objects) {
     DuplicateChecker dups;
     for (std::size_t i = 0; i < objects.pod_groups.size(); ++i) {
       const api::PodGroup& g = objects.pod_groups[i];
-      Reporter r(&entries, g.meta, ObjectName("PodGroup", g.meta), kRankPodGroup, i);
-      ValidateMeta(r);
+      Reporter r(out, g.meta, ObjectLabel("PodGroup", g.meta), internal::kRankPodGroup, i);
       dups.Check(r, api::NamespacedName(g.meta));
-      ValidatePolicy(r, g.scheduling_policy, "spec.schedulingPolicy");
-      ValidateConstraints(r, g.scheduling_constraints, "spec.schedulingConstraints");
       check_class(r, g.priority_class_name);
     }
   }
@@ -584,7 +335,7 @@ InputErrors ValidateForSchedule(const api::ObjectSet& objects) {
     DuplicateChecker dups;
     for (std::size_t i = 0; i < objects.pods.size(); ++i) {
       const api::Pod& pod = objects.pods[i];
-      Reporter r(&entries, pod.meta, ObjectName("Pod", pod.meta), kRankPod, i);
+      Reporter r(out, pod.meta, ObjectLabel("Pod", pod.meta), internal::kRankPod, i);
       ValidateMeta(r);
       dups.Check(r, api::NamespacedName(pod.meta));
       ValidateContainers(r, pod.init_containers, "initContainers");
@@ -601,26 +352,41 @@ InputErrors ValidateForSchedule(const api::ObjectSet& objects) {
       }
     }
   }
+  {
+    DuplicateChecker dups;
+    for (std::size_t i = 0; i < objects.jobs.size(); ++i) {
+      const api::Job& job = objects.jobs[i];
+      Reporter r(out, job.meta, ObjectLabel("Job", job.meta), internal::kRankJob, i);
+      dups.Check(r, api::NamespacedName(job.meta));
+    }
+  }
+}
 
-  // Input order: file (as read), document, then kind and index for objects of one List.
-  FileRanks ranks;
-  ranks.AddSequence(FilesOf(objects.priority_classes));
-  ranks.AddSequence(FilesOf(objects.nodes));
-  ranks.AddSequence(FilesOf(objects.workloads));
-  ranks.AddSequence(FilesOf(objects.composite_pod_groups));
-  ranks.AddSequence(FilesOf(objects.pod_groups));
-  ranks.AddSequence(FilesOf(objects.pods));
-  ranks.Compute();
-  for (Entry& e : entries) e.file_rank = ranks.Rank(e.error.source.file);
-  std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
-    return std::tie(a.file_rank, a.document, a.kind_rank, a.index, a.seq) <
-           std::tie(b.file_rank, b.document, b.kind_rank, b.index, b.seq);
-  });
+}  // namespace
 
-  InputErrors out;
-  out.reserve(entries.size());
-  for (Entry& e : entries) out.push_back(std::move(e.error));
-  return out;
+InputErrors CheckScheduleInput(const api::ObjectSet& objects) {
+  internal::ErrorCollector collector;
+  AppendScheduleChecks(objects, &collector);
+  return std::move(collector).Finish(objects);
+}
+
+InputErrors ValidateForSchedule(const api::ObjectSet& objects, const FeatureGates& gates) {
+  internal::ErrorCollector collector;
+  internal::AppendApiErrors(objects, nullptr, gates, &collector);
+  AppendScheduleChecks(objects, &collector);
+  return std::move(collector).Finish(objects);
+}
+
+InputErrors ValidateForSchedule(const api::ObjectSet& objects) {
+  return ValidateForSchedule(objects, FeatureGates{});
+}
+
+InputErrors ValidateUpdateForSchedule(const api::ObjectSet& old, const api::ObjectSet& updated,
+                                      const FeatureGates& gates) {
+  internal::ErrorCollector collector;
+  internal::AppendApiErrors(updated, &old, gates, &collector);
+  AppendScheduleChecks(updated, &collector);
+  return std::move(collector).Finish(updated);
 }
 
 }  // namespace wasched::validation

@@ -1,0 +1,133 @@
+// File: validation/api_validation.cc
+//
+// ValidateCreate / ValidateUpdate (see api_validation.h): pairing objects, kind gates, and the
+// per-kind validators. PriorityClass update rules as pkg/apis/scheduling/validation
+// ValidatePriorityClassUpdate.
+#include "validation/api_validation.h"
+
+#include <fmt/format.h>
+
+#include <map>
+#include <string>
+#include <utility>
+
+#include "validation/composite_pod_group_validation.h"
+#include "validation/job_validation.h"
+#include "validation/pod_group_validation.h"
+#include "validation/pod_validation.h"
+#include "validation/workload_validation.h"
+
+namespace wasched::validation {
+namespace internal {
+namespace {
+
+// OldIndex: objects of one kind of the old set by (namespace, name); first one wins.
+template <typename T>
+std::map<std::pair<std::string, std::string>, const T*> IndexByName(const std::vector<T>* old) {
+  std::map<std::pair<std::string, std::string>, const T*> out;
+  if (old == nullptr) return out;
+  for (const T& o : *old) out.emplace(std::make_pair(o.meta.namespace_, o.meta.name), &o);
+  return out;
+}
+
+// ForEachPaired: calls fn(object, old_or_null, index) for every object of `list`.
+template <typename T, typename Fn>
+void ForEachPaired(const std::vector<T>& list, const std::vector<T>* old, Fn&& fn) {
+  const auto index = IndexByName(old);
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    auto it = index.find({list[i].meta.namespace_, list[i].meta.name});
+    fn(list[i], it == index.end() ? nullptr : it->second, i);
+  }
+}
+
+// NotServed: the single error of an object whose kind a disabled gate removes from the API.
+FieldError NotServed(const std::string& kind, const std::string& api_version, const char* gate) {
+  return Forbidden("kind", fmt::format("{} ({}) is not served while feature gate {} is disabled",
+                                       kind, api_version, gate));
+}
+
+ErrorList ValidatePriorityClassUpdate(const api::PriorityClass& pc,
+                                      const api::PriorityClass& old) {
+  ErrorList errs;
+  if (pc.value != old.value) errs.push_back(Forbidden("value", "may not be changed in an update."));
+  if (pc.preemption_policy != old.preemption_policy) {
+    errs.push_back(Invalid("preemptionPolicy",
+                           pc.preemption_policy ? Quote(api::PreemptionPolicyName(
+                                                      *pc.preemption_policy))
+                                                : kNullValue,
+                           "field is immutable"));
+  }
+  return errs;
+}
+
+}  // namespace
+
+void AppendApiErrors(const api::ObjectSet& objects, const api::ObjectSet* old,
+                     const FeatureGates& gates, ErrorCollector* out) {
+  ForEachPaired(objects.workloads, old != nullptr ? &old->workloads : nullptr,
+                [&](const api::Workload& w, const api::Workload* prev, std::size_t i) {
+                  const std::string label = ObjectLabel("Workload", w.meta);
+                  if (!gates.generic_workload) {
+                    out->Add(w.meta, label, kRankWorkload, i,
+                             NotServed("Workload", w.api_version, "GenericWorkload"));
+                    return;
+                  }
+                  out->AddAll(w.meta, label, kRankWorkload, i, ValidateWorkload(w, prev, gates));
+                });
+  ForEachPaired(
+      objects.composite_pod_groups, old != nullptr ? &old->composite_pod_groups : nullptr,
+      [&](const api::CompositePodGroup& g, const api::CompositePodGroup* prev, std::size_t i) {
+        const std::string label = ObjectLabel("CompositePodGroup", g.meta);
+        if (!gates.generic_workload || !gates.composite_pod_group) {
+          out->Add(g.meta, label, kRankCompositePodGroup, i,
+                   NotServed("CompositePodGroup", g.api_version,
+                             gates.generic_workload ? "CompositePodGroup" : "GenericWorkload"));
+          return;
+        }
+        out->AddAll(g.meta, label, kRankCompositePodGroup, i,
+                    ValidateCompositePodGroup(g, prev, gates));
+      });
+  ForEachPaired(objects.pod_groups, old != nullptr ? &old->pod_groups : nullptr,
+                [&](const api::PodGroup& g, const api::PodGroup* prev, std::size_t i) {
+                  const std::string label = ObjectLabel("PodGroup", g.meta);
+                  if (!gates.generic_workload) {
+                    out->Add(g.meta, label, kRankPodGroup, i,
+                             NotServed("PodGroup", g.api_version, "GenericWorkload"));
+                    return;
+                  }
+                  out->AddAll(g.meta, label, kRankPodGroup, i, ValidatePodGroup(g, prev, gates));
+                });
+  ForEachPaired(objects.pods, old != nullptr ? &old->pods : nullptr,
+                [&](const api::Pod& p, const api::Pod* prev, std::size_t i) {
+                  out->AddAll(p.meta, ObjectLabel("Pod", p.meta), kRankPod, i,
+                              ValidatePodSchedulingGroup(p, prev, gates));
+                });
+  ForEachPaired(objects.jobs, old != nullptr ? &old->jobs : nullptr,
+                [&](const api::Job& j, const api::Job* prev, std::size_t i) {
+                  out->AddAll(j.meta, ObjectLabel("Job", j.meta), kRankJob, i,
+                              ValidateJob(j, prev, gates));
+                });
+  ForEachPaired(objects.priority_classes, old != nullptr ? &old->priority_classes : nullptr,
+                [&](const api::PriorityClass& pc, const api::PriorityClass* prev, std::size_t i) {
+                  if (prev == nullptr) return;  // create rules: pre-scheduling checks
+                  out->AddAll(pc.meta, ObjectLabel("PriorityClass", pc.meta), kRankPriorityClass,
+                              i, ValidatePriorityClassUpdate(pc, *prev));
+                });
+}
+
+}  // namespace internal
+
+InputErrors ValidateCreate(const api::ObjectSet& objects, const FeatureGates& gates) {
+  internal::ErrorCollector collector;
+  internal::AppendApiErrors(objects, nullptr, gates, &collector);
+  return std::move(collector).Finish(objects);
+}
+
+InputErrors ValidateUpdate(const api::ObjectSet& old, const api::ObjectSet& updated,
+                           const FeatureGates& gates) {
+  internal::ErrorCollector collector;
+  internal::AppendApiErrors(updated, &old, gates, &collector);
+  return std::move(collector).Finish(updated);
+}
+
+}  // namespace wasched::validation

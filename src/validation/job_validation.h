@@ -1,0 +1,38 @@
+// File: validation/job_validation.h
+//
+// batch/v1 Job validation, the parts workload-aware scheduling owns (spec/was-v1.37.md §2.8,
+// §3.7; KEP-5547): metadata, spec.parallelism / spec.completions ≥ 0, and spec.scheduling:
+//   - Forbidden `spec.scheduling` while WorkloadWithJob is off (create, or a changed value);
+//   - NoSet / NoUnset of spec.scheduling and of its schedulingPolicy (Invalid, origin update);
+//   - schedulingPolicy: union basic | gang, basic immutable, gang NoSet/NoUnset, gang.minCount
+//     a *int32: unset is fine (the controller defaults it to parallelism), 0 or less is
+//     Invalid(minimum) — not Required as in a PodGroupTemplate;
+//   - schedulingConstraints (topology ≤ 1, keys Required / label key), disruptionMode (union)
+//     and resourceClaims (≤ 4, unique names, union of references, name formats): immutable;
+//   - hand-written (KEP-5547 "API Validation"; upstream code not seen, spec §12 item 3):
+//     gang.minCount must not exceed the Job's parallelism (defaulted: unset → 1), checked on the
+//     final object on create and update, so raising both in one request is accepted. wasched's
+//     choice for the error: `Invalid spec.scheduling.<policy>.gang.minCount`, value the count,
+//     detail "must be less than or equal to spec.parallelism (N)", no origin (upstream's
+//     hand-written errors carry none).
+// Paths use the spelling the manifest used: `spec.scheduling.policy…` for an old alpha manifest,
+// `spec.scheduling.schedulingPolicy…` otherwise.
+//
+//   ErrorList errs = ValidateJob(job, /*old=*/nullptr, gates);
+#pragma once
+
+#include "api/job.h"
+#include "util/feature_gates.h"
+#include "validation/field_errors.h"
+
+namespace wasched::validation {
+
+// kMinCountAboveParallelismDetail: detail of the hand-written rule ({} = the parallelism).
+inline constexpr const char* kMinCountAboveParallelismDetail =
+    "must be less than or equal to spec.parallelism ({})";
+
+// ValidateJob: the rules above; `old` nullptr = create. O(fields).
+[[nodiscard]] ErrorList ValidateJob(const api::Job& job, const api::Job* old,
+                                    const FeatureGates& gates);
+
+}  // namespace wasched::validation

@@ -1,0 +1,25 @@
+// File: validation/pod_validation.cc
+#include "validation/pod_validation.h"
+
+#include "validation/names.h"
+#include "validation/update_validation.h"
+
+namespace wasched::validation {
+
+ErrorList ValidatePodSchedulingGroup(const api::Pod& pod, const api::Pod* old,
+                                     const FeatureGates& gates) {
+  ErrorList errs;
+  const std::string path = "spec.schedulingGroup";
+  const auto* old_group = old != nullptr ? &old->pod_group_name : nullptr;
+  if (Unchanged(pod.pod_group_name, old_group)) return errs;
+  bool blocked = false;
+  if (!gates.generic_workload && pod.pod_group_name) {
+    errs.push_back(Forbidden(path));
+    blocked = true;
+  }
+  blocked |= CheckImmutable(pod.pod_group_name, old_group, path, &errs);
+  if (!blocked && pod.pod_group_name) errs = LongName(Child(path, "podGroupName"), *pod.pod_group_name);
+  return errs;
+}
+
+}  // namespace wasched::validation
