@@ -104,6 +104,12 @@ int RunParsed(int argc, const char* const* argv, std::istream& in, std::ostream&
   validate->add_option("--feature-gates", validate_gates, "Comma-separated Name=true|false pairs")
       ->allow_extra_args(false)
       ->type_name("K=V,...");
+  std::vector<std::string> validate_old;
+  validate
+      ->add_option("--old", validate_old,
+                   "The stored objects: validate the -f objects as updates of them (paired by "
+                   "kind, namespace and name)")
+      ->type_name("PATH");
 
   CLI::App* demo = app.add_subcommand(
       "demo", "Run `schedule` on the bundled example: gang scheduling on a 32-node GPU cluster");
@@ -130,6 +136,7 @@ int RunParsed(int argc, const char* const* argv, std::istream& in, std::ostream&
   if (validate->parsed()) {
     ValidateOptions validate_options;
     validate_options.paths = validate_paths;
+    validate_options.old_paths = validate_old;
     validate_options.json = validate_output == "json";
     auto gates = ParseFeatureGates(JoinGateSpecs(validate_gates));
     if (!gates) {

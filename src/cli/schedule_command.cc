@@ -44,12 +44,20 @@ int RunSchedule(const ScheduleOptions& options, std::istream& in, std::ostream& 
     err << "warning: " << w << '\n';
   }
 
-  InputErrors errors = validation::ValidateForSchedule(objects);
+  // The API server's create strategy drops disabled fields first (ApplyFeatureGates above), then
+  // validates: the same create validation as `validate`, plus the pre-scheduling checks.
+  InputErrors errors = validation::ValidateForSchedule(objects, options.gates);
   if (!errors.empty()) {
     for (const InputError& e : errors) err << "error: " << e.ToString() << '\n';
     return kExitInvalidInput;
   }
 
+  if (!objects.jobs.empty()) {
+    err << fmt::format(
+        "warning: {} Job(s) read and validated but not run: the Job controller (Job → Workload, "
+        "PodGroup, Pods) is not implemented yet\n",
+        objects.jobs.size());
+  }
   const sched::ScheduleResult result = sched::Schedule(objects, options.scheduler);
   std::string text;
   switch (options.output) {

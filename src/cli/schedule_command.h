@@ -5,8 +5,9 @@
 //   wasched schedule -f PATH... [-o table|json|yaml] [--feature-gates K=V,...]
 //                    [--scoring-strategy LeastAllocated|MostAllocated]
 //
-// Pipeline: codec::LoadPaths → warnings ("warning: ...") on stderr → cli::ApplyFeatureGates →
-// validation::ValidateForSchedule → sched::Schedule → the output on stdout. Exit codes are the
+// Pipeline: codec::LoadPaths → warnings ("warning: ...") on stderr → cli::ApplyFeatureGates (drop
+// disabled fields) → validation::ValidateForSchedule (API create validation + pre-scheduling
+// checks, the same errors `validate` reports) → sched::Schedule → the output on stdout. Exit codes are the
 // fixed contract of design.md: 0 done (pending pods are a result, not an error), 1 invalid input
 // (one "error: ..." line per problem on stderr and nothing at all on stdout).
 #pragma once

@@ -5,11 +5,11 @@
 
 #include <cstdio>
 #include <istream>
+#include <optional>
 #include <ostream>
 #include <string_view>
 #include <utility>
 
-#include "cli/feature_gates.h"
 #include "cli/schedule_command.h"
 #include "codec/loader.h"
 #include "codec/validation_encoding.h"
@@ -20,7 +20,19 @@ namespace {
 
 std::size_t CountObjects(const api::ObjectSet& o) {
   return o.nodes.size() + o.pods.size() + o.priority_classes.size() + o.workloads.size() +
-         o.pod_groups.size() + o.composite_pod_groups.size();
+         o.pod_groups.size() + o.composite_pod_groups.size() + o.jobs.size();
+}
+
+// Load: the objects of `paths`, or nullopt with the decoding errors appended to `errors`.
+std::optional<api::ObjectSet> Load(const std::vector<std::string>& paths, std::istream& in,
+                                   std::ostream& err, InputErrors* errors) {
+  auto loaded = codec::LoadPaths(paths, in);
+  if (!loaded) {
+    for (InputError& e : loaded.error()) errors->push_back(std::move(e));
+    return std::nullopt;
+  }
+  for (const std::string& w : loaded->warnings) err << "warning: " << w << '\n';
+  return std::move(loaded->objects);
 }
 
 }  // namespace
@@ -29,16 +41,13 @@ int RunValidate(const ValidateOptions& options, std::istream& in, std::ostream& 
                 std::ostream& err) {
   InputErrors errors;
   std::size_t objects_read = 0;
-  auto loaded = codec::LoadPaths(options.paths, in);
-  if (!loaded) {
-    errors = std::move(loaded.error());
-  } else {
-    for (const std::string& w : loaded->warnings) err << "warning: " << w << '\n';
-    for (const std::string& w : ApplyFeatureGates(options.gates, &loaded->objects)) {
-      err << "warning: " << w << '\n';
-    }
-    objects_read = CountObjects(loaded->objects);
-    errors = validation::ValidateForSchedule(loaded->objects);
+  std::optional<api::ObjectSet> objects = Load(options.paths, in, err, &errors);
+  std::optional<api::ObjectSet> old;
+  if (!options.old_paths.empty()) old = Load(options.old_paths, in, err, &errors);
+  if (errors.empty() && objects) {
+    objects_read = CountObjects(*objects);
+    errors = old ? validation::ValidateUpdateForSchedule(*old, *objects, options.gates)
+                 : validation::ValidateForSchedule(*objects, options.gates);
   }
 
   std::string report;

@@ -1,14 +1,21 @@
 // File: cli/validate_command.h
 //
-// `wasched validate -f PATH... [-o table|json] [--feature-gates ...]`: reads manifests and
-// reports every problem found — decoding errors and the checks of
-// validation::ValidateForSchedule (names, quantities, policies, references). Contract
-// (design.md): the report goes to stdout whatever it holds; exit 1 when it holds any error,
-// else 0; warnings go to stderr. The JSON report is
+// `wasched validate -f PATH... [--old PATH...] [-o table|json] [--feature-gates ...]`: reads
+// manifests and reports every problem found, as the v1.37 API server would on create — or, with
+// `--old`, on update of the stored objects given there (objects are paired by kind, namespace and
+// name; objects without a stored counterpart are creates) — plus the pre-scheduling checks
+// `schedule` applies (references, duplicates, amounts): validation::ValidateForSchedule /
+// ValidateUpdateForSchedule. Objects are validated as written: a field set while its gate is off
+// is reported `Forbidden` (unlike `schedule`, which drops it as the API server's create strategy
+// would).
+//
+// Contract (design.md): the report goes to stdout whatever it holds; exit 1 when it holds any
+// error, else 0; warnings go to stderr. Decoding errors (malformed YAML, wrong types) are
+// reported the same way, with their field paths. The JSON report is
 //   {"errors": [{"object": "Workload ns/name", "type": "Invalid", "field": "...",
 //                "origin": "minimum", "detail": "..."}]}
-// Not yet: `--old PATH` (update validation) and the full v1.37 API validation, which arrive with
-// their issues; until then `validate` checks what `schedule` checks.
+// the table is one line per error (`file: document N: Kind ns/name: field: Type: value: detail`)
+// and a count, or `valid: N object(s), 0 errors`.
 #pragma once
 
 #include <iosfwd>
@@ -20,15 +27,17 @@
 
 namespace wasched::cli {
 
-// ValidateOptions: `-o` is "table" (one line per error as InputError::ToString, then a count)
-// or "json".
+// ValidateOptions: `paths` are -f, `old_paths` --old (empty = create validation); `json` is
+// `-o json` (else the table).
 struct ValidateOptions {
   std::vector<std::string> paths;
+  std::vector<std::string> old_paths;
   bool json = false;
   FeatureGates gates;
 };
 
 // RunValidate: returns 0 (no error) or 1 (any error); the report is always written to `out`.
+// `in` serves "-" (in -f or --old, not both). O(input size).
 [[nodiscard]] int RunValidate(const ValidateOptions& options, std::istream& in, std::ostream& out,
                               std::ostream& err);
 
