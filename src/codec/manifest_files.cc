@@ -1,0 +1,91 @@
+// File: codec/manifest_files.cc
+//
+// Path expansion and file reading for tools that take `-f PATH...` (see manifest_files.h).
+#include "codec/manifest_files.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <optional>
+#include <system_error>
+
+#include <fmt/format.h>
+
+namespace wasched::codec::internal {
+namespace {
+
+namespace fs = std::filesystem;
+
+InputError PathError(const std::string& path, FieldErrorType type, std::string detail) {
+  return InputError{api::SourceRef{path, 0}, "", FieldError{type, "", "", std::move(detail), ""}};
+}
+
+bool IsManifestFile(const fs::path& p) {
+  const std::string ext = p.extension().string();
+  return ext == ".yaml" || ext == ".yml" || ext == ".json";
+}
+
+std::optional<std::string> ReadWholeFile(const std::string& path, InputErrors* errors) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    const std::error_code ec(errno, std::generic_category());
+    errors->push_back(PathError(path, FieldErrorType::kInvalid, "cannot read file: " + ec.message()));
+    return std::nullopt;
+  }
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (in.bad()) {
+    errors->push_back(PathError(path, FieldErrorType::kInvalid, "cannot read file: I/O error"));
+    return std::nullopt;
+  }
+  return text;
+}
+
+}  // namespace
+
+void ForEachManifestText(const std::vector<std::string>& paths, std::istream& stdin_stream,
+                         InputErrors* errors, std::vector<std::string>* warnings,
+                         const std::function<void(const std::string&, std::string_view)>& fn) {
+  for (const std::string& path : paths) {
+    if (path == "-") {
+      const std::string text((std::istreambuf_iterator<char>(stdin_stream)),
+                             std::istreambuf_iterator<char>());
+      fn(path, text);
+      continue;
+    }
+    std::error_code ec;
+    const fs::file_status status = fs::status(path, ec);
+    if (ec || !fs::exists(status)) {
+      errors->push_back(PathError(path, FieldErrorType::kNotFound,
+                                  ec ? ec.message() : std::string("no such file or directory")));
+      continue;
+    }
+    if (!fs::is_directory(status)) {
+      if (auto text = ReadWholeFile(path, errors)) fn(path, *text);
+      continue;
+    }
+    std::vector<std::string> files;
+    fs::recursive_directory_iterator it(path, fs::directory_options::skip_permission_denied, ec);
+    for (; !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+      std::error_code type_ec;
+      if (it->is_regular_file(type_ec) && IsManifestFile(it->path())) {
+        files.push_back(it->path().generic_string());
+      }
+    }
+    if (ec) {
+      errors->push_back(
+          PathError(path, FieldErrorType::kInvalid, "cannot list folder: " + ec.message()));
+      continue;
+    }
+    std::sort(files.begin(), files.end());
+    if (files.empty()) {
+      warnings->push_back(fmt::format("{}: folder holds no *.yaml, *.yml or *.json files", path));
+    }
+    for (const std::string& file : files) {
+      if (auto text = ReadWholeFile(file, errors)) fn(file, *text);
+    }
+  }
+}
+
+}  // namespace wasched::codec::internal

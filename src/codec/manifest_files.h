@@ -1,0 +1,31 @@
+// File: codec/manifest_files.h
+//
+// Reading the texts behind `-f PATH...` (internal to codec/): files, folders (every *.yaml,
+// *.yml and *.json inside, recursively, sorted by path) and "-" (stdin), with the same rules and
+// error texts as the loader (codec/loader.cc), for tools that work on texts rather than decoded
+// objects (`wasched convert`).
+//
+//   InputErrors errors; std::vector<std::string> warnings;
+//   ForEachManifestText({"a.yaml", "dir/"}, std::cin, &errors, &warnings,
+//                       [&](const std::string& file, std::string_view text) { ... });
+#pragma once
+
+#include <functional>
+#include <istream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "util/field_error.h"
+
+namespace wasched::codec::internal {
+
+// ForEachManifestText: calls `fn(file, text)` for every text in path order (a folder's files
+// sorted); `file` is the path as found ("-" for stdin). A missing path is a NotFound error
+// (document 0), an unreadable file or folder an Invalid one; a folder without manifests adds a
+// warning. Reads one file at a time. O(total size).
+void ForEachManifestText(const std::vector<std::string>& paths, std::istream& stdin_stream,
+                         InputErrors* errors, std::vector<std::string>* warnings,
+                         const std::function<void(const std::string&, std::string_view)>& fn);
+
+}  // namespace wasched::codec::internal
