@@ -1,12 +1,11 @@
 // File: cli/convert_command.cc
 #include "cli/convert_command.h"
 
+#include <CLI/CLI.hpp>
 #include <istream>
 #include <memory>
 #include <ostream>
 #include <string_view>
-
-#include <CLI/CLI.hpp>
 
 #include "cli/schedule_command.h"
 #include "codec/convert.h"

@@ -12,6 +12,8 @@
 // {conditions, resourceClaimStatuses}). Target shapes: spec/was-v1.37.md §1 (renames) and §2.
 #include "codec/convert.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <deque>
 #include <map>
@@ -21,8 +23,6 @@
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
-
-#include <fmt/format.h>
 
 #include "codec/manifest_files.h"
 #include "codec/yaml_documents.h"
@@ -49,9 +49,10 @@ constexpr std::string_view kMissing =
 
 // Fields a generated PodGroup copies from its PodGroupTemplate (controllers copy them the same
 // way; spec §2.2 / §2.4).
-constexpr std::string_view kTemplateFieldsToCopy[] = {
-    "schedulingPolicy", "schedulingConstraints", "resourceClaims", "disruptionMode",
-    "priorityClassName", "priority", "preemptionPolicy"};
+constexpr std::string_view kTemplateFieldsToCopy[] = {"schedulingPolicy",  "schedulingConstraints",
+                                                      "resourceClaims",    "disruptionMode",
+                                                      "priorityClassName", "priority",
+                                                      "preemptionPolicy"};
 
 // Describe: `string "abc"`, `integer 5`, `object`, … as the loader's type errors say.
 std::string Describe(const YamlTree& t) {
@@ -120,13 +121,13 @@ struct ObjectRef {
   YamlTree* anchor = nullptr;      // generated objects are written after this stream/List element
   YamlTree* typed_list = nullptr;  // a typed list (WorkloadList) the item inherits apiVersion from
   api::SourceRef source;
-  int ordinal = 0;                 // input order, for sorting reports
-  std::string path;                // "" or "items[3]": the object's path in its document
-  std::string api_version;         // effective (own, or the typed list's)
+  int ordinal = 0;          // input order, for sorting reports
+  std::string path;         // "" or "items[3]": the object's path in its document
+  std::string api_version;  // effective (own, or the typed list's)
   std::string kind;
   std::string name;
-  std::string namespace_;          // metadata.namespace, "" when absent
-  std::string label;               // "Workload ns/name" (namespace "default" when absent)
+  std::string namespace_;  // metadata.namespace, "" when absent
+  std::string label;       // "Workload ns/name" (namespace "default" when absent)
 };
 
 // GroupMember / GroupPlan: pods (or pod templates) whose 1.35 workloadRef implies one PodGroup.
@@ -159,7 +160,7 @@ class Converter {
 
   void AddText(const std::string& file, std::string_view text);
   tl::expected<ConvertResult, InputErrors> Finish(InputErrors path_errors,
-                                                 std::vector<std::string> warnings);
+                                                  std::vector<std::string> warnings);
 
  private:
   struct Document {
@@ -189,8 +190,7 @@ class Converter {
   void DropUnknown(const ObjectRef& o, std::string_view rel, YamlTree& map,
                    std::initializer_list<std::string_view> known, std::string_view type_name);
   // Require: reports `rel.key` when it is absent or null.
-  void Require(const ObjectRef& o, std::string_view rel, const YamlTree& map,
-               std::string_view key);
+  void Require(const ObjectRef& o, std::string_view rel, const YamlTree& map, std::string_view key);
 
   // Conversions.
   void ConvertObject(ObjectRef& o);
@@ -228,9 +228,9 @@ void Converter::AddText(const std::string& file, std::string_view text) {
     const api::SourceRef source{file, doc.number};
     const int ordinal = next_ordinal_++;
     if (!doc.error.empty()) {
-      errors_.push_back({ordinal, InputError{source, "",
-                                             FieldError{FieldErrorType::kInvalid, "", "",
-                                                        doc.error, ""}}});
+      errors_.push_back(
+          {ordinal,
+           InputError{source, "", FieldError{FieldErrorType::kInvalid, "", "", doc.error, ""}}});
       return;
     }
     if (internal::Classify(doc.dom, doc.dom.root()) == ValueKind::kNull) return;  // empty
@@ -336,10 +336,10 @@ void Converter::Collect(YamlTree& node, YamlTree* anchor, bool items_anchor, Yam
 
 void Converter::Error(const ObjectRef& o, std::string_view rel, FieldErrorType type,
                       std::string bad_value, std::string detail) {
-  errors_.push_back({o.ordinal, InputError{o.source, o.label,
-                                           FieldError{type, JoinPath(o.path, rel),
-                                                      std::move(bad_value), std::move(detail),
-                                                      ""}}});
+  errors_.push_back(
+      {o.ordinal, InputError{o.source, o.label,
+                             FieldError{type, JoinPath(o.path, rel), std::move(bad_value),
+                                        std::move(detail), ""}}});
 }
 
 void Converter::TypeError(const ObjectRef& o, std::string_view rel, const YamlTree& t,
@@ -413,8 +413,7 @@ void Converter::ConvertObject(ObjectRef& o) {
     if (o.kind == "Workload") {
       ConvertWorkloadV1alpha1(o);
     } else if (o.kind != "PriorityClass") {
-      Issue(o, "kind",
-            fmt::format("{} has no kind {:?}; passed through unchanged", av, o.kind));
+      Issue(o, "kind", fmt::format("{} has no kind {:?}; passed through unchanged", av, o.kind));
     }
   } else if (av == kV1alpha2) {
     if (o.kind == "Workload") {
@@ -422,8 +421,7 @@ void Converter::ConvertObject(ObjectRef& o) {
     } else if (o.kind == "PodGroup") {
       ConvertPodGroupV1alpha2(o);
     } else {
-      Issue(o, "kind",
-            fmt::format("{} has no kind {:?}; passed through unchanged", av, o.kind));
+      Issue(o, "kind", fmt::format("{} has no kind {:?}; passed through unchanged", av, o.kind));
     }
   } else if (av == kV1alpha3 || av == kV1beta1) {
     if (av == options_.target) return;  // already there: the object itself
@@ -434,8 +432,7 @@ void Converter::ConvertObject(ObjectRef& o) {
       Issue(o, "apiVersion",
             fmt::format("CompositePodGroup exists only in {}; kept at {}", kV1alpha3, av));
     } else if (!(av == kV1beta1 && o.kind == "PriorityClass")) {
-      Issue(o, "kind",
-            fmt::format("{} has no kind {:?}; passed through unchanged", av, o.kind));
+      Issue(o, "kind", fmt::format("{} has no kind {:?}; passed through unchanged", av, o.kind));
     }
   }
 }
@@ -485,8 +482,7 @@ void Converter::ConvertWorkloadV1alpha1(ObjectRef& o) {
 }
 
 // v1alpha2 disruptionMode "Pod" | "PodGroup" → {single: {}} | {all: {}} (spec §1).
-void Converter::ConvertDisruptionMode(const ObjectRef& o, std::string_view rel,
-                                      YamlTree& parent) {
+void Converter::ConvertDisruptionMode(const ObjectRef& o, std::string_view rel, YamlTree& parent) {
   YamlTree* mode = parent.Find("disruptionMode");
   if (IsNull(mode)) return;
   const std::string path = JoinPath(rel, "disruptionMode");
@@ -678,7 +674,8 @@ void Converter::ConvertPodSpec(ObjectRef& o, YamlTree& spec, const std::string& 
   if (key && key->empty()) key.reset();  // "" = no replica key
   changed_.insert(o.node);
   if (!IsNull(spec.Find("schedulingGroup"))) {
-    Issue(o, ref_path, "the pod also sets spec.schedulingGroup, which is kept; workloadRef dropped");
+    Issue(o, ref_path,
+          "the pod also sets spec.schedulingGroup, which is kept; workloadRef dropped");
     spec.Remove("workloadRef");
     return;
   }
@@ -896,7 +893,7 @@ std::string Converter::WriteOutput() {
 }
 
 tl::expected<ConvertResult, InputErrors> Converter::Finish(InputErrors path_errors,
-                                                          std::vector<std::string> warnings) {
+                                                           std::vector<std::string> warnings) {
   for (Document& d : docs_) {
     Collect(d.root, &d.root, true, nullptr, d.source, d.ordinal, "", "", "", 0);
   }

@@ -45,9 +45,8 @@
 #include <istream>
 #include <string>
 #include <string_view>
-#include <vector>
-
 #include <tl/expected.hpp>
+#include <vector>
 
 #include "api/object_meta.h"
 #include "util/field_error.h"
@@ -102,7 +101,8 @@ struct ConvertResult {
     const ConvertOptions& options);
 
 // ConvertString: converts one in-memory stream; `file` names it in errors and issues.
-[[nodiscard]] tl::expected<ConvertResult, InputErrors> ConvertString(
-    std::string_view text, const std::string& file, const ConvertOptions& options);
+[[nodiscard]] tl::expected<ConvertResult, InputErrors> ConvertString(std::string_view text,
+                                                                     const std::string& file,
+                                                                     const ConvertOptions& options);
 
 }  // namespace wasched::codec

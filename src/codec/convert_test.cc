@@ -22,8 +22,7 @@ using ::testing::HasSubstr;
 using ::testing::IsEmpty;
 using ::testing::Not;
 
-ConvertResult MustConvert(const std::string& text,
-                          std::string_view target = kConvertTargetV1beta1,
+ConvertResult MustConvert(const std::string& text, std::string_view target = kConvertTargetV1beta1,
                           ConvertFormat format = ConvertFormat::kYaml) {
   ConvertOptions options;
   options.target = std::string(target);
@@ -615,9 +614,10 @@ items:
 - metadata: {name: a}
   spec: {schedulingPolicy: {basic: {}}, disruptionMode: PodGroup}
 )");
-  EXPECT_THAT(Issues(r), ElementsAre("in.yaml: document 1: Workload default/w: items[0].spec.extra: "
-                                     "cannot convert: scheduling.k8s.io/v1alpha1 WorkloadSpec has "
-                                     "no such field and 1.37 has no equivalent; dropped"));
+  EXPECT_THAT(Issues(r),
+              ElementsAre("in.yaml: document 1: Workload default/w: items[0].spec.extra: "
+                          "cannot convert: scheduling.k8s.io/v1alpha1 WorkloadSpec has "
+                          "no such field and 1.37 has no equivalent; dropped"));
   const std::vector<YamlTree> docs = Parse(r.text);
   ASSERT_EQ(docs.size(), 2u);
   const YamlTree& items = *docs[0].Find("items");

@@ -3,6 +3,8 @@
 // Path expansion and file reading for tools that take `-f PATH...` (see manifest_files.h).
 #include "codec/manifest_files.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <filesystem>
@@ -10,8 +12,6 @@
 #include <iterator>
 #include <optional>
 #include <system_error>
-
-#include <fmt/format.h>
 
 namespace wasched::codec::internal {
 namespace {
@@ -31,7 +31,8 @@ std::optional<std::string> ReadWholeFile(const std::string& path, InputErrors* e
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     const std::error_code ec(errno, std::generic_category());
-    errors->push_back(PathError(path, FieldErrorType::kInvalid, "cannot read file: " + ec.message()));
+    errors->push_back(
+        PathError(path, FieldErrorType::kInvalid, "cannot read file: " + ec.message()));
     return std::nullopt;
   }
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());

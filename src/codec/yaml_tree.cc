@@ -4,13 +4,13 @@
 // JSON through nlohmann::ordered_json (see yaml_tree.h).
 #include "codec/yaml_tree.h"
 
+#include <yaml-cpp/yaml.h>
+
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
-#include <utility>
-
 #include <nlohmann/json.hpp>
-#include <yaml-cpp/yaml.h>
+#include <utility>
 
 #include "codec/yaml_documents.h"
 
@@ -201,10 +201,14 @@ YamlTree YamlTree::Seq() {
 
 ValueKind YamlTree::Kind() const {
   switch (type) {
-    case YamlType::kNull: return ValueKind::kNull;
-    case YamlType::kMap: return ValueKind::kMap;
-    case YamlType::kSeq: return ValueKind::kList;
-    case YamlType::kScalar: break;
+    case YamlType::kNull:
+      return ValueKind::kNull;
+    case YamlType::kMap:
+      return ValueKind::kMap;
+    case YamlType::kSeq:
+      return ValueKind::kList;
+    case YamlType::kScalar:
+      break;
   }
   return style == ScalarStyle::kString ? ValueKind::kString : ClassifyPlainScalar(text);
 }
