@@ -1,0 +1,100 @@
+// File: validation/job_validation_test.cc
+#include "validation/job_validation.h"
+
+#include <string>
+#include <vector>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+namespace wasched::validation {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::IsEmpty;
+
+std::vector<std::string> Summary(const ErrorList& errs) {
+  std::vector<std::string> out;
+  for (const FieldError& e : errs) {
+    out.push_back(std::string(FieldErrorTypeName(e.type)) + " " + e.field +
+                  (e.origin.empty() ? "" : " (" + e.origin + ")"));
+  }
+  return out;
+}
+
+api::Job GangJob(std::optional<int32_t> parallelism, std::optional<int32_t> min_count) {
+  api::Job job;
+  job.meta.name = "j";
+  job.meta.namespace_ = "default";
+  job.parallelism = parallelism;
+  api::JobSchedulingConfiguration s;
+  s.scheduling_policy.emplace().gang = api::WorkloadPodGroupGangSchedulingPolicy{min_count};
+  job.scheduling = s;
+  return job;
+}
+
+// Choice for spec §12 item 3: Invalid at the minCount path, detail naming the parallelism, no
+// origin (hand-written rule).
+TEST(JobValidationTest, MinCountAboveParallelismOnCreate) {
+  const ErrorList errs = ValidateJob(GangJob(4, 5), nullptr, FeatureGates{});
+  ASSERT_THAT(Summary(errs), ElementsAre("Invalid spec.scheduling.schedulingPolicy.gang.minCount"));
+  EXPECT_EQ(errs[0].bad_value, "5");
+  EXPECT_EQ(errs[0].detail, "must be less than or equal to spec.parallelism (4)");
+  EXPECT_EQ(errs[0].origin, "");
+  EXPECT_THAT(ValidateJob(GangJob(4, 4), nullptr, FeatureGates{}), IsEmpty());
+}
+
+TEST(JobValidationTest, UnsetParallelismDefaultsToOne) {
+  EXPECT_THAT(Summary(ValidateJob(GangJob(std::nullopt, 2), nullptr, FeatureGates{})),
+              ElementsAre("Invalid spec.scheduling.schedulingPolicy.gang.minCount"));
+  EXPECT_THAT(ValidateJob(GangJob(std::nullopt, 1), nullptr, FeatureGates{}), IsEmpty());
+  // An unset minCount is the controller's to default: nothing to compare.
+  EXPECT_THAT(ValidateJob(GangJob(2, std::nullopt), nullptr, FeatureGates{}), IsEmpty());
+}
+
+TEST(JobValidationTest, MinCountAboveParallelismOnUpdateUsesTheFinalObject) {
+  const api::Job old = GangJob(4, 4);
+  EXPECT_THAT(ValidateJob(GangJob(8, 8), &old, FeatureGates{}), IsEmpty());
+  EXPECT_THAT(Summary(ValidateJob(GangJob(4, 5), &old, FeatureGates{})),
+              ElementsAre("Invalid spec.scheduling.schedulingPolicy.gang.minCount"));
+  // Lowering parallelism below an unchanged minCount is caught too.
+  EXPECT_THAT(Summary(ValidateJob(GangJob(2, 4), &old, FeatureGates{})),
+              ElementsAre("Invalid spec.scheduling.schedulingPolicy.gang.minCount"));
+}
+
+TEST(JobValidationTest, ParallelismZeroWithAGang) {
+  EXPECT_THAT(Summary(ValidateJob(GangJob(0, 1), nullptr, FeatureGates{})),
+              ElementsAre("Invalid spec.scheduling.schedulingPolicy.gang.minCount"));
+}
+
+TEST(JobValidationTest, AlphaSpellingNamesTheWrittenPath) {
+  api::Job job = GangJob(4, 5);
+  job.scheduling->scheduling_policy_field = api::kJobSchedulingPolicyAlphaField;
+  EXPECT_THAT(Summary(ValidateJob(job, nullptr, FeatureGates{})),
+              ElementsAre("Invalid spec.scheduling.policy.gang.minCount"));
+}
+
+TEST(JobValidationTest, GateOffForbidsAndSkipsTheRest) {
+  FeatureGates off;
+  off.workload_with_job = false;
+  EXPECT_THAT(Summary(ValidateJob(GangJob(4, 5), nullptr, off)), ElementsAre("Forbidden spec.scheduling"));
+  const api::Job old = GangJob(4, 4);
+  EXPECT_THAT(ValidateJob(old, &old, off), IsEmpty());  // stored value kept: ratcheted
+}
+
+TEST(JobValidationTest, SchedulingPolicySetOrClearedOnUpdate) {
+  api::Job old = GangJob(4, 4);
+  old.scheduling->scheduling_policy.reset();
+  EXPECT_THAT(Summary(ValidateJob(GangJob(4, 4), &old, FeatureGates{})),
+              ElementsAre("Invalid spec.scheduling.schedulingPolicy (update)"));
+}
+
+TEST(JobValidationTest, NegativeCounts) {
+  api::Job job = GangJob(-1, std::nullopt);
+  job.completions = -2;
+  EXPECT_THAT(Summary(ValidateJob(job, nullptr, FeatureGates{})),
+              ElementsAre("Invalid spec.parallelism", "Invalid spec.completions"));
+}
+
+}  // namespace
+}  // namespace wasched::validation
