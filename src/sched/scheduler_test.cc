@@ -1,5 +1,6 @@
 #include "sched/scheduler.h"
 
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -320,6 +321,58 @@ TEST(SchedulerTest, CompositePodGroupsAreListedWithMinGroupCount) {
   EXPECT_EQ(r.groups[0].name, "default/root");
   EXPECT_EQ(r.groups[0].min_group_count, 2);
   EXPECT_FALSE(r.groups[0].min_count.has_value());
+}
+
+}  // namespace
+}  // namespace wasched::sched
+
+namespace wasched::sched {
+namespace {
+
+// Breaker finding 01: allocatable near int64's maximum must not overflow the score.
+TEST(SchedulerTest, HugeAllocatableScoresWithoutOverflow) {
+  api::ObjectSet in;
+  const int64_t seven_ei = 7LL << 60;
+  in.nodes.push_back(test::MakeNode().Name("big").Capacity({{"cpu", 4000}, {"memory", seven_ei}, {"pods", 110}}).Obj());
+  in.nodes.push_back(test::MakeNode().Name("small").Capacity({{"cpu", 4000}, {"memory", test::kGi * 4}, {"pods", 110}}).Obj());
+  in.pods.push_back(test::MakePod().Name("p").Req({{"cpu", 1000}, {"memory", test::kGi}}).Obj());
+  ScheduleResult r = Schedule(in, Verified());
+  ASSERT_EQ(r.bindings.size(), 1u);
+  EXPECT_EQ(r.bindings[0].node, "big");  // (7Ei-1Gi)/7Ei ≈ 100% free memory beats 75%
+}
+
+// Breaker finding 02: the aggregate prune sums free capacity in 128 bits, so many nodes with
+// huge memory do not wrap around and wrongly prune the S6 gang.
+TEST(SchedulerTest, AggregatePruneDoesNotOverflow) {
+  api::ObjectSet in;
+  const int64_t ninety_p = 90LL * 1000 * 1000 * 1000 * 1000 * 1000;
+  in.nodes.push_back(test::MakeNode().Name("a").Capacity({{"cpu", 53000}, {"memory", ninety_p}, {"pods", 110}}).Obj());
+  in.nodes.push_back(test::MakeNode().Name("b").Capacity({{"cpu", 31000}, {"memory", ninety_p}, {"pods", 110}}).Obj());
+  for (int i = 0; i < 110; ++i) {
+    in.nodes.push_back(test::MakeNode().Name(fmt::format("f{:03}", i)).Capacity({{"cpu", 0}, {"memory", ninety_p}, {"pods", 110}}).Obj());
+  }
+  in.pod_groups.push_back(test::MakePodGroup().Name("job").MinCount(2).Obj());
+  in.pods.push_back(test::MakePod().Name("x").Req({{"cpu", 30000}, {"memory", test::kGi}}).Group("job").Obj());
+  in.pods.push_back(test::MakePod().Name("y").Req({{"cpu", 50000}, {"memory", test::kGi}}).Group("job").Obj());
+  ScheduleResult r = Schedule(in, Verified());
+  EXPECT_EQ(r.bindings.size(), 2u);
+}
+
+// Breaker finding 05: a homogeneous gang one pod too big for the cluster fails after the greedy
+// pass, without an O(N²) search (this test would take minutes and gigabytes before the fix).
+TEST(SchedulerTest, UnplaceableHomogeneousGangFailsFast) {
+  api::ObjectSet in;
+  const int n = 20000;
+  for (int i = 0; i < n; ++i) {
+    in.nodes.push_back(test::MakeNode().Name(fmt::format("n{:05}", i)).Capacity({{"cpu", 3000}, {"pods", 110}}).Obj());
+  }
+  in.pod_groups.push_back(test::MakePodGroup().Name("g").MinCount(n + 1).Obj());
+  for (int i = 0; i <= n; ++i) {
+    in.pods.push_back(test::MakePod().Name(fmt::format("p{}", i)).Req({{"cpu", 2000}}).Group("g").Obj());
+  }
+  ScheduleResult r = Schedule(in, {});
+  EXPECT_TRUE(r.bindings.empty());
+  EXPECT_THAT(r.groups[0].conditions.at(0).message, HasSubstr("20000 of 20001 pods fit"));
 }
 
 }  // namespace

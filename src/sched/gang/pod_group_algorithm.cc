@@ -75,9 +75,10 @@ bool PodGroupAlgorithm::AggregateFits(std::span<const PodIndex> members, int32_t
       continue;
     }
     std::sort(amounts.begin(), amounts.end());
-    int64_t need = 0;
+    // 128-bit sums: many nodes with huge allocatable must not overflow (and wrongly prune).
+    __int128 need = 0;
     for (int32_t i = 0; i < needed; ++i) need += amounts[i];
-    int64_t free = 0;
+    __int128 free = 0;
     for (NodeIndex n = 0; n < nodes.size(); ++n) {
       free += std::max<int64_t>(0, nodes.Allocatable(r, n) - nodes.Requested(r, n));
     }
@@ -94,6 +95,10 @@ bool PodGroupAlgorithm::Search(std::span<const PodIndex> order, size_t i, int32_
   PodIndex p = order[i];
   std::vector<NodeIndex> candidates;
   framework_.FeasibleNodes(pods_[p], candidates);
+  budget_ -= static_cast<int64_t>(candidates.size()) / 64;  // computing candidates costs too
+  if (candidates.size() > static_cast<size_t>(kSearchBranching)) {
+    candidates.resize(kSearchBranching);  // best-scored nodes first
+  }
   for (NodeIndex n : candidates) {
     if (--budget_ < 0) return false;
     const size_t mark = snapshot_.Mark();
@@ -113,6 +118,12 @@ GroupAttempt PodGroupAlgorithm::Run(std::span<const PodIndex> members, int32_t s
   if (first.code == Code::kSuccess) return first;
   const int32_t needed = min_count - scheduled;
   if (needed <= 0 || !AggregateFits(members, needed)) return first;
+  // Identical pods (one signature): pods on one node never change what fits on another, so the
+  // greedy pass already placed the most pods possible; no other order can do better.
+  const bool homogeneous = std::all_of(members.begin(), members.end(), [&](PodIndex p) {
+    return pods_[p].signature >= 0 && pods_[p].signature == pods_[members.front()].signature;
+  });
+  if (homogeneous) return first;
 
   // Largest-first: order by dominant share of the biggest node's allocatable.
   const NodeTable& nodes = snapshot_.nodes();
@@ -137,6 +148,15 @@ GroupAttempt PodGroupAlgorithm::Run(std::span<const PodIndex> members, int32_t s
   GroupAttempt second = Greedy(order, scheduled, min_count);
   if (second.code == Code::kSuccess) return second;
 
+  // The depth-first search is for small heterogeneous groups (the S6 shape); its depth is the
+  // number of pods, so larger groups stop at the two greedy passes.
+  if (order.size() > static_cast<size_t>(kMaxSearchPods)) {
+    if (second.fit_count > first.fit_count) {
+      second.code = first.code;
+      return second;
+    }
+    return first;
+  }
   budget_ = kSearchBudget;
   std::vector<PodIndex> chosen;
   const size_t mark = snapshot_.Mark();

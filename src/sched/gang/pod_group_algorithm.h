@@ -9,8 +9,10 @@
 //
 // Beyond upstream (documented choice): when the in-order greedy pass fails although the group's
 // aggregate demand fits the free capacity of its feasible nodes, two more searches run before
-// giving up — the same greedy pass with pods ordered largest-first (dominant share), then a
-// bounded depth-first search over each pod's feasible nodes (budget kSearchBudget node trials).
+// giving up — the same greedy pass with pods ordered largest-first (dominant share), then, for
+// groups of at most kMaxSearchPods pods, a bounded depth-first search over each pod's
+// kSearchBranching best feasible nodes (budget kSearchBudget node trials). Groups of identical
+// pods skip both: for them the greedy pass is already optimal.
 // This fixes the greedy misses users reported against other gang schedulers
 // (spec/bug-scenarios.md S6) without changing any result upstream would find.
 #pragma once
@@ -45,6 +47,10 @@ struct GroupAttempt {
 class PodGroupAlgorithm {
  public:
   static constexpr int64_t kSearchBudget = 20000;
+  // kMaxSearchPods: groups with more unscheduled pods skip the depth-first search.
+  static constexpr int32_t kMaxSearchPods = 64;
+  // kSearchBranching: nodes tried per pod in the search, best-scored first.
+  static constexpr int32_t kSearchBranching = 16;
 
   PodGroupAlgorithm(Framework& framework, Snapshot& snapshot, std::vector<PodInfo>& pods)
       : framework_(framework), snapshot_(snapshot), pods_(pods) {}

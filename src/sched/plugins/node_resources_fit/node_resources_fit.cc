@@ -5,15 +5,17 @@
 namespace wasched::sched::plugins {
 namespace {
 
+// Products are taken in 128 bits: allocatable may be anything up to int64's maximum (7Ei of
+// memory is valid input), and ×100 must not overflow.
 int64_t LeastRequestedScore(int64_t requested, int64_t capacity) {
-  if (capacity == 0 || requested > capacity) return 0;
-  return (capacity - requested) * 100 / capacity;
+  if (capacity <= 0 || requested > capacity) return 0;
+  return static_cast<int64_t>(static_cast<__int128>(capacity - requested) * 100 / capacity);
 }
 
 int64_t MostRequestedScore(int64_t requested, int64_t capacity) {
-  if (capacity == 0) return 0;
-  requested = std::min(requested, capacity);  // non-zero defaults may exceed capacity
-  return requested * 100 / capacity;
+  if (capacity <= 0) return 0;
+  requested = std::clamp<int64_t>(requested, 0, capacity);  // non-zero defaults may exceed it
+  return static_cast<int64_t>(static_cast<__int128>(requested) * 100 / capacity);
 }
 
 }  // namespace
