@@ -1,0 +1,127 @@
+// File: validation/hierarchy_validation_test.cc
+//
+// The refused hierarchies of spec/upstream-cases.md G04–G08, the accepted tree of G01 (a Basic
+// CompositePodGroup under a Gang root is fine), cycles and missing parents.
+#include "validation/hierarchy_validation.h"
+
+#include <string>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "support/builders.h"
+
+namespace wasched::validation {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::IsEmpty;
+
+api::CompositePodGroup Cpg(std::string name, std::optional<std::string> parent,
+                           std::string workload = "wl") {
+  api::CompositePodGroup g;
+  g.meta.name = std::move(name);
+  g.meta.namespace_ = "default";
+  g.parent_composite_pod_group_name = std::move(parent);
+  g.workload_ref = api::WorkloadReference{std::move(workload), "t"};
+  g.scheduling_policy.basic.emplace();
+  return g;
+}
+
+api::PodGroup Pg(std::string name, std::string parent, std::string workload = "wl") {
+  api::PodGroup g = test::MakePodGroup().Name(std::move(name)).MinCount(1).Parent(parent).Obj();
+  g.workload_ref = api::WorkloadReference{std::move(workload), "t"};
+  return g;
+}
+
+TEST(HierarchyValidationTest, ChosenReasonIsSchedulerError) {
+  EXPECT_STREQ(kInvalidHierarchyReason, "SchedulerError");
+}
+
+TEST(HierarchyValidationTest, G04PodGroupAtDepthFive) {
+  api::ObjectSet set;
+  set.composite_pod_groups = {Cpg("cpg-root", std::nullopt), Cpg("cpg1", "cpg-root"),
+                              Cpg("cpg2", "cpg1"), Cpg("cpg3", "cpg2")};
+  set.pod_groups = {Pg("pg1", "cpg3")};
+  const auto problems = FindInvalidHierarchies(set);
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_EQ(problems[0].composite_pod_groups.size(), 4u);  // every group of the tree
+  EXPECT_EQ(problems[0].pod_groups.size(), 1u);
+  EXPECT_THAT(problems[0].message, HasSubstr("default/cpg3 is at depth 4"));
+}
+
+TEST(HierarchyValidationTest, G05EmptyCompositeAtDepthFour) {
+  api::ObjectSet set;
+  set.composite_pod_groups = {Cpg("cpg-root", std::nullopt), Cpg("cpg1", "cpg-root"),
+                              Cpg("cpg2", "cpg1"), Cpg("cpg3", "cpg2")};
+  set.pod_groups = {Pg("pg1", "cpg-root")};
+  const auto problems = FindInvalidHierarchies(set);
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_EQ(problems[0].pod_groups.size(), 1u);
+}
+
+TEST(HierarchyValidationTest, G06SeveralWorkloads) {
+  api::ObjectSet set;
+  set.composite_pod_groups = {Cpg("cpg-root", std::nullopt, "wl-1")};
+  set.pod_groups = {Pg("pg1", "cpg-root", "wl-2")};
+  const auto problems = FindInvalidHierarchies(set);
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_THAT(problems[0].message, HasSubstr("spans several Workloads"));
+}
+
+TEST(HierarchyValidationTest, G07GangRootWithBasicChildPodGroup) {
+  api::ObjectSet set;
+  api::CompositePodGroup root = Cpg("cpg-root", std::nullopt);
+  root.scheduling_policy = {};
+  root.scheduling_policy.gang = api::CompositeGangSchedulingPolicy{1};
+  set.composite_pod_groups = {root};
+  api::PodGroup child = Pg("pg1", "cpg-root");
+  child.scheduling_policy = {};
+  child.scheduling_policy.basic.emplace();
+  set.pod_groups = {child};
+  const auto problems = FindInvalidHierarchies(set);
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_THAT(problems[0].message, HasSubstr("Basic child PodGroup default/pg1"));
+}
+
+TEST(HierarchyValidationTest, G08AllRootWithSingleChild) {
+  api::ObjectSet set;
+  api::CompositePodGroup root = Cpg("cpg-root", std::nullopt);
+  root.disruption_mode = api::DisruptionMode{false, true};
+  set.composite_pod_groups = {root};
+  api::PodGroup child = Pg("pg1", "cpg-root");
+  child.disruption_mode = api::DisruptionMode{true, false};
+  set.pod_groups = {child};
+  ASSERT_EQ(FindInvalidHierarchies(set).size(), 1u);
+  set.pod_groups[0].disruption_mode = api::DisruptionMode{false, true};
+  EXPECT_THAT(FindInvalidHierarchies(set), IsEmpty());
+}
+
+TEST(HierarchyValidationTest, G01BasicCompositeUnderGangRootIsFine) {
+  api::ObjectSet set;
+  api::CompositePodGroup root = Cpg("root", std::nullopt);
+  root.scheduling_policy = {};
+  root.scheduling_policy.gang = api::CompositeGangSchedulingPolicy{2};
+  api::CompositePodGroup sub1 = Cpg("sub1", "root");
+  sub1.scheduling_policy = {};
+  sub1.scheduling_policy.gang = api::CompositeGangSchedulingPolicy{2};
+  set.composite_pod_groups = {root, sub1, Cpg("sub2", "root")};
+  set.pod_groups = {Pg("pg1", "sub1"), Pg("pg2", "sub1"), Pg("pg4", "sub2")};
+  set.pod_groups[2].scheduling_policy = {};
+  set.pod_groups[2].scheduling_policy.basic.emplace();  // Basic leaf under a Basic CPG
+  EXPECT_THAT(FindInvalidHierarchies(set), IsEmpty());
+}
+
+TEST(HierarchyValidationTest, CyclesAreRefusedMissingParentsWait) {
+  api::ObjectSet set;
+  set.composite_pod_groups = {Cpg("a", "b"), Cpg("b", "a"), Cpg("orphan", "nowhere")};
+  set.pod_groups = {Pg("pg", "a")};
+  const auto problems = FindInvalidHierarchies(set);
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_EQ(problems[0].composite_pod_groups.size(), 2u);
+  EXPECT_EQ(problems[0].pod_groups.size(), 1u);
+  EXPECT_THAT(problems[0].message, HasSubstr("cyclic"));
+}
+
+}  // namespace
+}  // namespace wasched::validation
