@@ -19,7 +19,10 @@
 namespace wasched {
 
 // FeatureGates: every v1.37 workload-scheduling gate; wasched turns them all on by default
-// (design.md "Every v1.37 gate is on unless --feature-gates turns it off").
+// (design.md "Every v1.37 gate is on unless --feature-gates turns it off"). Choice for spec §12
+// item 6 (upstream's 1.37 defaults of GenericWorkload, TopologyAwareWorkloadScheduling and
+// DRAWorkloadResourceClaims are not confirmed): all on, so every v1.37 field is accepted unless
+// the user turns its gate off; see README "Choices".
 struct FeatureGates {
   bool generic_workload = true;                    // GenericWorkload
   bool topology_aware_workload_scheduling = true;  // TopologyAwareWorkloadScheduling
