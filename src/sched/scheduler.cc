@@ -135,6 +135,8 @@ void Run::BuildCache() {
       if (ra.id == kCpu) cpu = ra.amount;
       if (ra.id == kMemory) mem = ra.amount;
     }
+    pi.request_cpu = cpu;
+    pi.request_memory = mem;
     pi.nonzero_cpu = cpu != 0 ? cpu : kDefaultMilliCPURequest;
     pi.nonzero_memory = mem != 0 ? mem : kDefaultMemoryRequest;
     pi.priority = priorities.Resolve(pod.priority, pod.priority_class_name);
@@ -398,6 +400,9 @@ void Run::ScheduleGroup(GroupIndex gi) {
                                     a.fit_count + scheduled, total, g.min_count);
   std::string group_message =
       a.first_failed >= 0 ? a.first_failed_message + " " + summary : summary;
+  if (a.none_schedulable) {
+    group_message = "no pods were schedulable: " + a.first_failed_message;
+  }
   for (PodIndex p : todo) {
     pending_reason_[p] = "Unschedulable";
     pending_message_[p] = group_message;

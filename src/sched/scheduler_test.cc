@@ -334,11 +334,13 @@ TEST(SchedulerTest, HugeAllocatableScoresWithoutOverflow) {
   api::ObjectSet in;
   const int64_t seven_ei = 7LL << 60;
   in.nodes.push_back(test::MakeNode().Name("big").Capacity({{"cpu", 4000}, {"memory", seven_ei}, {"pods", 110}}).Obj());
-  in.nodes.push_back(test::MakeNode().Name("small").Capacity({{"cpu", 4000}, {"memory", test::kGi * 4}, {"pods", 110}}).Obj());
+  in.nodes.push_back(test::MakeNode().Name("small").Capacity({{"cpu", 4000}, {"memory", test::kGi * 2}, {"pods", 110}}).Obj());
   in.pods.push_back(test::MakePod().Name("p").Req({{"cpu", 1000}, {"memory", test::kGi}}).Obj());
   ScheduleResult r = Schedule(in, Verified());
   ASSERT_EQ(r.bindings.size(), 1u);
-  EXPECT_EQ(r.bindings[0].node, "big");  // (7Ei-1Gi)/7Ei ≈ 100% free memory beats 75%
+  // big: fit (75 + 99)/2 = 87, balanced 1 − |.25 − 0|/2 → 87: 174; small: fit (75 + 50)/2 = 62,
+  // balanced 1 − |.25 − .5|/2 → 87: 149.
+  EXPECT_EQ(r.bindings[0].node, "big");
 }
 
 // Breaker finding 02: the aggregate prune sums free capacity in 128 bits, so many nodes with
@@ -373,6 +375,42 @@ TEST(SchedulerTest, UnplaceableHomogeneousGangFailsFast) {
   ScheduleResult r = Schedule(in, {});
   EXPECT_TRUE(r.bindings.empty());
   EXPECT_THAT(r.groups[0].conditions.at(0).message, HasSubstr("20000 of 20001 pods fit"));
+}
+
+}  // namespace
+}  // namespace wasched::sched
+
+namespace wasched::sched {
+namespace {
+
+// Breaker finding 10: the default profile's NodeResourcesBalancedAllocation (weight 1).
+// a: fit (75+33)/2 = 54, balanced 1 − |.25 − .667|/2 → 79: 133; b: fit 50, balanced 100: 150.
+TEST(SchedulerTest, BalancedAllocationIsPartOfTheScore) {
+  api::ObjectSet in;
+  in.nodes.push_back(test::MakeNode().Name("a").Capacity({{"cpu", 4000}, {"memory", 1536 * test::kMi}, {"pods", 110}}).Obj());
+  in.nodes.push_back(test::MakeNode().Name("b").Capacity({{"cpu", 2000}, {"memory", 2 * test::kGi}, {"pods", 110}}).Obj());
+  in.pods.push_back(test::MakePod().Name("p").Req({{"cpu", 1000}, {"memory", test::kGi}}).Obj());
+  ScheduleResult r = Schedule(in, Verified());
+  ASSERT_EQ(r.bindings.size(), 1u);
+  EXPECT_EQ(r.bindings[0].node, "b");
+}
+
+// Breaker finding 33: quorum met by running members, no new pod fits → Unschedulable
+// "no pods were schedulable" (spec §4.4), not True/Scheduled.
+TEST(SchedulerTest, NoNewPodSchedulableIsUnschedulable) {
+  api::ObjectSet in;
+  in.nodes.push_back(test::MakeNode().Name("n1").Capacity({{"cpu", 2000}, {"pods", 110}}).Obj());
+  in.pod_groups.push_back(test::MakePodGroup().Name("g").MinCount(2).Obj());
+  in.pods.push_back(test::MakePod().Name("r1").Req({{"cpu", 1000}}).Group("g").Node("n1").Obj());
+  in.pods.push_back(test::MakePod().Name("r2").Req({{"cpu", 1000}}).Group("g").Node("n1").Obj());
+  in.pods.push_back(test::MakePod().Name("p0").Req({{"cpu", 1000}}).Group("g").Obj());
+  ScheduleResult r = Schedule(in, Verified());
+  EXPECT_TRUE(r.bindings.empty());
+  const auto& c = r.groups[0].conditions.at(0);
+  EXPECT_EQ(c.status, "False");
+  EXPECT_EQ(c.reason, "Unschedulable");
+  EXPECT_EQ(c.message, "no pods were schedulable: 0/1 nodes are available: 1 Insufficient cpu.");
+  EXPECT_EQ(r.pending.at(0).message, c.message);
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 
 #include "sched/plugins/node_affinity/node_affinity.h"
 #include "sched/plugins/node_name/node_name.h"
+#include "sched/plugins/node_resources_balanced_allocation/balanced_allocation.h"
 #include "sched/plugins/node_resources_fit/node_resources_fit.h"
 #include "sched/plugins/node_unschedulable/node_unschedulable.h"
 #include "sched/plugins/taint_toleration/taint_toleration.h"
@@ -110,7 +111,7 @@ void Framework::BuildClass(const api::Pod& pod, PodClass& cls) const {
 int64_t Framework::TotalScore(const PodInfo& pod, const PodClass& cls, size_t pos,
                               int64_t max_aff, int64_t max_taint) const {
   NodeIndex n = cls.feasible[pos];
-  int64_t score = plugins::Score(pod, nodes_, n, scoring_);
+  int64_t score = DynamicScore(pod, n);
   if (cls.raw_affinity.empty()) return score;
   int64_t aff = max_aff > 0 ? kMaxNodeScore * cls.raw_affinity[pos] / max_aff : 0;
   int64_t tnt =
@@ -131,6 +132,8 @@ int32_t Framework::SignatureOf(const PodInfo& pod) {
   sig.probe.requests = pod.requests;
   sig.probe.nonzero_cpu = pod.nonzero_cpu;
   sig.probe.nonzero_memory = pod.nonzero_memory;
+  sig.probe.request_cpu = pod.request_cpu;
+  sig.probe.request_memory = pod.request_memory;
   sig.probe.static_class = pod.static_class;
   signatures_.push_back(std::move(sig));
   signature_ids_.emplace(std::move(key), id);
@@ -139,7 +142,12 @@ int32_t Framework::SignatureOf(const PodInfo& pod) {
 
 int64_t Framework::LeafScore(const PodInfo& probe, NodeIndex n) const {
   if (!plugins::Fits(probe, nodes_, n)) return -1;
-  return plugins::Score(probe, nodes_, n, scoring_);
+  return DynamicScore(probe, n);
+}
+
+int64_t Framework::DynamicScore(const PodInfo& pod, NodeIndex n) const {
+  // Usage-dependent scores of the default profile, weight 1 each.
+  return plugins::Score(pod, nodes_, n, scoring_) + plugins::BalancedAllocationScore(pod, nodes_, n);
 }
 
 NodeIndex Framework::FindNodeIndexed(Signature& sig) {
@@ -180,7 +188,7 @@ NodeIndex Framework::FindNodeScan(const PodInfo& pod) {
     for (size_t pos = 0; pos < count; ++pos) {
       NodeIndex n = cls.feasible[pos];
       if (!plugins::Fits(pod, nodes_, n)) continue;
-      int64_t s = plugins::Score(pod, nodes_, n, scoring_);
+      int64_t s = DynamicScore(pod, n);
       if (s > best_score) {
         best_score = s;
         best = n;

@@ -3,8 +3,8 @@
 // Framework: runs the Filter and Score extension points for one pod against the current
 // snapshot and picks a node (upstream pkg/scheduler/schedule_one.go findNodesThatFitPod /
 // prioritizeNodes / selectHost, default profile: NodeUnschedulable, NodeName, TaintToleration,
-// NodeAffinity, NodeResourcesFit; scores NodeResourcesFit×1, NodeAffinity×2,
-// TaintToleration×3).
+// NodeAffinity, NodeResourcesFit; scores NodeResourcesFit×1, NodeResourcesBalancedAllocation×1,
+// NodeAffinity×2, TaintToleration×3).
 //
 // Equivalence classes: pods with the same node-static constraints (nodeSelector, node
 // affinity, tolerations, nodeName) share one class; the static filters and scores are computed
@@ -94,6 +94,7 @@ class Framework {
   NodeIndex FindNodeScan(const PodInfo& pod);
   NodeIndex FindNodeIndexed(Signature& sig);
   int64_t LeafScore(const PodInfo& probe, NodeIndex n) const;
+  int64_t DynamicScore(const PodInfo& pod, NodeIndex n) const;
 
   void BuildClass(const api::Pod& pod, PodClass& cls) const;
   int64_t TotalScore(const PodInfo& pod, const PodClass& cls, size_t pos, int64_t max_aff,

@@ -56,6 +56,8 @@ TEST(FrameworkTest, ScoreIndexAgreesWithScanUnderRandomChanges) {
     pi.requests.push_back({kPods, 1});
     pi.nonzero_cpu = specs[i].containers[0].requests.at("cpu");
     pi.nonzero_memory = specs[i].containers[0].requests.at("memory");
+    pi.request_cpu = pi.nonzero_cpu;
+    pi.request_memory = pi.nonzero_memory;
     pi.static_class = indexed.ClassOf(specs[i]);
     ASSERT_EQ(scan.ClassOf(specs[i]), pi.static_class);
     pi.signature = indexed.SignatureOf(pi);

@@ -29,6 +29,8 @@ struct PodInfo {
   std::vector<ResourceAmount> requests;   // non-zero effective requests + {kPods, 1}
   int64_t nonzero_cpu = 0;                // milli-CPU, upstream scoring default when 0
   int64_t nonzero_memory = 0;             // bytes, upstream scoring default when 0
+  int64_t request_cpu = 0;                // milli-CPU actually requested (0 when none)
+  int64_t request_memory = 0;             // bytes actually requested (0 when none)
   int32_t priority = 0;                   // resolved (pod.priority, class, global default)
   int64_t creation = 0;                   // creation timestamp seconds (0 when unknown)
   int32_t input_order = 0;                // position in the input, the final tie-break

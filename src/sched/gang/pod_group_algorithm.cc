@@ -45,8 +45,11 @@ GroupAttempt PodGroupAlgorithm::Greedy(std::span<const PodIndex> order, int32_t 
     feasible = plugins::PlacementFeasible(now_scheduled, 0, min_count);
   }
   if (feasible == Code::kSuccess && a.placed.empty() && !order.empty()) {
-    // Quorum already met by running members but no new pod fits: the pods fail on their own.
-    a.code = Code::kSuccess;
+    // Quorum already met by running members but no new pod fits: upstream turns the cycle into
+    // Unschedulable "no pods were schedulable" (algorithm_podgroup.go).
+    a.code = Code::kUnschedulable;
+    a.none_schedulable = true;
+    a.unplaced.clear();
     return a;
   }
   if (feasible != Code::kSuccess) {

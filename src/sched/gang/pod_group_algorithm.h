@@ -42,6 +42,7 @@ struct GroupAttempt {
   int32_t fit_count = 0;
   PodIndex first_failed = -1;
   std::string first_failed_message;
+  bool none_schedulable = false;  // quorum met by bound members, but no new pod fit
 };
 
 class PodGroupAlgorithm {
