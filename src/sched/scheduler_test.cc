@@ -415,3 +415,40 @@ TEST(SchedulerTest, NoNewPodSchedulableIsUnschedulable) {
 
 }  // namespace
 }  // namespace wasched::sched
+
+namespace wasched::sched {
+namespace {
+
+// Breaker finding 07: DaemonSet-style pods pinned by matchFields metadata.name each form their
+// own class; the NodeAffinity PreFilter restricts each class to its named nodes (no O(N) build),
+// and the FitError still counts every other node as an affinity mismatch.
+TEST(SchedulerTest, PodsPinnedByMetadataNameUseThePreFilter) {
+  api::ObjectSet in;
+  const int n = 3000;
+  for (int i = 0; i < n; ++i) {
+    in.nodes.push_back(test::MakeNode().Name(fmt::format("n{:05}", i)).Capacity({{"cpu", 1000}, {"pods", 110}}).Obj());
+  }
+  for (int i = 0; i < n; ++i) {
+    api::Pod pod = test::MakePod().Name(fmt::format("ds-{}", i)).Req({{"cpu", 600}}).Obj();
+    api::NodeSelectorTerm term;
+    term.match_fields.push_back({"metadata.name", api::NodeSelectorOperator::kIn, {fmt::format("n{:05}", i)}});
+    pod.node_affinity = api::NodeAffinity{};
+    pod.node_affinity->required = std::vector<api::NodeSelectorTerm>{term};
+    in.pods.push_back(pod);
+  }
+  api::Pod extra = in.pods[7];
+  extra.meta.name = "ds-7-again";
+  in.pods.push_back(extra);
+  ScheduleResult r = Schedule(in, {});
+  EXPECT_EQ(r.bindings.size(), static_cast<size_t>(n));
+  for (const auto& b : r.bindings) {
+    EXPECT_EQ(b.node, fmt::format("n{:05}", std::stoi(b.pod.substr(b.pod.find('-') + 1))));
+  }
+  ASSERT_EQ(r.pending.size(), 1u);
+  EXPECT_EQ(r.pending[0].message,
+            "0/3000 nodes are available: 1 Insufficient cpu, 2999 node(s) didn't match Pod's node "
+            "affinity/selector.");
+}
+
+}  // namespace
+}  // namespace wasched::sched

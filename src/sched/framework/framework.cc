@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -61,6 +62,7 @@ Framework::Framework(const NodeTable& nodes, const ResourceTable& resources,
   filters_.push_back(std::make_unique<plugins::TaintTolerationFilter>());
   filters_.push_back(std::make_unique<plugins::NodeAffinityFilter>());
   scratch_.reserve(static_cast<size_t>(nodes.size()));
+  for (NodeIndex n = 0; n < nodes.size(); ++n) node_by_name_.emplace(nodes.node(n).meta.name, n);
 }
 
 Framework::~Framework() = default;
@@ -76,12 +78,43 @@ ClassIndex Framework::ClassOf(const api::Pod& pod) {
   return id;
 }
 
+std::optional<std::vector<NodeIndex>> Framework::PreFilterNodeNames(const api::Pod& pod) const {
+  // NodeAffinity PreFilter: when every required term names its nodes with matchFields
+  // metadata.name In [...], only those nodes can pass; the rest are rejected without a look.
+  if (!pod.node_affinity || !pod.node_affinity->required) return std::nullopt;
+  std::vector<NodeIndex> out;
+  for (const auto& term : *pod.node_affinity->required) {
+    const api::NodeSelectorRequirement* names = nullptr;
+    for (const auto& req : term.match_fields) {
+      if (req.key == "metadata.name" && req.op == api::NodeSelectorOperator::kIn) names = &req;
+    }
+    if (names == nullptr) return std::nullopt;  // this term may match any node
+    for (const auto& v : names->values) {
+      auto it = node_by_name_.find(v);
+      if (it != node_by_name_.end()) out.push_back(it->second);
+    }
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
 void Framework::BuildClass(const api::Pod& pod, PodClass& cls) const {
-  cls.position_of_node.assign(static_cast<size_t>(nodes_.size()), -1);
+  std::optional<std::vector<NodeIndex>> named = PreFilterNodeNames(pod);
+  std::vector<NodeIndex> all;
+  if (named) {
+    cls.restricted = true;
+    const auto rejected = static_cast<int32_t>(nodes_.size() - named->size());
+    if (rejected > 0) cls.static_reasons[plugins::NodeAffinityFilter::kReason] += rejected;
+  } else {
+    cls.position_of_node.assign(static_cast<size_t>(nodes_.size()), -1);
+    all.resize(static_cast<size_t>(nodes_.size()));
+    for (NodeIndex n = 0; n < nodes_.size(); ++n) all[n] = n;
+  }
   plugins::NodeAffinityScore affinity;
   plugins::TaintTolerationScore taint;
   bool any_static_score = false;
-  for (NodeIndex n = 0; n < nodes_.size(); ++n) {
+  for (NodeIndex n : named ? *named : all) {
     const api::Node& node = nodes_.node(n);
     bool ok = true;
     for (const auto& f : filters_) {
@@ -93,7 +126,7 @@ void Framework::BuildClass(const api::Pod& pod, PodClass& cls) const {
       }
     }
     if (!ok) continue;
-    cls.position_of_node[n] = static_cast<int32_t>(cls.feasible.size());
+    if (!cls.restricted) cls.position_of_node[n] = static_cast<int32_t>(cls.feasible.size());
     cls.feasible.push_back(n);
     int64_t a = affinity.Score(pod, node);
     int64_t t = taint.Score(pod, node);
@@ -120,7 +153,9 @@ int64_t Framework::TotalScore(const PodInfo& pod, const PodClass& cls, size_t po
 }
 
 int32_t Framework::SignatureOf(const PodInfo& pod) {
-  if (!classes_[pod.static_class].raw_affinity.empty()) return -1;
+  const PodClass& cls = classes_[pod.static_class];
+  // Classes with static scores need a scan to normalise; restricted classes have few nodes.
+  if (!cls.raw_affinity.empty() || cls.restricted) return -1;
   std::string key = fmt::format("{}|{}|{}|", pod.static_class, pod.nonzero_cpu, pod.nonzero_memory);
   for (const auto& ra : pod.requests) key += fmt::format("{}={},", ra.id, ra.amount);
   auto it = signature_ids_.find(key);

@@ -18,6 +18,8 @@
 #pragma once
 
 #include <memory>
+#include <optional>
+#include <string_view>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -79,6 +81,8 @@ class Framework {
     std::vector<int64_t> raw_taint;        // raw TaintToleration score per feasible position
     std::unordered_map<std::string, int32_t> static_reasons;  // reason → node count
     std::vector<int32_t> position_of_node;  // node → position in `feasible`, or -1
+                                            // (empty for restricted classes)
+    bool restricted = false;  // PreFilter named the candidate nodes (matchFields metadata.name)
   };
 
   // Signature: equivalent pods (same class, same requests) share one ScoreIndex.
@@ -97,6 +101,7 @@ class Framework {
   int64_t DynamicScore(const PodInfo& pod, NodeIndex n) const;
 
   void BuildClass(const api::Pod& pod, PodClass& cls) const;
+  [[nodiscard]] std::optional<std::vector<NodeIndex>> PreFilterNodeNames(const api::Pod& pod) const;
   int64_t TotalScore(const PodInfo& pod, const PodClass& cls, size_t pos, int64_t max_aff,
                      int64_t max_taint) const;
 
@@ -106,6 +111,7 @@ class Framework {
   std::vector<std::unique_ptr<NodeStaticFilterPlugin>> filters_;
   std::vector<PodClass> classes_;
   std::unordered_map<std::string, ClassIndex> class_ids_;
+  std::unordered_map<std::string_view, NodeIndex> node_by_name_;
   std::vector<uint32_t> scratch_;  // feasible positions of the current pod
   std::vector<Signature> signatures_;
   std::unordered_map<std::string, int32_t> signature_ids_;
