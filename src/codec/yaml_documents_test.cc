@@ -6,6 +6,10 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <iostream>
 
 namespace wasched::codec::internal {
 namespace {
@@ -71,6 +75,39 @@ TEST(CodecDocumentsTest, DashesInsideContentAreNotSeparators) {
   const auto docs = Parse("a: |\n  ---\n  text\nb: '--- x'\n----: 1\n");
   ASSERT_EQ(docs.size(), 1u);
   EXPECT_TRUE(docs[0].error.empty());
+}
+
+// A stray `,` where a document or node should start made yaml-cpp report empty documents
+// forever without advancing (the loader then grew without bound until the kernel killed it).
+// Each input is parsed in a forked child with a 3-second alarm, so a regression fails the test
+// instead of hanging it; the child prints the documents it saw for the parent to check.
+TEST(CodecDocumentsDeathTest, StrayCommaIsAnErrorNotAnEndlessLoop) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  const struct {
+    const char* text;
+    const char* expected;
+  } cases[] = {
+      {",", "1:malformed YAML: line 1, column 1: unexpected character \",\""},
+      {"'a',", "1:malformed YAML: line 1, column 4: unexpected character \",\""},
+      {"{\"a\":1},", "1:malformed YAML: line 1, column 8: unexpected character \",\""},
+      {"[1],", "1:malformed YAML: line 1, column 4: unexpected character \",\""},
+      // The documents before the broken piece are still read; the error has the file line.
+      {"a: 1\n---\nb: 2\n,\n", "1:ok 2:malformed YAML: line 4, column 1"},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.text);
+    EXPECT_EXIT(
+        {
+          alarm(3);
+          std::string seen;
+          for (const Seen& d : Parse(c.text)) {
+            seen += std::to_string(d.number) + ":" + (d.error.empty() ? "ok" : d.error) + " ";
+          }
+          std::cerr << seen << std::flush;
+          std::_Exit(0);
+        },
+        ::testing::ExitedWithCode(0), ::testing::HasSubstr(c.expected));
+  }
 }
 
 }  // namespace

@@ -3,13 +3,15 @@
 // YamlDom storage, its builder, and the yaml-cpp event handler that fills it.
 #include "codec/yaml_dom.h"
 
-#include <sstream>
-#include <unordered_map>
-
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/exceptions.h>
 #include <yaml-cpp/mark.h>
 #include <yaml-cpp/parser.h>
+
+#include <optional>
+#include <sstream>
+#include <string>
+#include <unordered_map>
 
 #include "codec/yaml_reader.h"
 
@@ -78,7 +80,24 @@ void AppendDebug(const YamlDom& d, YamlNodeId id, std::string* out) {
 // DomEventHandler: yaml-cpp events → YamlDom, one document per HandleNextDocument call.
 class DomEventHandler : public YAML::EventHandler {
  public:
-  void OnDocumentStart(const YAML::Mark&) override {}
+  explicit DomEventHandler(std::string_view text) : text_(text) {}
+
+  // OnDocumentStart: `mark` is where the document's first token starts. yaml-cpp 0.7 starts a
+  // document without consuming anything when the next token cannot begin a node (a stray `,` as
+  // in `,` or `{"a": 1},`): it reports a null document and HandleNextDocument returns true again
+  // at the same token, forever. Every real document consumes at least one token, so a document
+  // that starts where the previous one started is that loop: stop it with a parse error.
+  void OnDocumentStart(const YAML::Mark& mark) override {
+    if (previous_start_ && mark.pos == previous_start_->pos && mark.line == previous_start_->line &&
+        mark.column == previous_start_->column) {
+      std::string what = "unexpected character";
+      if (mark.pos >= 0 && static_cast<size_t>(mark.pos) < text_.size()) {
+        what += " " + QuoteValue(text_.substr(static_cast<size_t>(mark.pos), 1));
+      }
+      throw YAML::ParserException(mark, what + " (no YAML node can start here)");
+    }
+    previous_start_ = mark;
+  }
   void OnDocumentEnd() override {}
 
   void OnNull(const YAML::Mark&, YAML::anchor_t anchor) override {
@@ -153,6 +172,8 @@ class DomEventHandler : public YAML::EventHandler {
   std::vector<YamlNodeId> stack_;
   std::unordered_map<YAML::anchor_t, YamlNodeId> anchors_;
   YamlNodeId root_ = kNoYamlNode;
+  std::string_view text_;
+  std::optional<YAML::Mark> previous_start_;
 };
 
 }  // namespace
@@ -212,9 +233,17 @@ YamlDom YamlDomBuilder::Finish(YamlNodeId root) {
 std::vector<YamlDom> ParseWithYamlCpp(std::string_view text) {
   std::istringstream in{std::string(text)};
   YAML::Parser parser(in);
-  DomEventHandler handler;
+  DomEventHandler handler(text);
   std::vector<YamlDom> docs;
-  while (parser.HandleNextDocument(handler)) docs.push_back(handler.TakeDocument());
+  // A document takes at least one byte (`---` or a node), so more documents than bytes means the
+  // parser is not advancing (a backstop for the check in OnDocumentStart).
+  const size_t max_documents = text.size() + 1;
+  while (parser.HandleNextDocument(handler)) {
+    docs.push_back(handler.TakeDocument());
+    if (docs.size() > max_documents) {
+      throw YAML::ParserException(YAML::Mark::null_mark(), "the YAML parser stopped advancing");
+    }
+  }
   return docs;
 }
 
