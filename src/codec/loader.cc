@@ -77,6 +77,7 @@ class Loader {
     const ObjectScope scope{diag_->errors().size(), diag_->warnings().size()};
     T object;
     decode(object);
+    r.ReportDuplicateKeysBelow();  // in fields the decoder did not walk
     object.meta.source = source;
     std::string label(kind);
     if (!object.meta.name.empty()) label.append(" ").append(api::NamespacedName(object.meta));
@@ -138,11 +139,16 @@ void Loader::DecodeObject(const Reader& r, const api::SourceRef& source,
   std::string api_version(default_api_version);
   std::string kind(default_kind);
   bool has_items = false;
-  r.ForEachField([&](std::string_view key, const Reader& f) {
-    if (key == "apiVersion") f.Read(&api_version);
-    else if (key == "kind") f.Read(&kind);
-    else if (key == "items") has_items = true;
-    return true;
+  // A first look: the decoder's own walk reports unknown fields and repeated keys, labelled
+  // with the object's name.
+  r.PeekFields([&](std::string_view key, const Reader& f) {
+    if (key == "apiVersion") {
+      f.Read(&api_version);
+    } else if (key == "kind") {
+      f.Read(&kind);
+    } else if (key == "items") {
+      has_items = true;
+    }
   });
   if (diag_->errors().size() > scope.first_error) {
     Flush(scope, source, "");

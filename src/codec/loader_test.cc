@@ -524,6 +524,59 @@ extra: 1
           "f.yaml: document 1: Pod ns/p: unknown field \"extra\""));
 }
 
+// Repeated mapping keys are errors, as in kubectl / the API server's strict decoding, at the
+// repeated key's path, once, in YAML and JSON alike, in fields wasched reads and in fields it
+// ignores; the object's label names it even for top-level keys.
+TEST(LoaderTest, DuplicateMappingKeysAreErrors) {
+  EXPECT_THAT(ErrorStrings(MustFail(R"(apiVersion: v1
+kind: Node
+metadata: {name: n1, name: n2}
+status: {allocatable: {cpu: "4", memory: 8Gi, pods: "110"}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: p, namespace: default}
+spec:
+  containers:
+  - name: c
+    image: x
+    securityContext: {runAsUser: 1, runAsUser: 2}
+    resources:
+      requests:
+        cpu: "8"
+        cpu: "100m"
+spec: {}
+)")),
+              ElementsAre("f.yaml: document 1: Node n1: metadata.name: Duplicate value: "
+                          "mapping key already defined",
+                          "f.yaml: document 2: Pod default/p: spec: Duplicate value: mapping key "
+                          "already defined",
+                          "f.yaml: document 2: Pod default/p: "
+                          "spec.containers[0].resources.requests[cpu]: Duplicate value: mapping "
+                          "key already defined",
+                          "f.yaml: document 2: Pod default/p: "
+                          "spec.containers[0].securityContext.runAsUser: Duplicate value: "
+                          "mapping key already defined"));
+  const InputErrors json = MustFail(
+      R"({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "labels": {"a": "1", "a": "2"}},
+          "spec": {"containers": [{"name": "c", "resources": {"limits": {"memory": "1Gi", "memory": "2Gi"}}}]}})",
+      "p.json");
+  EXPECT_THAT(ErrorStrings(json),
+              ElementsAre("p.json: document 1: Pod default/p: metadata.labels[a]: Duplicate "
+                          "value: mapping key already defined",
+                          "p.json: document 1: Pod default/p: "
+                          "spec.containers[0].resources.limits[memory]: Duplicate value: mapping "
+                          "key already defined"));
+  // Inside a List item, with the item's path; a big map (indexed lookup) too.
+  std::string labels;
+  for (int i = 0; i < 40; ++i) labels += fmt::format("l{}: v\n      ", i);
+  EXPECT_THAT(ErrorStrings(MustFail("apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n"
+                                    "  kind: Node\n  metadata:\n    name: n\n    labels:\n      " +
+                                    labels + "l7: again\n")),
+              ElementsAre("f.yaml: document 1: Node n: items[0].metadata.labels[l7]: Duplicate "
+                          "value: mapping key already defined"));
+}
+
 TEST(LoaderTest, NullUnionMemberWarns) {
   const LoadResult r = MustLoad(R"(
 apiVersion: scheduling.k8s.io/v1beta1

@@ -61,6 +61,8 @@ class YamlDom {
   // Children: a sequence's items, or a map's keys and values interleaved (k0, v0, k1, v1, …),
   // in document order.
   [[nodiscard]] std::span<const YamlNodeId> children(YamlNodeId id) const;
+  // node_count: number of nodes; every YamlNodeId of this document is below it.
+  [[nodiscard]] size_t node_count() const { return nodes_.size(); }
 
   // Equal: deep structural equality of two documents, where a null node equals a plain scalar
   // that resolves to null (`~`, `null`, ""). O(nodes). For tests comparing parsers.

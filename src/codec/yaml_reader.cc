@@ -134,6 +134,39 @@ bool Diagnostics::Spend() {
   return false;
 }
 
+bool Diagnostics::FirstWalk(const YamlDom& dom, YamlNodeId id) {
+  if (id == kNoYamlNode) return false;
+  if (walked_dom_ != &dom) {
+    walked_dom_ = &dom;
+    walked_.assign(dom.node_count(), false);
+  }
+  if (id >= walked_.size() || walked_[id]) return false;
+  walked_[id] = true;
+  return true;
+}
+
+bool MapKeyIndex::IsRepeated(size_t i) {
+  if (dom_.type(children_[i]) != YamlType::kScalar) return false;
+  const std::string_view key = dom_.scalar(children_[i]);
+  if (children_.size() / 2 < kIndexFrom) {
+    for (size_t j = 0; j < i; j += 2) {
+      if (dom_.type(children_[j]) == YamlType::kScalar && dom_.scalar(children_[j]) == key) {
+        return true;
+      }
+    }
+    return false;
+  }
+  if (first_.empty()) {
+    first_.reserve(children_.size() / 2);
+    for (size_t j = 0; j + 1 < children_.size(); j += 2) {
+      if (dom_.type(children_[j]) == YamlType::kScalar) {
+        first_.try_emplace(dom_.scalar(children_[j]), j);
+      }
+    }
+  }
+  return first_.at(key) < i;
+}
+
 Reader::Reader(const YamlDom& dom, YamlNodeId node, std::string prefix, Diagnostics* diag)
     : dom_(&dom), node_(node), prefix_(std::move(prefix)), diag_(diag) {}
 
@@ -193,6 +226,44 @@ void Reader::Error(FieldErrorType type, std::string bad_value, std::string detai
 void Reader::TypeError(std::string_view expected) const {
   Error(FieldErrorType::kTypeInvalid, "",
         fmt::format("expected {}, got {}", expected, Describe(Scalar(), Kind())));
+}
+
+void Reader::ReportDuplicateKey() const {
+  Error(FieldErrorType::kDuplicate, "", "mapping key already defined");
+}
+
+void Reader::ReportDuplicateKeysBelow() const {
+  std::vector<bool> visited(dom_->node_count(), false);
+  ReportDuplicateKeysBelow(&visited);
+}
+
+void Reader::ReportDuplicateKeysBelow(std::vector<bool>* visited) const {
+  if (node_ == kNoYamlNode || node_ >= visited->size() || (*visited)[node_]) return;
+  (*visited)[node_] = true;
+  const std::span<const YamlNodeId> c = dom_->children(node_);
+  switch (dom_->type(node_)) {
+    case YamlType::kMap: {
+      const bool report = diag_->FirstWalk(*dom_, node_);
+      MapKeyIndex keys(*dom_, c);
+      for (size_t i = 0; i + 1 < c.size(); i += 2) {
+        const Reader child(c[i + 1], this, Segment::kField, dom_->scalar(c[i]), 0);
+        if (keys.IsRepeated(i)) {
+          if (report) child.ReportDuplicateKey();
+          continue;
+        }
+        child.ReportDuplicateKeysBelow(visited);
+      }
+      return;
+    }
+    case YamlType::kSeq:
+      for (size_t index = 0; index < c.size(); ++index) {
+        const Reader child(c[index], this, Segment::kIndex, {}, index);
+        child.ReportDuplicateKeysBelow(visited);
+      }
+      return;
+    default:
+      return;
+  }
 }
 
 void Reader::Warn(std::string message) const { diag_->AddWarning(std::move(message)); }

@@ -25,6 +25,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "codec/yaml_dom.h"
@@ -62,6 +63,10 @@ class Diagnostics {
   // Spend: consumes one node visit; false (after recording one error) when the budget is gone.
   [[nodiscard]] bool Spend();
 
+  // FirstWalk: true the first time map node `id` of `dom` is walked (its duplicate keys are
+  // reported then, once, however often decoders walk it again). O(1) amortized.
+  [[nodiscard]] bool FirstWalk(const YamlDom& dom, YamlNodeId id);
+
   [[nodiscard]] bool has_errors() const { return !errors_.empty(); }
   [[nodiscard]] std::vector<FieldError>& errors() { return errors_; }
   [[nodiscard]] std::vector<std::string>& warnings() { return warnings_; }
@@ -69,8 +74,28 @@ class Diagnostics {
  private:
   int64_t budget_;
   bool exhausted_ = false;
+  const YamlDom* walked_dom_ = nullptr;
+  std::vector<bool> walked_;  // by node id of walked_dom_
   std::vector<FieldError> errors_;
   std::vector<std::string> warnings_;
+};
+
+// MapKeyIndex: finds repeated keys in the children of one map (keys at even indexes). Small
+// maps are scanned; from kIndexFrom entries on, an index of first occurrences is built on the
+// first question.
+class MapKeyIndex {
+ public:
+  MapKeyIndex(const YamlDom& dom, std::span<const YamlNodeId> children)
+      : dom_(dom), children_(children) {}
+  // IsRepeated: children[i] is a scalar key equal to the text of an earlier scalar key.
+  // O(i) below kIndexFrom entries, else O(1) amortized.
+  [[nodiscard]] bool IsRepeated(size_t i);
+
+ private:
+  static constexpr size_t kIndexFrom = 16;
+  const YamlDom& dom_;
+  std::span<const YamlNodeId> children_;
+  std::unordered_map<std::string_view, size_t> first_;  // key text → first child index
 };
 
 // Reader: a cursor on one node. Children are created by the ForEach* walkers and refer to their
@@ -105,10 +130,17 @@ class Reader {
   // const Reader& value) -> bool` returns false for a field it does not know, which is then
   // reported as a warning `unknown field "<path>"`. Null = no fields; a non-map is a TypeInvalid
   // error. O(fields).
+  //
+  // A key given twice (`cpu: 1` and `cpu: 2` in one map) is, as for kubectl and the API server's
+  // strict decoding, an error: Duplicate at the repeated key's path, detail `mapping key already
+  // defined`, reported once per map however often it is walked; the repeated entry is skipped
+  // (the first one is read). The same holds for ForEachEntry.
   template <typename Fn>
   void ForEachField(Fn&& fn) const {
     if (!ExpectKind(ValueKind::kMap)) return;
     const std::span<const YamlNodeId> c = dom_->children(node_);
+    const bool report = diag_->FirstWalk(*dom_, node_);
+    MapKeyIndex keys(*dom_, c);
     for (size_t i = 0; i + 1 < c.size(); i += 2) {
       if (!diag_->Spend()) return;
       if (dom_->type(c[i]) != YamlType::kScalar) {
@@ -117,7 +149,28 @@ class Reader {
       }
       const std::string_view key = dom_->scalar(c[i]);
       const Reader child(c[i + 1], this, Segment::kField, key, 0);
+      if (keys.IsRepeated(i)) {
+        if (report) child.ReportDuplicateKey();
+        continue;
+      }
       if (!fn(key, child)) child.WarnUnknownField();
+    }
+  }
+
+  // PeekFields: ForEachField for a first look at a few fields (the loader reads apiVersion and
+  // kind before it knows the decoder): nothing about the map itself is reported (no unknown
+  // fields, no duplicate keys: the decoder's own walk reports them), repeated keys are skipped.
+  // `fn(std::string_view key, const Reader& value)`. O(fields).
+  template <typename Fn>
+  void PeekFields(Fn&& fn) const {
+    if (Kind() != ValueKind::kMap) return;
+    const std::span<const YamlNodeId> c = dom_->children(node_);
+    MapKeyIndex keys(*dom_, c);
+    for (size_t i = 0; i + 1 < c.size(); i += 2) {
+      if (dom_->type(c[i]) != YamlType::kScalar || keys.IsRepeated(i)) continue;
+      const std::string_view key = dom_->scalar(c[i]);
+      const Reader child(c[i + 1], this, Segment::kField, key, 0);
+      fn(key, child);
     }
   }
 
@@ -127,6 +180,8 @@ class Reader {
   void ForEachEntry(Fn&& fn) const {
     if (!ExpectKind(ValueKind::kMap)) return;
     const std::span<const YamlNodeId> c = dom_->children(node_);
+    const bool report = diag_->FirstWalk(*dom_, node_);
+    MapKeyIndex keys(*dom_, c);
     for (size_t i = 0; i + 1 < c.size(); i += 2) {
       if (!diag_->Spend()) return;
       if (dom_->type(c[i]) != YamlType::kScalar) {
@@ -135,6 +190,10 @@ class Reader {
       }
       const std::string key(dom_->scalar(c[i]));
       const Reader child(c[i + 1], this, Segment::kKey, dom_->scalar(c[i]), 0);
+      if (keys.IsRepeated(i)) {
+        if (report) child.ReportDuplicateKey();
+        continue;
+      }
       fn(key, child);
     }
   }
@@ -151,6 +210,12 @@ class Reader {
       fn(index, child);
     }
   }
+
+  // ReportDuplicateKeysBelow: reports repeated keys in every map of this subtree that no
+  // ForEachField / ForEachEntry walked (fields wasched ignores, like `securityContext`), so that
+  // no repeated key goes unnoticed; paths use `.key` for map entries. Call it after decoding.
+  // O(nodes of the subtree), each node once even when aliases repeat it.
+  void ReportDuplicateKeysBelow() const;
 
   // ExpectKind: true when the node is of `kind`; false silently when null; false with a
   // TypeInvalid error otherwise.
@@ -189,6 +254,9 @@ class Reader {
   Reader(YamlNodeId node, const Reader* parent, Segment segment, std::string_view name,
          size_t index);
   void AppendPath(std::string* out) const;
+  // ReportDuplicateKey: Duplicate `mapping key already defined` at this node's path.
+  void ReportDuplicateKey() const;
+  void ReportDuplicateKeysBelow(std::vector<bool>* visited) const;
   [[nodiscard]] std::optional<int64_t> ReadInteger(int64_t min, int64_t max,
                                                    std::string_view type_name) const;
 
