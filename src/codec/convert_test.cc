@@ -424,12 +424,12 @@ status:
       status: "True"
       reason: Scheduled
       message: ""
-      lastTransitionTime: 2026-01-01T00:00:00Z
+      lastTransitionTime: "2026-01-01T00:00:00Z"
     - type: DisruptionTarget
       status: "False"
       reason: x
       message: ""
-      lastTransitionTime: 2026-01-01T00:00:00Z
+      lastTransitionTime: "2026-01-01T00:00:00Z"
 )");
 }
 

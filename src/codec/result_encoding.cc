@@ -2,13 +2,12 @@
 //
 // ScheduleResult → the `wasched.io/v1alpha1 ScheduleResult` document (design.md "schedule JSON
 // output"): JSON through nlohmann::ordered_json (keys in contract order, 2-space indent, trailing
-// newline) and YAML through yaml-cpp's Emitter with the same structure and key order.
+// newline) and YAML through yaml-cpp's Emitter with the same structure and key order (keys
+// plain, every string value double-quoted, numbers plain).
 #include "codec/result_encoding.h"
 
 #include <nlohmann/json.hpp>
 #include <yaml-cpp/yaml.h>
-
-#include "codec/yaml_reader.h"
 
 namespace wasched::codec {
 namespace {
@@ -27,15 +26,10 @@ Json ConditionJson(const api::Condition& c) {
   return j;
 }
 
-// EmitString: a string scalar that reads back as a string (quoted when its plain form would
-// resolve to null, a boolean or a number, e.g. condition status "True").
-void EmitString(YAML::Emitter& out, const std::string& s) {
-  if (internal::ClassifyPlainScalar(s) != internal::ValueKind::kString) {
-    out << YAML::DoubleQuoted << s;
-  } else {
-    out << s;
-  }
-}
+// EmitString: every string is double-quoted, so it reads back as a string under any YAML
+// schema: plain `0x1f` is an integer in YAML 1.2's core schema and `yes` / `on` are booleans in
+// YAML 1.1 (PyYAML, go-yaml v2, sigs.k8s.io/yaml), while node and pod names may be either.
+void EmitString(YAML::Emitter& out, const std::string& s) { out << YAML::DoubleQuoted << s; }
 
 void EmitKeyString(YAML::Emitter& out, const char* key, const std::string& value) {
   out << YAML::Key << key << YAML::Value;

@@ -7,6 +7,9 @@
 #include <gtest/gtest.h>
 #include <yaml-cpp/yaml.h>
 
+#include "codec/yaml_dom.h"
+#include "codec/yaml_reader.h"
+
 namespace wasched::codec {
 namespace {
 
@@ -125,10 +128,40 @@ TEST(ResultEncodingTest, YamlHasSameStructureAndOrder) {
   EXPECT_EQ(doc["groups"][0]["conditions"][0]["message"].Scalar(), "");
 }
 
+// Names that a YAML reader would resolve to something else if written plain: integers in the
+// core schema (0x1f, 0o17, 1e3), YAML 1.1 booleans and sexagesimals (yes, on, 1:30), null.
+TEST(ResultEncodingTest, YamlStringsAreQuotedSoTheyReadBackAsStrings) {
+  const std::vector<std::string> names = {
+      "0x1f", "0o17", "1e3",  "yes", "No",   "on",   "OFF", "y",  "1:30",       "null",
+      "~",    "",     "True", "007", ".inf", "a: b", "- x", "#x", "multi\nline"};
+  sched::ScheduleResult r;
+  for (const std::string& n : names) r.bindings.push_back({"default/" + n, n});
+  const std::string yaml = EncodeScheduleResultYaml(r);
+  EXPECT_NE(yaml.find("node: \"0x1f\"\n"), std::string::npos) << yaml;
+  EXPECT_NE(yaml.find("node: \"yes\"\n"), std::string::npos) << yaml;
+  // Read back with the codec's own core-schema reader: every node is a string with its text.
+  std::vector<internal::YamlDom> docs = internal::ParseWithYamlCpp(yaml);
+  ASSERT_EQ(docs.size(), 1u);
+  const internal::YamlDom& d = docs[0];
+  const auto top = d.children(d.root());
+  ASSERT_EQ(d.scalar(top[4]), "bindings");
+  const auto items = d.children(top[5]);
+  ASSERT_EQ(items.size(), names.size());
+  for (size_t i = 0; i < names.size(); ++i) {
+    const auto kv = d.children(items[i]);
+    ASSERT_EQ(kv.size(), 4u);
+    EXPECT_EQ(internal::Classify(d, kv[3]), internal::ValueKind::kString) << names[i];
+    EXPECT_EQ(d.scalar(kv[3]), names[i]);
+  }
+  // And with yaml-cpp's own node API, which would read a plain 0x1f as an integer.
+  const YAML::Node doc = YAML::Load(yaml);
+  EXPECT_EQ(doc["bindings"][0]["node"].Tag(), "!");
+}
+
 TEST(ResultEncodingTest, EmptyResultYaml) {
   EXPECT_EQ(EncodeScheduleResultYaml({}),
-            "apiVersion: wasched.io/v1alpha1\n"
-            "kind: ScheduleResult\n"
+            "apiVersion: \"wasched.io/v1alpha1\"\n"
+            "kind: \"ScheduleResult\"\n"
             "bindings: []\n"
             "pending: []\n"
             "evictions: []\n"

@@ -74,6 +74,43 @@ ValueKind ClassifyPlainScalar(std::string_view s) {
   return ValueKind::kString;
 }
 
+bool PlainReadsAsString(std::string_view s) {
+  if (ClassifyPlainScalar(s) != ValueKind::kString) return false;
+  // YAML 1.1 booleans and the merge key (the 1.2 core ones are classified above).
+  constexpr std::string_view kYaml11Words[] = {"y",  "Y",   "yes", "Yes", "YES", "n",
+                                               "N",  "no",  "No",  "NO",  "on",  "On",
+                                               "ON", "off", "Off", "OFF", "<<"};
+  for (std::string_view w : kYaml11Words) {
+    if (s == w) return false;
+  }
+  std::string_view u = s;
+  if (!u.empty() && (u[0] == '+' || u[0] == '-')) u.remove_prefix(1);
+  if (u.empty()) return true;
+  // 0x / 0o / 0b integers (1.2 core, 1.1), with 1.1's `_` separators.
+  if (u.size() > 2 && u[0] == '0' && (u[1] == 'x' || u[1] == 'X' || u[1] == 'o' || u[1] == 'b')) {
+    bool all = true;
+    for (char c : u.substr(2)) {
+      all = all && (IsDigit(c) || c == '_' || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'));
+    }
+    if (all) return false;
+  }
+  // Anything made of digits and number punctuation that starts like a number: 1.1 integers and
+  // floats with `_`, sexagesimal 1:30, 1e3, 1.2.3, and dates / timestamps (2024-01-01, with
+  // `T`, `Z`, spaces or a zone after the date).
+  if (IsDigit(u[0]) || u[0] == '.') {
+    bool numeric = true;
+    bool has_digit = false;
+    for (char c : u) {
+      has_digit = has_digit || IsDigit(c);
+      numeric = numeric && (IsDigit(c) || c == '_' || c == '.' || c == ':' || c == 'e' ||
+                            c == 'E' || c == '+' || c == '-');
+    }
+    if (numeric && has_digit) return false;
+    if (u.size() >= 5 && AllDigits(u.substr(0, 4)) && u[4] == '-') return false;
+  }
+  return true;
+}
+
 ValueKind Classify(const YamlDom& dom, YamlNodeId id) {
   switch (dom.type(id)) {
     case YamlType::kNull: return ValueKind::kNull;

@@ -41,6 +41,14 @@ enum class ValueKind { kNull, kString, kInteger, kFloat, kBool, kMap, kList };
 // fraction and/or exponent, `.inf`, `.nan`), else string. O(length).
 [[nodiscard]] ValueKind ClassifyPlainScalar(std::string_view text);
 
+// PlainReadsAsString: `text`, written as a plain (unquoted) scalar, reads back as that string
+// under YAML 1.2's core schema *and* under YAML 1.1's types, which go-yaml v2 (kubectl's
+// sigs.k8s.io/yaml) and PyYAML apply: not null, not a boolean (incl. yes / no / on / off / y /
+// n), not a number (incl. 0x1f, 0o17, 0b101, 1_000, 1:30, 1e3, .inf), not a timestamp
+// (2024-01-01…) and not the merge key `<<`. Conservative: a few strings that would read back
+// fine are reported false (then writers quote them). O(length).
+[[nodiscard]] bool PlainReadsAsString(std::string_view text);
+
 // Classify: the kind of node `id` of `dom`: quoted / block scalars and `!!str` are strings;
 // plain scalars per ClassifyPlainScalar; kNoYamlNode (absent) is null. O(length of a scalar).
 [[nodiscard]] ValueKind Classify(const YamlDom& dom, YamlNodeId id);

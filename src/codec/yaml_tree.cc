@@ -65,13 +65,17 @@ void EmitScalarText(YAML::Emitter& out, const YamlTree& t) {
   if (t.style == ScalarStyle::kPlain) {
     if (plain_kind == ValueKind::kNull) {
       out << YAML::Null;
+    } else if (plain_kind == ValueKind::kString && !PlainReadsAsString(t.text)) {
+      // Read as a string here, but a YAML 1.1 reader (kubectl) would take plain `yes` or
+      // `0x1f` for a boolean or a number: quoted, it stays the string the codec read.
+      out << YAML::DoubleQuoted << t.text;
     } else {
-      out << t.text;  // numbers, booleans and plain strings: yaml-cpp keeps them plain
+      out << t.text;  // numbers, booleans and unambiguous strings stay plain
     }
     return;
   }
-  if (plain_kind != ValueKind::kString) {
-    out << YAML::DoubleQuoted << t.text;  // "1", "true", "" stay strings
+  if (!PlainReadsAsString(t.text)) {
+    out << YAML::DoubleQuoted << t.text;  // "1", "true", "", "yes", "0x1f" stay strings
   } else if (t.text.find('\n') != std::string::npos && LiteralSafe(t.text)) {
     out << YAML::Literal << t.text;
   } else {

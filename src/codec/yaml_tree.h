@@ -79,10 +79,12 @@ struct YamlTree {
                                                   int64_t budget);
 
 // WriteYaml: one YAML document (no `---`), block style, 2-space indent, ending in a newline.
-// Strings whose plain form would resolve to another type (`"1"`, `"true"`, `""`) are
-// double-quoted; multi-line strings use a literal block (`|`) when that reads back exactly,
-// else double quotes; empty maps and sequences are `{}` / `[]`; null is `null`. Reading the
-// text back (yaml-cpp or the codec's parser) gives a tree SameContent() to `tree`. O(size).
+// Strings whose plain form would resolve to another type under YAML 1.2 or YAML 1.1
+// (`"1"`, `"true"`, `""`, `"yes"`, `"0x1f"`: PlainReadsAsString) are double-quoted, plain
+// scalars that the codec reads as strings included (plain `yes` is written `"yes"`); multi-line
+// strings use a literal block (`|`) when that reads back exactly, else double quotes; empty maps
+// and sequences are `{}` / `[]`; null is `null`. Reading the text back (yaml-cpp or the codec's
+// parser) gives a tree SameContent() to `tree`. O(size).
 [[nodiscard]] std::string WriteYaml(const YamlTree& tree);
 
 // WriteJson: `tree` as JSON (nlohmann::ordered_json: keys in document order, 2-space indent,
