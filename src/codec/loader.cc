@@ -1,31 +1,28 @@
 // File: codec/loader.cc
 //
 // LoadPaths / LoadString: paths → texts → documents → objects (see codec/loader.h). This file
-// owns the input-level concerns: file and folder reading, `List` expansion, dispatch by
+// owns the input-level concerns: file and folder reading (through ForEachManifestText, shared
+// with convert), `List` expansion, dispatch by
 // apiVersion + kind, skipped-kind and defaulting summaries, and turning per-object diagnostics
 // into located InputErrors and warnings.
 #include "codec/loader.h"
 
-#include <algorithm>
-#include <filesystem>
-#include <fstream>
-#include <iterator>
-#include <sstream>
-#include <system_error>
-#include <unordered_map>
-
 #include <fmt/format.h>
+
+#include <algorithm>
+#include <string_view>
+#include <unordered_map>
 
 #include "codec/decode_batch.h"
 #include "codec/decode_core.h"
 #include "codec/decode_scheduling.h"
+#include "codec/manifest_files.h"
 #include "codec/yaml_documents.h"
 #include "codec/yaml_reader.h"
 
 namespace wasched::codec {
 namespace {
 
-namespace fs = std::filesystem;
 using internal::Diagnostics;
 using internal::Reader;
 using internal::ValueKind;
@@ -52,8 +49,9 @@ std::string Location(const api::SourceRef& source, const std::string& path) {
 class Loader {
  public:
   void LoadText(std::string_view text, const std::string& file);
-  void AddError(InputError error) { errors_.push_back(std::move(error)); }
-  void AddWarning(std::string warning) { result_.warnings.push_back(std::move(warning)); }
+  // errors / warnings: where path-level problems go, in order with the objects' ones.
+  InputErrors* errors() { return &errors_; }
+  std::vector<std::string>* warnings() { return &result_.warnings; }
   tl::expected<LoadResult, InputErrors> Finish();
 
  private:
@@ -275,81 +273,14 @@ tl::expected<LoadResult, InputErrors> Loader::Finish() {
   return std::move(result_);
 }
 
-bool IsManifestFile(const fs::path& p) {
-  const std::string ext = p.extension().string();
-  return ext == ".yaml" || ext == ".yml" || ext == ".json";
-}
-
-// ReadFile: the whole file; nullopt (and an error) when it cannot be read.
-std::optional<std::string> ReadFile(const std::string& path, Loader* loader) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    std::error_code ec(errno, std::generic_category());
-    loader->AddError(InputError{api::SourceRef{path, 0}, "",
-                                FieldError{FieldErrorType::kInvalid, "", "",
-                                           "cannot read file: " + ec.message(), ""}});
-    return std::nullopt;
-  }
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) {
-    loader->AddError(InputError{api::SourceRef{path, 0}, "",
-                                FieldError{FieldErrorType::kInvalid, "", "",
-                                           "cannot read file: I/O error", ""}});
-    return std::nullopt;
-  }
-  return text;
-}
-
-void LoadPath(const std::string& path, std::istream& stdin_stream, Loader* loader) {
-  if (path == "-") {
-    std::string text((std::istreambuf_iterator<char>(stdin_stream)),
-                     std::istreambuf_iterator<char>());
-    loader->LoadText(text, "-");
-    return;
-  }
-  std::error_code ec;
-  const fs::file_status status = fs::status(path, ec);
-  if (ec || !fs::exists(status)) {
-    loader->AddError(InputError{
-        api::SourceRef{path, 0}, "",
-        FieldError{FieldErrorType::kNotFound, "", "",
-                   ec ? ec.message() : std::string("no such file or directory"), ""}});
-    return;
-  }
-  if (!fs::is_directory(status)) {
-    if (auto text = ReadFile(path, loader)) loader->LoadText(*text, path);
-    return;
-  }
-  std::vector<std::string> files;
-  fs::recursive_directory_iterator it(path, fs::directory_options::skip_permission_denied, ec);
-  for (; !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
-    std::error_code type_ec;
-    if (it->is_regular_file(type_ec) && IsManifestFile(it->path())) {
-      files.push_back(it->path().generic_string());
-    }
-  }
-  if (ec) {
-    loader->AddError(InputError{api::SourceRef{path, 0}, "",
-                                FieldError{FieldErrorType::kInvalid, "", "",
-                                           "cannot list folder: " + ec.message(), ""}});
-    return;
-  }
-  std::sort(files.begin(), files.end());
-  if (files.empty()) {
-    loader->AddWarning(
-        fmt::format("{}: folder holds no *.yaml, *.yml or *.json files", path));
-  }
-  for (const std::string& file : files) {
-    if (auto text = ReadFile(file, loader)) loader->LoadText(*text, file);
-  }
-}
-
 }  // namespace
 
 tl::expected<LoadResult, InputErrors> LoadPaths(const std::vector<std::string>& paths,
                                                 std::istream& stdin_stream) {
   Loader loader;
-  for (const std::string& path : paths) LoadPath(path, stdin_stream, &loader);
+  internal::ForEachManifestText(
+      paths, stdin_stream, loader.errors(), loader.warnings(),
+      [&](const std::string& file, std::string_view text) { loader.LoadText(text, file); });
   return loader.Finish();
 }
 

@@ -942,6 +942,47 @@ TEST_F(LoaderFolderTest, PathsKeepTheirOrderAndEmptyFolderWarns) {
   EXPECT_THAT(loaded->warnings, ElementsAre(HasSubstr("folder holds no *.yaml")));
 }
 
+// A file named twice (also through another spelling of its path, or inside a named folder) is
+// read once: its objects are not duplicates of themselves.
+TEST_F(LoaderFolderTest, FileGivenTwiceIsReadOnce) {
+  Write("a.yaml", NodeYaml("a"));
+  Write("sub/b.yaml", NodeYaml("b"));
+  const std::string a = (dir_ / "a.yaml").string();
+  const std::string a_again = (dir_ / "sub" / ".." / "a.yaml").string();
+  const std::string b = (dir_ / "sub/b.yaml").string();
+  std::istringstream in;
+  auto loaded = LoadPaths({a, a_again, (dir_ / "sub").string(), b}, in);
+  ASSERT_TRUE(loaded.has_value()) << loaded.error()[0].ToString();
+  std::vector<std::string> names;
+  for (const api::Node& n : loaded->objects.nodes) names.push_back(n.meta.name);
+  EXPECT_THAT(names, ElementsAre("a", "b"));
+  EXPECT_THAT(loaded->warnings, ElementsAre("file " + a_again + " given more than once; read once",
+                                            "file " + b + " given more than once; read once"));
+}
+
+// A binary file (here NUL bytes, then NUL-padded YAML that yaml-cpp would take for UTF-16) is
+// an error naming the file, not an empty input.
+TEST_F(LoaderFolderTest, FileWithNulBytesIsNotAManifest) {
+  Write("nul.yaml", std::string(3, '\0'));
+  Write("padded.yaml", std::string("\0a\0p\0i", 6) + "Version: v1\n");
+  std::istringstream in;
+  auto loaded = LoadPaths({(dir_ / "nul.yaml").string(), (dir_ / "padded.yaml").string()}, in);
+  ASSERT_FALSE(loaded.has_value());
+  EXPECT_THAT(ErrorStrings(loaded.error()),
+              ElementsAre((dir_ / "nul.yaml").string() +
+                              ": Invalid value: file is not a text manifest (contains NUL bytes)",
+                          (dir_ / "padded.yaml").string() +
+                              ": Invalid value: file is not a text manifest (contains NUL bytes)"));
+  // UTF-16 with a byte-order mark is text (yaml-cpp decodes it).
+  std::string utf16 = "\xFF\xFE";
+  for (char c : NodeYaml("u")) utf16 += std::string{c, '\0'};
+  Write("utf16.yaml", utf16);
+  auto decoded = LoadPaths({(dir_ / "utf16.yaml").string()}, in);
+  ASSERT_TRUE(decoded.has_value()) << decoded.error()[0].ToString();
+  ASSERT_EQ(decoded->objects.nodes.size(), 1u);
+  EXPECT_EQ(decoded->objects.nodes[0].meta.name, "u");
+}
+
 TEST(LoaderRealDataTest, AlibabaOpenbGpuNodes) {
   std::istringstream in;
   auto loaded =

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <iterator>
 #include <optional>
+#include <set>
 #include <system_error>
 
 namespace wasched::codec::internal {
@@ -48,6 +49,17 @@ std::optional<std::string> ReadWholeFile(const std::string& path, InputErrors* e
 void ForEachManifestText(const std::vector<std::string>& paths, std::istream& stdin_stream,
                          InputErrors* errors, std::vector<std::string>* warnings,
                          const std::function<void(const std::string&, std::string_view)>& fn) {
+  // Files already read, by canonical path: a file named twice (`-f a.yaml -f ./a.yaml`, or a
+  // folder and a file inside it) is read once; otherwise every object in it would be reported
+  // as a duplicate of itself.
+  std::set<std::string> seen;
+  auto first_time = [&](const std::string& file) {
+    std::error_code canonical_ec;
+    const fs::path canonical = fs::weakly_canonical(file, canonical_ec);
+    if (seen.insert(canonical_ec ? file : canonical.string()).second) return true;
+    warnings->push_back(fmt::format("file {} given more than once; read once", file));
+    return false;
+  };
   for (const std::string& path : paths) {
     if (path == "-") {
       const std::string text((std::istreambuf_iterator<char>(stdin_stream)),
@@ -63,6 +75,7 @@ void ForEachManifestText(const std::vector<std::string>& paths, std::istream& st
       continue;
     }
     if (!fs::is_directory(status)) {
+      if (!first_time(path)) continue;
       if (auto text = ReadWholeFile(path, errors)) fn(path, *text);
       continue;
     }
@@ -84,6 +97,7 @@ void ForEachManifestText(const std::vector<std::string>& paths, std::istream& st
       warnings->push_back(fmt::format("{}: folder holds no *.yaml, *.yml or *.json files", path));
     }
     for (const std::string& file : files) {
+      if (!first_time(file)) continue;
       if (auto text = ReadWholeFile(file, errors)) fn(file, *text);
     }
   }

@@ -23,7 +23,9 @@ namespace wasched::codec::internal {
 // ForEachManifestText: calls `fn(file, text)` for every text in path order (a folder's files
 // sorted); `file` is the path as found ("-" for stdin). A missing path is a NotFound error
 // (document 0), an unreadable file or folder an Invalid one; a folder without manifests adds a
-// warning. Reads one file at a time. O(total size).
+// warning. A file reached twice (same canonical path: named twice, or named and inside a named
+// folder) is read the first time only, with the warning `file X given more than once; read
+// once`. Reads one file at a time. O(total size + files × log files).
 void ForEachManifestText(const std::vector<std::string>& paths, std::istream& stdin_stream,
                          InputErrors* errors, std::vector<std::string>* warnings,
                          const std::function<void(const std::string&, std::string_view)>& fn);

@@ -65,10 +65,27 @@ std::vector<Piece> SplitPieces(std::string_view text) {
   return pieces;
 }
 
+// HasUtf16Or32ByteOrderMark: UTF-16 / UTF-32 text (yaml-cpp decodes it) holds NUL bytes by
+// nature; only a byte-order mark tells it apart from binary data.
+bool HasUtf16Or32ByteOrderMark(std::string_view text) {
+  return text.starts_with(std::string_view("\x00\x00\xFE\xFF", 4)) ||
+         text.starts_with("\xFF\xFE") || text.starts_with("\xFE\xFF");
+}
+
 }  // namespace
 
 void ForEachDocument(std::string_view text, const std::function<void(ParsedDocument&)>& fn) {
   if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);
+  if (text.find('\0') != std::string_view::npos && !HasUtf16Or32ByteOrderMark(text)) {
+    // YAML allows no NUL character; binary files (and yaml-cpp's guess that NUL-padded text is
+    // UTF-16) would otherwise read as nothing or as mojibake.
+    ParsedDocument doc;
+    doc.number = 0;
+    doc.error = kNotTextError;
+    doc.text_size = text.size();
+    fn(doc);
+    return;
+  }
   if (LooksLikeJson(text)) {
     // Strict JSON (e.g. `kubectl get -o json`) takes nlohmann's fast parser; anything else that
     // starts with `{` or `[` is YAML flow style and goes through yaml-cpp below.

@@ -28,9 +28,14 @@ struct ParsedDocument {
   size_t text_size = 0;
 };
 
+// kNotTextError: the error of a text that holds NUL bytes (a binary file, not YAML or JSON).
+inline constexpr const char* kNotTextError = "file is not a text manifest (contains NUL bytes)";
+
 // ForEachDocument: parses `text` (a leading UTF-8 byte-order mark is skipped) and calls `fn` for
-// each document in order, null documents included (callers skip them). `text` must stay alive
-// while `fn` runs. O(text size).
+// each document in order, null documents included (callers skip them). A text holding a NUL
+// byte (YAML allows none; UTF-16 / UTF-32 text with a byte-order mark excepted) is not parsed:
+// `fn` gets one document numbered 0 with error kNotTextError. `text` must stay alive while `fn`
+// runs. O(text size).
 void ForEachDocument(std::string_view text, const std::function<void(ParsedDocument&)>& fn);
 
 }  // namespace wasched::codec::internal
