@@ -46,9 +46,7 @@ int RunConvert(const ConvertCommandOptions& options, std::istream& in, std::ostr
   for (const codec::ConvertIssue& issue : result->issues) {
     err << "warning: " << issue.ToString() << '\n';
   }
-  out << result->text;
-  out.flush();
-  return kExitOk;
+  return WriteOutput(out, err, result->text, kExitOk);
 }
 
 std::optional<int> RunConvertIfSelected(CLI::App& app, int argc, const char* const* argv,

@@ -44,12 +44,10 @@ int RunDemo(const DemoOptions& options, std::istream& in, std::ostream& out, std
   schedule.paths = {dir.string()};
   std::ostringstream body;
   const int code = RunSchedule(schedule, in, body, err);
-  if (code == kExitOk) {
-    if (schedule.output == OutputFormat::kTable) out << kDemoHeader;
-    out << body.str();
-    out.flush();
-  }
-  return code;
+  if (code != kExitOk) return code;
+  std::string text = schedule.output == OutputFormat::kTable ? kDemoHeader : "";
+  text += body.str();
+  return WriteOutput(out, err, text, kExitOk);
 }
 
 }  // namespace wasched::cli

@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <cerrno>
+#include <cstring>
 #include <istream>
 #include <ostream>
 #include <utility>
@@ -28,6 +30,17 @@ tl::expected<sched::ScoringStrategy, std::string> ParseScoringStrategy(std::stri
   if (text == "MostAllocated") return sched::ScoringStrategy::kMostAllocated;
   return tl::unexpected(fmt::format(
       "unsupported scoring strategy \"{}\": must be one of LeastAllocated, MostAllocated", text));
+}
+
+int WriteOutput(std::ostream& out, std::ostream& err, std::string_view text, int code) {
+  errno = 0;
+  out << text;
+  out.flush();
+  if (out) return code;
+  const int error = errno;
+  err << "error: cannot write output: " << (error != 0 ? std::strerror(error) : "I/O error")
+      << '\n';
+  return kExitInternal;
 }
 
 int RunSchedule(const ScheduleOptions& options, std::istream& in, std::ostream& out,
@@ -71,9 +84,7 @@ int RunSchedule(const ScheduleOptions& options, std::istream& in, std::ostream& 
       text = codec::EncodeScheduleResultYaml(result);
       break;
   }
-  out << text;
-  out.flush();
-  return kExitOk;
+  return WriteOutput(out, err, text, kExitOk);
 }
 
 }  // namespace wasched::cli

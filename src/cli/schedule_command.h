@@ -24,7 +24,7 @@
 namespace wasched::cli {
 
 // Exit codes (design.md "Command line"). kExitInternal is wasched-only: a bug (an exception that
-// escaped), reported on stderr.
+// escaped) or output that could not be written, reported on stderr.
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitInvalidInput = 1;
 inline constexpr int kExitUsage = 2;
@@ -40,6 +40,12 @@ enum class OutputFormat { kTable, kJson, kYaml };
 [[nodiscard]] tl::expected<sched::ScoringStrategy, std::string> ParseScoringStrategy(
     std::string_view text);
 
+// WriteOutput: writes `text` to `out` and flushes it. When that fails (a full disk, a closed
+// file) it reports `error: cannot write output: <reason>` on `err` and returns kExitInternal;
+// otherwise `code`. Every command writes its stdout through it.
+[[nodiscard]] int WriteOutput(std::ostream& out, std::ostream& err, std::string_view text,
+                              int code);
+
 // ScheduleOptions: everything `schedule` needs, already parsed.
 struct ScheduleOptions {
   std::vector<std::string> paths;  // files, folders or "-" (stdin), in order
@@ -50,7 +56,8 @@ struct ScheduleOptions {
 
 // RunSchedule: runs the pipeline above; `in` serves "-". The whole output is built first and
 // written to `out` only on success, so a failing run never leaves partial output.
-// Returns kExitOk or kExitInvalidInput. O(input size + scheduler).
+// Returns kExitOk, kExitInvalidInput, or kExitInternal when stdout cannot be written.
+// O(input size + scheduler).
 [[nodiscard]] int RunSchedule(const ScheduleOptions& options, std::istream& in, std::ostream& out,
                               std::ostream& err);
 

@@ -59,9 +59,7 @@ int RunValidate(const ValidateOptions& options, std::istream& in, std::ostream& 
     for (const InputError& e : errors) report += e.ToString() + '\n';
     report += fmt::format("\n{} error(s)\n", errors.size());
   }
-  out << report;
-  out.flush();
-  return errors.empty() ? kExitOk : kExitInvalidInput;
+  return WriteOutput(out, err, report, errors.empty() ? kExitOk : kExitInvalidInput);
 }
 
 }  // namespace wasched::cli
