@@ -3,16 +3,47 @@
 #include <nlohmann/json.hpp>
 
 namespace wasched::codec {
+namespace {
+
+// ContractType: design.md fixes `type` to Required, Invalid, NotSupported, Forbidden, TooMany,
+// Duplicate, InternalError. Upstream's other types (and wasched's TypeInvalid for a wrong YAML
+// type) are all kinds of invalid value: they become Invalid, with ContractDetail saying which.
+const char* ContractType(FieldErrorType type) {
+  switch (type) {
+    case FieldErrorType::kNotFound:
+    case FieldErrorType::kTypeInvalid:
+    case FieldErrorType::kTooLong:
+      return FieldErrorTypeName(FieldErrorType::kInvalid);
+    default:
+      return FieldErrorTypeName(type);
+  }
+}
+
+// ContractDetail: the detail, made to stand on its own where the type no longer says it:
+// NotFound becomes `not found: "ghost"` (the value; then upstream's detail, if any), an empty
+// TooLong detail `too long`.
+std::string ContractDetail(const FieldError& e) {
+  if (e.type == FieldErrorType::kNotFound) {
+    std::string detail = "not found";
+    if (!e.bad_value.empty()) detail += ": " + e.bad_value;
+    if (!e.detail.empty()) detail += ": " + e.detail;
+    return detail;
+  }
+  if (e.type == FieldErrorType::kTooLong && e.detail.empty()) return "too long";
+  return e.detail;
+}
+
+}  // namespace
 
 std::string EncodeValidationReportJson(const InputErrors& errors) {
   using Json = nlohmann::ordered_json;
   Json list = Json::array();
   for (const InputError& e : errors) {
     list.push_back(Json{{"object", e.object},
-                        {"type", FieldErrorTypeName(e.error.type)},
+                        {"type", ContractType(e.error.type)},
                         {"field", e.error.field},
                         {"origin", e.error.origin},
-                        {"detail", e.error.detail}});
+                        {"detail", ContractDetail(e.error)}});
   }
   Json doc{{"errors", std::move(list)}};
   return doc.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";

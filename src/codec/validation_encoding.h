@@ -2,7 +2,10 @@
 //
 // Encodes `wasched validate`'s report as the fixed JSON of design.md:
 // {"errors": [{"object", "type", "field", "origin", "detail"}]} (2-space indent, trailing
-// newline). `type` is the upstream field.ErrorType name (Invalid, Required, …).
+// newline). `type` is one of the contract's Required, Invalid, NotSupported, Forbidden,
+// TooMany, Duplicate, InternalError: upstream's NotFound and TooLong and wasched's TypeInvalid
+// (a wrong YAML type) are reported as Invalid, and a NotFound's detail names what was not found
+// (`not found: "ghost"`). The table output (InputError::ToString) keeps upstream's texts.
 #pragma once
 
 #include <string>
