@@ -1,8 +1,8 @@
 // File: api/pod.cc
 //
 // core/v1 Pod helpers: effective resource requests as the scheduler accounts them (upstream
-// `k8s.io/component-helpers/resource.PodRequests` with default options: no pod-level resources,
-// no in-place resize status) and the wire names of PreemptionPolicy.
+// `k8s.io/component-helpers/resource.PodRequests` with default options: pod-level resources
+// applied, no in-place resize status) and the wire names of PreemptionPolicy.
 #include "api/pod.h"
 
 #include <algorithm>
@@ -38,7 +38,20 @@ void MaxResourceList(ResourceList& into, const ResourceList& from) {
 
 }  // namespace
 
+bool IsSupportedPodLevelResource(const std::string& name) {
+  return name == kResourceCPU || name == kResourceMemory || name.starts_with("hugepages-");
+}
+
 ResourceList EffectiveRequests(const Pod& pod) {
+  ResourceList reqs = AggregateContainerRequests(pod);
+  for (const auto& [name, amount] : pod.pod_level_requests) {
+    if (IsSupportedPodLevelResource(name)) reqs[name] = amount;
+  }
+  AddResourceList(reqs, pod.overhead);
+  return reqs;
+}
+
+ResourceList AggregateContainerRequests(const Pod& pod) {
   ResourceList reqs;
   for (const Container& c : pod.containers) AddResourceList(reqs, c.requests);
   ResourceList sidecars;   // cumulative requests of restartable (sidecar) init containers so far
@@ -55,7 +68,6 @@ ResourceList EffectiveRequests(const Pod& pod) {
     }
   }
   MaxResourceList(reqs, init_max);
-  AddResourceList(reqs, pod.overhead);
   return reqs;
 }
 

@@ -1,9 +1,9 @@
 // File: api/pod.h
 //
 // core/v1 Pod: the scheduling-relevant fields (containers' requests, init containers incl.
-// sidecars, overhead, nodeSelector, node affinity, tolerations, priority, preemptionPolicy,
-// schedulerName, nodeName, schedulingGroup). Source: kubernetes/api core/v1/types.go;
-// effective requests as `k8s.io/component-helpers/resource.PodRequests`.
+// sidecars, pod-level requests, overhead, nodeSelector, node affinity, tolerations, priority,
+// preemptionPolicy, schedulerName, nodeName, schedulingGroup). Source: kubernetes/api
+// core/v1/types.go; effective requests as `k8s.io/component-helpers/resource.PodRequests`.
 #pragma once
 
 #include <cstdint>
@@ -93,11 +93,32 @@ struct Pod {
   std::optional<std::string> pod_group_name;
   std::vector<std::string> scheduling_gates;  // spec.schedulingGates[].name; non-empty = gated
   std::string phase;  // status.phase; "Succeeded"/"Failed" pods hold no resources
+  // pod_level_requests: spec.resources.requests (PodLevelResources, beta and on since 1.34)
+  // after API defaulting (core/v1 defaultPodRequests: a pod-level limit without a request
+  // requests the containers' aggregate when they request that resource, else the limit).
+  // Empty when the pod sets no pod-level resources; only cpu, memory and hugepages-* count
+  // (IsSupportedPodLevelResource).
+  ResourceList pod_level_requests;
+  // field paths of hard scheduling constraints wasched does not model; the scheduler leaves
+  // such pods pending as Unsupported. E.g. `spec.affinity.podAntiAffinity.
+  // requiredDuringSchedulingIgnoredDuringExecution`, `spec.topologySpreadConstraints[0]`
+  // (whenUnsatisfiable DoNotSchedule), `spec.containers[0].ports[1].hostPort`.
+  std::vector<std::string> unsupported_constraints;
 };
 
+// IsSupportedPodLevelResource: the resources pod-level requests and limits may name (upstream
+// k8s.io/component-helpers/resource.IsSupportedPodLevelResource): cpu, memory, hugepages-*.
+[[nodiscard]] bool IsSupportedPodLevelResource(const std::string& name);
+
+// AggregateContainerRequests: upstream resource.AggregateContainerRequests: max(sum of
+// containers + sidecars, largest init container including the sidecars started before it), per
+// resource; no pod-level resources, no overhead. O(containers × resources).
+[[nodiscard]] ResourceList AggregateContainerRequests(const Pod& pod);
+
 // EffectiveRequests: the pod's resource requests as the scheduler accounts them (upstream
-// `resource.PodRequests`): max(sum of containers + sidecars, largest init container including
-// the sidecars started before it) + overhead, per resource. O(containers × resources).
+// `resource.PodRequests` with default options): AggregateContainerRequests, then each supported
+// pod-level request (cpu, memory, hugepages-*) replaces the containers' amount of its resource,
+// then overhead is added, per resource. O(containers × resources).
 [[nodiscard]] ResourceList EffectiveRequests(const Pod& pod);
 
 [[nodiscard]] const char* PreemptionPolicyName(PreemptionPolicy p);

@@ -72,6 +72,45 @@ TEST(EffectiveRequestsTest, SaturatesInsteadOfOverflowing) {
   EXPECT_EQ(EffectiveRequests(pod).at("cpu"), std::numeric_limits<int64_t>::max());
 }
 
+// Pod-level requests (upstream PodRequests with PodLevelResources): each supported one
+// (cpu, memory, hugepages-*) replaces the containers' aggregate of its resource, whatever that
+// was (larger or smaller); other resources keep the containers' amounts; overhead is added
+// after the replacement.
+TEST(EffectiveRequestsTest, PodLevelRequestsReplaceTheContainersAggregate) {
+  Pod pod;
+  pod.containers = {MakeContainer({{"cpu", 500}, {"memory", 4096}, {"nvidia.com/gpu", 1}})};
+  pod.init_containers = {MakeContainer({{"cpu", 2000}})};
+  pod.pod_level_requests = {{"cpu", 3000}, {"memory", 1024}, {"hugepages-2Mi", 2097152}};
+  pod.overhead = {{"cpu", 100}};
+  EXPECT_EQ(
+      EffectiveRequests(pod),
+      (ResourceList{
+          {"cpu", 3100}, {"memory", 1024}, {"hugepages-2Mi", 2097152}, {"nvidia.com/gpu", 1}}));
+  EXPECT_EQ(AggregateContainerRequests(pod),
+            (ResourceList{{"cpu", 2000}, {"memory", 4096}, {"nvidia.com/gpu", 1}}));
+}
+
+TEST(EffectiveRequestsTest, PodLevelRequestsWithoutContainerRequests) {
+  // The breaker's case: containers request nothing, the pod 3 CPUs.
+  Pod pod;
+  pod.containers = {MakeContainer({})};
+  pod.pod_level_requests = {{"cpu", 3000}};
+  EXPECT_EQ(EffectiveRequests(pod), (ResourceList{{"cpu", 3000}}));
+}
+
+TEST(EffectiveRequestsTest, UnsupportedPodLevelResourcesAreNotApplied) {
+  // The codec rejects them; should one get here, upstream's applyPodLevelResources skips it.
+  Pod pod;
+  pod.containers = {MakeContainer({{"nvidia.com/gpu", 1}})};
+  pod.pod_level_requests = {{"nvidia.com/gpu", 8}, {"ephemeral-storage", 10}};
+  EXPECT_EQ(EffectiveRequests(pod), (ResourceList{{"nvidia.com/gpu", 1}}));
+  EXPECT_TRUE(IsSupportedPodLevelResource("cpu"));
+  EXPECT_TRUE(IsSupportedPodLevelResource("memory"));
+  EXPECT_TRUE(IsSupportedPodLevelResource("hugepages-1Gi"));
+  EXPECT_FALSE(IsSupportedPodLevelResource("ephemeral-storage"));
+  EXPECT_FALSE(IsSupportedPodLevelResource("pods"));
+}
+
 TEST(ApiEnumNamesTest, TaintEffectAndPreemptionPolicy) {
   EXPECT_STREQ(TaintEffectName(TaintEffect::kNoSchedule), "NoSchedule");
   EXPECT_STREQ(TaintEffectName(TaintEffect::kPreferNoSchedule), "PreferNoSchedule");

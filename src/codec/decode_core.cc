@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "api/quantity.h"
 #include "codec/decode_common.h"
 
 namespace wasched::codec::internal {
@@ -19,9 +20,14 @@ constexpr std::string_view kIgnoredPodSpecFields[] = {
     "readinessGates", "runtimeClassName", "enableServiceLinks", "setHostnameAsFQDN", "os",
     "hostUsers", "hostnameOverride"};
 
-// core/v1 PodSpec fields that matter to kube-scheduler but that wasched does not model.
-constexpr std::string_view kUnsupportedPodSpecFields[] = {
-    "topologySpreadConstraints", "resourceClaims", "resources"};
+// core/v1 PodSpec fields that matter to kube-scheduler but that wasched does not model (and
+// that do not keep a pod from being placed: DRA claims are a later issue).
+constexpr std::string_view kUnsupportedPodSpecFields[] = {"resourceClaims"};
+
+// Fields of a TopologySpreadConstraint besides whenUnsatisfiable (not modelled).
+constexpr std::string_view kTopologySpreadFields[] = {
+    "maxSkew",        "topologyKey",        "labelSelector",   "minDomains",
+    "matchLabelKeys", "nodeAffinityPolicy", "nodeTaintsPolicy"};
 
 // core/v1 Container fields that do not affect scheduling.
 constexpr std::string_view kIgnoredContainerFields[] = {
@@ -102,7 +108,8 @@ void DecodeTaint(const Reader& r, api::Taint* taint) {
 
 // ---- Pod --------------------------------------------------------------------------------------
 
-void DecodeContainer(const Reader& r, bool init_container, api::Container* c) {
+void DecodeContainer(const Reader& r, bool init_container, api::Container* c,
+                     std::vector<std::string>* unsupported_constraints) {
   r.ForEachField([&](std::string_view key, const Reader& f) {
     if (key == "name") {
       f.Read(&c->name);
@@ -115,10 +122,15 @@ void DecodeContainer(const Reader& r, bool init_container, api::Container* c) {
         return true;
       });
     } else if (key == "ports") {
-      // hostPort conflicts are kube-scheduler's NodePorts filter, which wasched does not model.
+      // A host port is a hard constraint (kube-scheduler's NodePorts filter, which counts the
+      // regular containers' ports with hostPort > 0) that wasched does not model: recorded, the
+      // scheduler leaves the pod pending. Init containers' ports are not counted upstream.
       f.ForEachItem([&](size_t, const Reader& port) {
         port.ForEachField([&](std::string_view pkey, const Reader& pf) {
-          if (pkey == "hostPort" && !pf.IsNull()) pf.WarnUnsupportedField();
+          if (pkey != "hostPort" || init_container) return true;
+          int32_t host_port = 0;
+          pf.Read(&host_port);
+          if (host_port > 0) unsupported_constraints->push_back(pf.Path());
           return true;
         });
       });
@@ -233,17 +245,121 @@ void DecodeToleration(const Reader& r, api::Toleration* t) {
   });
 }
 
+// DecodePodAffinity: spec.affinity.podAffinity / podAntiAffinity (InterPodAffinity, not
+// modelled). Required terms are hard constraints: their path is recorded (the scheduler leaves
+// the pod pending); preferred terms only score, and are warned about and ignored.
+void DecodePodAffinity(const Reader& r, std::vector<std::string>* unsupported_constraints) {
+  r.ForEachField([&](std::string_view key, const Reader& f) {
+    if (key == "requiredDuringSchedulingIgnoredDuringExecution") {
+      size_t terms = 0;
+      f.ForEachItem([&](size_t, const Reader&) { ++terms; });
+      if (terms > 0) unsupported_constraints->push_back(f.Path());
+    } else if (key == "preferredDuringSchedulingIgnoredDuringExecution") {
+      if (!f.IsNull()) f.WarnUnsupportedField();
+    } else {
+      return false;
+    }
+    return true;
+  });
+}
+
+// DecodeTopologySpreadConstraint: one spec.topologySpreadConstraints[i] (PodTopologySpread, not
+// modelled). whenUnsatisfiable DoNotSchedule (also when absent or empty) is a hard constraint:
+// its path is recorded; ScheduleAnyway only scores, and is warned about and ignored.
+void DecodeTopologySpreadConstraint(const Reader& r,
+                                    std::vector<std::string>* unsupported_constraints) {
+  if (!r.ExpectKind(ValueKind::kMap)) return;
+  bool schedule_anyway = false;
+  bool valid = true;
+  r.ForEachField([&](std::string_view key, const Reader& f) {
+    if (key == "whenUnsatisfiable") {
+      std::string action;
+      f.Read(&action);
+      if (action == "ScheduleAnyway") {
+        schedule_anyway = true;
+      } else if (!action.empty() && action != "DoNotSchedule") {
+        f.Error(FieldErrorType::kNotSupported, QuoteValue(action),
+                "supported values: \"DoNotSchedule\", \"ScheduleAnyway\"");
+        valid = false;
+      }
+      return true;
+    }
+    return IsOneOf(key, kTopologySpreadFields);
+  });
+  if (!valid) return;
+  if (schedule_anyway) {
+    r.WarnUnsupportedField();
+  } else {
+    unsupported_constraints->push_back(r.Path());
+  }
+}
+
+// DecodePodLevelResourceList: spec.resources.requests / limits. What upstream's validation
+// checks there is checked here, since validation sees only the defaulted requests: a resource
+// other than cpu, memory and hugepages-* is NotSupported, a negative amount Invalid.
+void DecodePodLevelResourceList(const Reader& r, api::ResourceList* out) {
+  api::ResourceList list;
+  DecodeResourceList(r, &list);
+  for (const auto& [name, amount] : list) {
+    const std::string path = fmt::format("{}[{}]", r.Path(), name);
+    if (!api::IsSupportedPodLevelResource(name)) {
+      r.diagnostics()->AddError(FieldError{FieldErrorType::kNotSupported, path, QuoteValue(name),
+                                           "supported values: \"cpu\", \"hugepages-\", \"memory\"",
+                                           ""});
+    } else if (amount < 0) {
+      r.diagnostics()->AddError(FieldError{FieldErrorType::kInvalid, path,
+                                           QuoteValue(api::FormatAmount(name, amount)),
+                                           "must be greater than or equal to 0", ""});
+    } else {
+      (*out)[name] = amount;
+    }
+  }
+}
+
+// DecodePodLevelResources: spec.resources {requests, limits} (PodLevelResources).
+void DecodePodLevelResources(const Reader& r, api::ResourceList* limits,
+                             api::ResourceList* requests) {
+  r.ForEachField([&](std::string_view key, const Reader& f) {
+    if (key == "requests") {
+      DecodePodLevelResourceList(f, requests);
+    } else if (key == "limits") {
+      DecodePodLevelResourceList(f, limits);
+    } else {
+      return false;
+    }
+    return true;
+  });
+}
+
+// DefaultPodLevelRequests: core/v1 defaultPodRequests (pkg/apis/core/v1/defaults.go), which
+// runs only when pod-level limits are set: a supported resource without a pod-level request
+// requests the containers' aggregate when it is cpu or memory and the containers request it,
+// else its pod-level limit.
+void DefaultPodLevelRequests(const api::Pod& pod, const api::ResourceList& limits,
+                             api::ResourceList* requests) {
+  if (limits.empty()) return;
+  for (const auto& [name, amount] : api::AggregateContainerRequests(pod)) {
+    if (name == api::kResourceCPU || name == api::kResourceMemory) {
+      requests->try_emplace(name, amount);
+    }
+  }
+  for (const auto& [name, amount] : limits) requests->try_emplace(name, amount);
+}
+
 }  // namespace
 
 void DecodePodSpec(const Reader& r, api::Pod* pod) {
+  api::ResourceList pod_limits;
   r.ForEachField([&](std::string_view key, const Reader& f) {
     if (key == "containers") {
       f.ForEachItem([&](size_t, const Reader& item) {
-        DecodeContainer(item, /*init_container=*/false, &pod->containers.emplace_back());
+        DecodeContainer(item, /*init_container=*/false, &pod->containers.emplace_back(),
+                        &pod->unsupported_constraints);
       });
     } else if (key == "initContainers") {
       f.ForEachItem([&](size_t, const Reader& item) {
-        DecodeContainer(item, /*init_container=*/true, &pod->init_containers.emplace_back());
+        DecodeContainer(item, /*init_container=*/true, &pod->init_containers.emplace_back(),
+                        &pod->unsupported_constraints);
       });
     } else if (key == "overhead") {
       DecodeResourceList(f, &pod->overhead);
@@ -254,7 +370,7 @@ void DecodePodSpec(const Reader& r, api::Pod* pod) {
         if (akey == "nodeAffinity") {
           if (!af.IsNull()) DecodeNodeAffinity(af, &pod->node_affinity.emplace());
         } else if (akey == "podAffinity" || akey == "podAntiAffinity") {
-          if (!af.IsNull()) af.WarnUnsupportedField();
+          DecodePodAffinity(af, &pod->unsupported_constraints);
         } else {
           return false;
         }
@@ -301,6 +417,12 @@ void DecodePodSpec(const Reader& r, api::Pod* pod) {
           return true;
         });
       });
+    } else if (key == "topologySpreadConstraints") {
+      f.ForEachItem([&](size_t, const Reader& item) {
+        DecodeTopologySpreadConstraint(item, &pod->unsupported_constraints);
+      });
+    } else if (key == "resources") {
+      DecodePodLevelResources(f, &pod_limits, &pod->pod_level_requests);
     } else if (IsOneOf(key, kUnsupportedPodSpecFields)) {
       if (!f.IsNull()) f.WarnUnsupportedField();
     } else {
@@ -308,6 +430,7 @@ void DecodePodSpec(const Reader& r, api::Pod* pod) {
     }
     return true;
   });
+  DefaultPodLevelRequests(*pod, pod_limits, &pod->pod_level_requests);
 }
 
 void DecodeNode(const Reader& root, api::Node* node, bool* defaulted_pods) {

@@ -3,9 +3,12 @@
 // Decoders for the core kinds (internal to codec/): v1 Node, v1 Pod and
 // scheduling.k8s.io/v1 PriorityClass, from a document's root Reader into api structs.
 // Field names and defaults follow kubernetes/api core/v1 and scheduling/v1 types.go; fields that
-// exist upstream but do not matter to scheduling are ignored silently, unknown fields warn, and
-// scheduling-relevant fields wasched does not model (pod affinity, topology spread, scheduling
-// gates, DRA claims, pod-level resources) warn that they are ignored.
+// exist upstream but do not matter to scheduling are ignored silently, unknown fields warn.
+// Scheduling-relevant fields wasched does not model: hard constraints (required pod affinity /
+// anti-affinity, DoNotSchedule topology spread, host ports) are recorded in
+// Pod::unsupported_constraints by field path (the scheduler leaves such pods pending); soft
+// ones (preferred pod affinity, ScheduleAnyway spread, volume claims, DRA claims) warn that
+// they are ignored.
 #pragma once
 
 #include "api/node.h"
@@ -26,8 +29,10 @@ void DecodeNode(const Reader& root, api::Node* node, bool* defaulted_pods);
 
 // DecodePod: metadata, spec (containers, initContainers, overhead, nodeSelector,
 // affinity.nodeAffinity, tolerations, priority, priorityClassName, preemptionPolicy,
-// schedulerName, nodeName, schedulingGroup) and status.phase. Container requests default to
-// limits (API defaulting). O(fields).
+// schedulerName, nodeName, schedulingGroup, resources) and status.phase. Container requests
+// default to limits, pod-level requests as core/v1 defaultPodRequests (API defaulting).
+// Pod-level resources other than cpu, memory and hugepages-* are NotSupported errors, negative
+// ones Invalid (validation sees only the defaulted requests). O(fields).
 void DecodePod(const Reader& root, api::Pod* pod);
 
 // DecodePodSpec: a core/v1 PodSpec (the fields DecodePod reads under `spec`) into `pod`; shared

@@ -502,9 +502,10 @@ spec:
   - name: c
     image: x
     resourcez: {}
-  topologySpreadConstraints: [{maxSkew: 1}]
+  topologySpreadConstraints: [{maxSkew: 1, whenUnsatisfiable: ScheduleAnyway}]
   affinity:
-    podAntiAffinity: {}
+    podAntiAffinity:
+      preferredDuringSchedulingIgnoredDuringExecution: []
 status:
   hostIP: 1.2.3.4
   whatever: {}
@@ -517,10 +518,11 @@ extra: 1
           "f.yaml: document 1: Pod ns/p: unknown field \"metadata.lables\"",
           "f.yaml: document 1: Pod ns/p: unknown field \"spec.foo\"",
           "f.yaml: document 1: Pod ns/p: unknown field \"spec.containers[0].resourcez\"",
-          "f.yaml: document 1: Pod ns/p: field \"spec.topologySpreadConstraints\" is not "
+          "f.yaml: document 1: Pod ns/p: field \"spec.topologySpreadConstraints[0]\" is not "
           "supported by wasched and is ignored",
-          "f.yaml: document 1: Pod ns/p: field \"spec.affinity.podAntiAffinity\" is not "
-          "supported by wasched and is ignored",
+          "f.yaml: document 1: Pod ns/p: field \"spec.affinity.podAntiAffinity."
+          "preferredDuringSchedulingIgnoredDuringExecution\" is not supported by wasched and is "
+          "ignored",
           "f.yaml: document 1: Pod ns/p: unknown field \"extra\""));
 }
 
@@ -575,6 +577,122 @@ spec: {}
                                     labels + "l7: again\n")),
               ElementsAre("f.yaml: document 1: Node n: items[0].metadata.labels[l7]: Duplicate "
                           "value: mapping key already defined"));
+}
+
+// Hard scheduling constraints wasched does not model are recorded by path (the scheduler leaves
+// the pod pending); soft ones warn and are ignored.
+TEST(LoaderTest, UnmodelledHardConstraintsAreRecorded) {
+  const LoadResult r = MustLoad(R"(
+apiVersion: v1
+kind: Pod
+metadata: {name: p}
+spec:
+  initContainers:
+  - name: init
+    ports: [{containerPort: 80, hostPort: 8080}]
+  containers:
+  - name: a
+    ports: [{containerPort: 80}, {containerPort: 81, hostPort: 0}]
+  - name: b
+    ports: [{containerPort: 80}, {containerPort: 443, hostPort: 8443}]
+  affinity:
+    podAffinity:
+      requiredDuringSchedulingIgnoredDuringExecution:
+      - {labelSelector: {matchLabels: {app: x}}, topologyKey: zone}
+    podAntiAffinity:
+      requiredDuringSchedulingIgnoredDuringExecution:
+      - {labelSelector: {matchLabels: {app: x}}, topologyKey: kubernetes.io/hostname}
+      preferredDuringSchedulingIgnoredDuringExecution:
+      - {weight: 1, podAffinityTerm: {topologyKey: zone}}
+  topologySpreadConstraints:
+  - {maxSkew: 1, topologyKey: zone, labelSelector: {}}
+  - {maxSkew: 1, topologyKey: zone, whenUnsatisfiable: ScheduleAnyway}
+  - {maxSkew: 1, topologyKey: zone, whenUnsatisfiable: DoNotSchedule}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: free}
+spec:
+  containers: [{name: c, ports: [{containerPort: 80}]}]
+  affinity:
+    podAntiAffinity: {requiredDuringSchedulingIgnoredDuringExecution: []}
+  topologySpreadConstraints: []
+)");
+  ASSERT_EQ(r.objects.pods.size(), 2u);
+  EXPECT_THAT(
+      r.objects.pods[0].unsupported_constraints,
+      ElementsAre("spec.containers[1].ports[1].hostPort",
+                  "spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution",
+                  "spec.affinity.podAntiAffinity."
+                  "requiredDuringSchedulingIgnoredDuringExecution",
+                  "spec.topologySpreadConstraints[0]", "spec.topologySpreadConstraints[2]"));
+  EXPECT_THAT(r.objects.pods[1].unsupported_constraints, IsEmpty());
+  EXPECT_THAT(
+      r.warnings,
+      ElementsAre("f.yaml: document 1: Pod default/p: field \"spec.affinity.podAntiAffinity."
+                  "preferredDuringSchedulingIgnoredDuringExecution\" is not supported by "
+                  "wasched and is ignored",
+                  "f.yaml: document 1: Pod default/p: field "
+                  "\"spec.topologySpreadConstraints[1]\" is not supported by wasched and "
+                  "is ignored"));
+  EXPECT_THAT(ErrorStrings(MustFail(R"(
+apiVersion: v1
+kind: Pod
+metadata: {name: p}
+spec:
+  containers: [{name: c}]
+  topologySpreadConstraints: [{maxSkew: 1, whenUnsatisfiable: Sometimes}]
+)")),
+              ElementsAre("f.yaml: document 1: Pod default/p: "
+                          "spec.topologySpreadConstraints[0].whenUnsatisfiable: Unsupported "
+                          "value: \"Sometimes\": supported values: \"DoNotSchedule\", "
+                          "\"ScheduleAnyway\""));
+}
+
+// spec.resources (PodLevelResources): requests decoded, limits default requests as core/v1
+// defaultPodRequests does; unsupported names and negative amounts are errors.
+TEST(LoaderTest, PodLevelResources) {
+  const LoadResult r = MustLoad(R"(
+apiVersion: v1
+kind: Pod
+metadata: {name: requests}
+spec:
+  resources: {requests: {cpu: "3", memory: 1Gi}}
+  containers: [{name: c}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: limits}
+spec:
+  resources: {limits: {cpu: "2", memory: 2Gi, hugepages-2Mi: 4Mi}}
+  containers: [{name: c, resources: {requests: {cpu: 500m}}}, {name: d}]
+)");
+  ASSERT_EQ(r.objects.pods.size(), 2u);
+  EXPECT_THAT(r.warnings, IsEmpty());
+  EXPECT_EQ(r.objects.pods[0].pod_level_requests,
+            (api::ResourceList{{"cpu", 3000}, {"memory", int64_t{1} << 30}}));
+  // cpu: the containers request it, so their aggregate; memory and hugepages: the limit.
+  EXPECT_EQ(r.objects.pods[1].pod_level_requests,
+            (api::ResourceList{
+                {"cpu", 500}, {"memory", int64_t{2} << 30}, {"hugepages-2Mi", int64_t{4} << 20}}));
+  EXPECT_THAT(ErrorStrings(MustFail(R"(
+apiVersion: v1
+kind: Pod
+metadata: {name: p}
+spec:
+  resources: {requests: {cpu: "-1", nvidia.com/gpu: "1"}, limits: {ephemeral-storage: 1Gi}}
+  containers: [{name: c}]
+)")),
+              ElementsAre("f.yaml: document 1: Pod default/p: spec.resources.requests[cpu]: "
+                          "Invalid value: \"-1\": must be greater than or equal to 0",
+                          "f.yaml: document 1: Pod default/p: "
+                          "spec.resources.requests[nvidia.com/gpu]: Unsupported value: "
+                          "\"nvidia.com/gpu\": supported values: \"cpu\", \"hugepages-\", "
+                          "\"memory\"",
+                          "f.yaml: document 1: Pod default/p: "
+                          "spec.resources.limits[ephemeral-storage]: Unsupported value: "
+                          "\"ephemeral-storage\": supported values: \"cpu\", \"hugepages-\", "
+                          "\"memory\""));
 }
 
 TEST(LoaderTest, NullUnionMemberWarns) {
