@@ -91,6 +91,62 @@ TEST(YamlTreeTest, JsonRoundTripKeepsTypesAndOrder) {
   EXPECT_TRUE(SameContent(expected, back)) << json;
 }
 
+// Strings a YAML 1.1 reader (kubectl's sigs.k8s.io/yaml, PyYAML) or YAML 1.2's core schema
+// would take for another type are written quoted, whether they were quoted (a quoted "yes"
+// stayed plain `yes` before) or plain strings by the codec's reading (plain `0x1f`);
+// unambiguous plain strings stay plain, and numbers and booleans stay what they were.
+TEST(YamlTreeTest, YamlQuotesStringsThatYaml11Or12WouldReadAsOtherTypes) {
+  const YamlTree t = ParseOne(R"(quotedYes: "yes"
+plainYes: yes
+quotedOn: 'on'
+plainHex: 0x1f
+quotedOctal: "0o17"
+quotedUnderscore: "1_000"
+quotedSexagesimal: "1:30"
+quotedTime: "2026-01-01T00:00:00Z"
+quotedMerge: "<<"
+plainName: web-0
+plainQuantity: 500m
+quotedIp: "10.0.0.1"
+plainHexToo: 0x1f1
+boolean: true
+)");
+  const std::string yaml = WriteYaml(t);
+  EXPECT_EQ(yaml,
+            "quotedYes: \"yes\"\n"
+            "plainYes: \"yes\"\n"
+            "quotedOn: \"on\"\n"
+            "plainHex: \"0x1f\"\n"
+            "quotedOctal: \"0o17\"\n"
+            "quotedUnderscore: \"1_000\"\n"
+            "quotedSexagesimal: \"1:30\"\n"
+            "quotedTime: \"2026-01-01T00:00:00Z\"\n"
+            "quotedMerge: \"<<\"\n"
+            "plainName: web-0\n"
+            "plainQuantity: 500m\n"
+            "quotedIp: \"10.0.0.1\"\n"
+            "plainHexToo: \"0x1f1\"\n"
+            "boolean: true\n");
+  EXPECT_TRUE(SameContent(ParseOne(yaml), t));
+}
+
+TEST(YamlTreeTest, PlainReadsAsString) {
+  for (const char* s : {"web-0", "500m", "1Gi", "a: b", "nvidia.com/gpu", "Always", "x1", "e3"}) {
+    EXPECT_TRUE(PlainReadsAsString(s)) << s;
+  }
+  for (const char* s : {"",      "~",          "null",
+                        "true",  "False",      "yes",
+                        "No",    "on",         "OFF",
+                        "y",     "N",          "<<",
+                        "1",     "-1",         "1.5",
+                        ".5",    "1e3",        ".inf",
+                        "0x1f",  "0o17",       "0b101",
+                        "-0x1F", "1_000",      "1:30",
+                        "1.2.3", "2026-01-01", "2026-01-01 10:00:00 +02:00"}) {
+    EXPECT_FALSE(PlainReadsAsString(s)) << s;
+  }
+}
+
 TEST(YamlTreeTest, SameContentComparesData) {
   EXPECT_TRUE(SameContent(YamlTree::Plain("abc"), YamlTree::String("abc")));
   EXPECT_FALSE(SameContent(YamlTree::Plain("1"), YamlTree::String("1")));
