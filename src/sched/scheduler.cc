@@ -163,6 +163,17 @@ void Run::BuildCache() {
     }
     pi.static_class = framework_->ClassOf(*pi.pod);
     pi.signature = framework_->SignatureOf(pi);
+    if (!pi.pod->unsupported_constraints.empty()) {
+      // A hard constraint wasched does not model (required inter-pod affinity, DoNotSchedule
+      // topology spread, hostPort): placing the pod without it could be wrong, so it waits.
+      gated_[p] = true;
+      in_scope_[p] = false;
+      pending_reason_[p] = "Unsupported";
+      pending_message_[p] = fmt::format(
+          "not scheduled: wasched does not model the hard constraint(s) {}",
+          fmt::join(pi.pod->unsupported_constraints, ", "));
+      continue;
+    }
     if (!pi.pod->scheduling_gates.empty()) {
       // SchedulingGates PreEnqueue (pkg/scheduler/framework/plugins/schedulinggates): never
       // queued until every gate is removed; the API server reports reason SchedulingGated.
@@ -259,6 +270,15 @@ void Run::Enqueue() {
           "pod group {} has schedulingConstraints.topology: topology-aware placement is not "
           "supported by this version of wasched",
           gs.key);
+    }
+    for (PodIndex p : gs.members) {
+      if (!unsupported.empty()) break;
+      const auto& hard = pods_[p].pod->unsupported_constraints;
+      if (pods_[p].node == kNoNode && !hard.empty()) {
+        unsupported = fmt::format(
+            "pod group {}: member pod {} has hard constraint(s) wasched does not model: {}",
+            gs.key, pods_[p].key, fmt::join(hard, ", "));
+      }
     }
     if (!unsupported.empty()) {
       for (PodIndex p : gs.members) {

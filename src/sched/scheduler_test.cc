@@ -452,3 +452,30 @@ TEST(SchedulerTest, PodsPinnedByMetadataNameUseThePreFilter) {
 
 }  // namespace
 }  // namespace wasched::sched
+
+namespace wasched::sched {
+namespace {
+
+// Breaker finding 11: a node-exclusive gang (required anti-affinity) must not be bound with its
+// members stacked on one node: the whole group is reported Unsupported instead.
+TEST(SchedulerTest, HardConstraintsWaschedDoesNotModelAreNotDropped) {
+  api::ObjectSet in;
+  in.nodes.push_back(test::MakeNode().Name("n1").Capacity({{"cpu", 8000}, {"pods", 110}}).Obj());
+  in.pod_groups.push_back(test::MakePodGroup().Name("g").MinCount(2).Obj());
+  for (int i = 0; i < 2; ++i) {
+    in.pods.push_back(test::MakePod().Name(fmt::format("m{}", i)).Req({{"cpu", 100}}).Group("g").Obj());
+  }
+  in.pods[1].unsupported_constraints = {
+      "spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution"};
+  in.pods.push_back(test::MakePod().Name("web").Req({{"cpu", 100}}).Obj());
+  in.pods.back().unsupported_constraints = {"spec.containers[0].ports[0].hostPort"};
+  ScheduleResult r = Schedule(in, Verified());
+  EXPECT_TRUE(r.bindings.empty());
+  ASSERT_EQ(r.pending.size(), 3u);
+  for (const auto& p : r.pending) EXPECT_EQ(p.reason, "Unsupported") << p.pod;
+  EXPECT_THAT(r.pending[0].message, HasSubstr("member pod default/m1 has hard constraint(s)"));
+  EXPECT_THAT(r.pending[2].message, HasSubstr("spec.containers[0].ports[0].hostPort"));
+}
+
+}  // namespace
+}  // namespace wasched::sched
