@@ -1,7 +1,7 @@
 // File: cli/app.h
 //
-// The `wasched` command line (CLI11): subcommands `schedule`, `validate` and `demo` (the others of
-// design.md — compile, convert, simulate — arrive with their issues). Streams are parameters so
+// The `wasched` command line (CLI11): subcommands `schedule`, `validate`, `convert` and `demo`
+// (`compile` and `simulate` of design.md arrive with their issues). Streams are parameters so
 // tests run the whole CLI in-process with string streams:
 //
 //   std::istringstream in; std::ostringstream out, err;
