@@ -4,6 +4,8 @@
 // line numbers, byte-order marks.
 #include "codec/yaml_documents.h"
 
+#include <yaml-cpp/exceptions.h>
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -108,6 +110,26 @@ TEST(CodecDocumentsDeathTest, StrayCommaIsAnErrorNotAnEndlessLoop) {
         },
         ::testing::ExitedWithCode(0), ::testing::HasSubstr(c.expected));
   }
+}
+
+}  // namespace
+}  // namespace wasched::codec::internal
+
+namespace wasched::codec::internal {
+namespace {
+
+// QA finding 04: Kubernetes' YAML decoder expands merge keys; explicit keys win, earlier merge
+// sources win over later ones.
+TEST(YamlMergeKeysTest, MergeKeysAreExpanded) {
+  std::vector<YamlDom> docs = ParseWithYamlCpp(
+      "base: &b {a: 1, b: 2}\n"
+      "other: &o {b: 3, c: 4}\n"
+      "x:\n  <<: [*b, *o]\n  a: 9\n");
+  ASSERT_EQ(docs.size(), 1u);
+  std::vector<YamlDom> want = ParseWithYamlCpp(
+      "base: {a: 1, b: 2}\nother: {b: 3, c: 4}\nx: {a: 9, b: 2, c: 4}\n");
+  EXPECT_TRUE(YamlDom::Equal(docs[0], want[0])) << docs[0].DebugString();
+  EXPECT_THROW(ParseWithYamlCpp("x:\n  <<: 5\n"), YAML::Exception);
 }
 
 }  // namespace

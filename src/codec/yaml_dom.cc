@@ -161,10 +161,70 @@ class DomEventHandler : public YAML::EventHandler {
   void Close() {
     const Frame frame = frames_.back();
     frames_.pop_back();
+    if (frame.type == YamlType::kMap) ExpandMergeKeys(frame.stack_start);
     const YamlNodeId id = builder_.AddCollection(
         frame.type, std::span<const YamlNodeId>(stack_).subspan(frame.stack_start));
     stack_.resize(frame.stack_start);
     Add(id, frame.anchor);
+  }
+
+  // ExpandMergeKeys: YAML 1.1 merge keys (`<<: *base` or `<<: [*a, *b]`), which Kubernetes'
+  // YAML decoder (sigs.k8s.io/yaml → go-yaml) expands and yaml-cpp does not: the pairs of the
+  // merged maps whose keys the map does not set itself are appended (earlier sources win), and
+  // the `<<` pair is removed. Entries are node ids, so nothing is deep-copied.
+  void ExpandMergeKeys(size_t start) {
+    const YamlDom& d = builder_.partial();
+    auto is_merge_key = [&](YamlNodeId k) {
+      return d.type(k) == YamlType::kScalar && d.style(k) == ScalarStyle::kPlain &&
+             d.scalar(k) == "<<";
+    };
+    bool any = false;
+    for (size_t i = start; i + 1 < stack_.size(); i += 2) any = any || is_merge_key(stack_[i]);
+    if (!any) return;
+    std::vector<YamlNodeId> own;
+    std::vector<YamlNodeId> sources;
+    for (size_t i = start; i + 1 < stack_.size(); i += 2) {
+      if (!is_merge_key(stack_[i])) {
+        own.push_back(stack_[i]);
+        own.push_back(stack_[i + 1]);
+        continue;
+      }
+      const YamlNodeId v = stack_[i + 1];
+      if (d.type(v) == YamlType::kMap) {
+        sources.push_back(v);
+      } else if (d.type(v) == YamlType::kSeq) {
+        for (YamlNodeId item : d.children(v)) {
+          if (d.type(item) != YamlType::kMap) {
+            throw YAML::ParserException(YAML::Mark::null_mark(),
+                                        "merge key \"<<\" needs a map or a list of maps");
+          }
+          sources.push_back(item);
+        }
+      } else {
+        throw YAML::ParserException(YAML::Mark::null_mark(),
+                                    "merge key \"<<\" needs a map or a list of maps");
+      }
+    }
+    auto has_key = [&](const std::vector<YamlNodeId>& pairs, YamlNodeId key) {
+      for (size_t j = 0; j < pairs.size(); j += 2) {
+        if (d.type(pairs[j]) == d.type(key) && d.scalar(pairs[j]) == d.scalar(key) &&
+            d.type(key) == YamlType::kScalar) {
+          return true;
+        }
+      }
+      return false;
+    };
+    std::vector<YamlNodeId> merged = own;
+    for (YamlNodeId src : sources) {
+      const auto kv = d.children(src);
+      for (size_t j = 0; j + 1 < kv.size(); j += 2) {
+        if (has_key(merged, kv[j])) continue;
+        merged.push_back(kv[j]);
+        merged.push_back(kv[j + 1]);
+      }
+    }
+    stack_.resize(start);
+    stack_.insert(stack_.end(), merged.begin(), merged.end());
   }
 
   YamlDomBuilder builder_;

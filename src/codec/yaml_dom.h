@@ -95,6 +95,8 @@ class YamlDomBuilder {
   YamlNodeId AddOwnedScalar(std::string text, ScalarStyle style);
   // AddCollection: a kMap (keys and values interleaved) or kSeq of existing nodes.
   YamlNodeId AddCollection(YamlType type, std::span<const YamlNodeId> children);
+  // partial: the nodes added so far (read access while building, e.g. to expand merge keys).
+  [[nodiscard]] const YamlDom& partial() const { return dom_; }
   // Finish: the document with `root`; the builder is left empty.
   [[nodiscard]] YamlDom Finish(YamlNodeId root);
 
