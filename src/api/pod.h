@@ -63,11 +63,18 @@ struct Toleration {
 // Container: the resources of one container. `restart_policy_always` marks a sidecar init
 // container (restartPolicy: Always). Requests default to limits where only limits are given
 // (API defaulting, done by the codec).
+// `non_integer_requests` / `non_integer_limits` (wasched-only): the amounts that are not a whole
+// number of units (upstream `Quantity.MilliValue() % 1000 != 0`, e.g. `500m`), by resource name →
+// the quantity as written; `requests` / `limits` hold them rounded up. Validation rejects them
+// for integer resources (extended resources: "must be an integer"). A request defaulted from a
+// limit inherits the limit's entry.
 struct Container {
   std::string name;
   ResourceList requests;
   ResourceList limits;
   bool restart_policy_always = false;
+  std::map<std::string, std::string> non_integer_requests;
+  std::map<std::string, std::string> non_integer_limits;
 };
 
 // PreemptionPolicy: core/v1 PreemptionPolicy.
@@ -82,6 +89,7 @@ struct Pod {
   std::vector<Container> containers;
   std::vector<Container> init_containers;
   ResourceList overhead;
+  std::map<std::string, std::string> non_integer_overhead;  // as Container::non_integer_requests
   std::map<std::string, std::string> node_selector;
   std::optional<NodeAffinity> node_affinity;
   std::vector<Toleration> tolerations;

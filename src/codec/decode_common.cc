@@ -148,7 +148,8 @@ void DecodeObjectMeta(const Reader& metadata, bool namespaced, api::ObjectMeta* 
   }
 }
 
-void DecodeResourceList(const Reader& r, api::ResourceList* out) {
+void DecodeResourceList(const Reader& r, api::ResourceList* out,
+                        std::map<std::string, std::string>* non_integer) {
   r.ForEachEntry([&](const std::string& name, const Reader& value) {
     if (value.IsNull()) {  // upstream Quantity.UnmarshalJSON: null is zero
       (*out)[name] = 0;
@@ -167,6 +168,10 @@ void DecodeResourceList(const Reader& r, api::ResourceList* out) {
       return;
     }
     (*out)[name] = *amount;
+    if (non_integer != nullptr) {
+      auto milli = quantity->MilliValue();
+      if (milli && *milli % 1000 != 0) (*non_integer)[name] = *text;
+    }
   });
 }
 

@@ -7,6 +7,8 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <string>
 #include <optional>
 #include <string_view>
 
@@ -34,8 +36,11 @@ void DecodeObjectMeta(const Reader& metadata, bool namespaced, api::ObjectMeta* 
 
 // DecodeResourceList: `{cpu: 500m, memory: 1Gi}` → canonical amounts (api::CanonicalAmount).
 // A bad quantity is `Invalid <path>[<name>]: "<text>": <parse error>`. Negative amounts are
-// kept (validation rejects them). O(entries).
-void DecodeResourceList(const Reader& r, api::ResourceList* out);
+// kept (validation rejects them). When `non_integer` is given, every amount that is not a whole
+// number of units (upstream `MilliValue() % 1000 != 0`) is recorded there as name → text, for
+// validation's integer-resource rule (api::Container::non_integer_requests). O(entries).
+void DecodeResourceList(const Reader& r, api::ResourceList* out,
+                        std::map<std::string, std::string>* non_integer = nullptr);
 
 // DecodePreemptionPolicy: "PreemptLowerPriority" | "Never"; anything else → NotSupported.
 void DecodePreemptionPolicy(const Reader& r, std::optional<api::PreemptionPolicy>* out);

@@ -115,8 +115,8 @@ void DecodeContainer(const Reader& r, bool init_container, api::Container* c,
       f.Read(&c->name);
     } else if (key == "resources") {
       f.ForEachField([&](std::string_view rkey, const Reader& rf) {
-        if (rkey == "requests") DecodeResourceList(rf, &c->requests);
-        else if (rkey == "limits") DecodeResourceList(rf, &c->limits);
+        if (rkey == "requests") DecodeResourceList(rf, &c->requests, &c->non_integer_requests);
+        else if (rkey == "limits") DecodeResourceList(rf, &c->limits, &c->non_integer_limits);
         else if (rkey == "claims") {}  // refers to spec.resourceClaims, which warns
         else return false;
         return true;
@@ -150,7 +150,12 @@ void DecodeContainer(const Reader& r, bool init_container, api::Container* c,
   });
   // API defaulting (core/v1 SetDefaults_Container via defaults.go): a resource with a limit and
   // no request requests its limit.
-  for (const auto& [name, amount] : c->limits) c->requests.try_emplace(name, amount);
+  for (const auto& [name, amount] : c->limits) {
+    if (!c->requests.try_emplace(name, amount).second) continue;
+    if (auto it = c->non_integer_limits.find(name); it != c->non_integer_limits.end()) {
+      c->non_integer_requests.emplace(name, it->second);
+    }
+  }
 }
 
 void DecodeSelectorRequirement(const Reader& r, api::NodeSelectorRequirement* req) {
@@ -362,7 +367,7 @@ void DecodePodSpec(const Reader& r, api::Pod* pod) {
                         &pod->unsupported_constraints);
       });
     } else if (key == "overhead") {
-      DecodeResourceList(f, &pod->overhead);
+      DecodeResourceList(f, &pod->overhead, &pod->non_integer_overhead);
     } else if (key == "nodeSelector") {
       f.Read(&pod->node_selector);
     } else if (key == "affinity") {
