@@ -1,7 +1,7 @@
 // File: validation/names.cc
 //
 // Messages as k8s.io/apimachinery/pkg/util/validation (IsDNS1123Label, IsDNS1123Subdomain,
-// IsQualifiedName, RegexError, MaxLenError, EmptyError) and
+// IsQualifiedName, IsValidLabelValue, RegexError, MaxLenError, EmptyError) and
 // k8s.io/apimachinery/pkg/api/validation/path (IsValidPathSegmentName).
 #include "validation/names.h"
 
@@ -22,6 +22,10 @@ constexpr const char* kDns1123SubdomainErrMsg =
     "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or "
     "'.', and must start and end with an alphanumeric character";
 constexpr const char* kQualifiedNameFmt = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]";
+constexpr const char* kLabelValueFmt = "(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?";
+constexpr const char* kLabelValueErrMsg =
+    "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or "
+    "'.', and must start and end with an alphanumeric character";
 constexpr const char* kQualifiedNameErrMsg =
     "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an "
     "alphanumeric character";
@@ -155,6 +159,15 @@ std::vector<std::string> QualifiedNameErrors(std::string_view value) {
   if (!IsQualifiedNameShape(name)) {
     out.push_back(fmt::format("name part {}", RegexError(kQualifiedNameErrMsg, kQualifiedNameFmt,
                                                          {"MyName", "my.name", "123-abc"})));
+  }
+  return out;
+}
+
+std::vector<std::string> LabelValueErrors(std::string_view value) {
+  std::vector<std::string> out;
+  if (value.size() > kLabelValueMaxLength) out.push_back(MaxLenError(kLabelValueMaxLength));
+  if (!value.empty() && !IsQualifiedNameShape(value)) {
+    out.push_back(RegexError(kLabelValueErrMsg, kLabelValueFmt, {"MyValue", "my_value", "12345"}));
   }
   return out;
 }

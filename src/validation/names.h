@@ -26,6 +26,7 @@ namespace wasched::validation {
 inline constexpr std::size_t kDns1123LabelMaxLength = 63;
 inline constexpr std::size_t kDns1123SubdomainMaxLength = 253;
 inline constexpr std::size_t kQualifiedNameMaxLength = 63;
+inline constexpr std::size_t kLabelValueMaxLength = 63;
 
 // RegexError: upstream validation.RegexError: `msg (e.g. 'a',  or 'b', regex used for validation
 // is 'fmt')` (the double space before "or" is upstream's).
@@ -47,6 +48,11 @@ inline constexpr std::size_t kQualifiedNameMaxLength = 63;
 // and ends alphanumeric (upper case allowed). Messages name the part: "prefix part ...",
 // "name part ...".
 [[nodiscard]] std::vector<std::string> QualifiedNameErrors(std::string_view value);
+
+// LabelValueErrors: upstream IsValidLabelValue (label values, node selector values, toleration
+// and taint values): empty, or ≤ 63 characters of alphanumerics and `-_.` that start and end
+// alphanumeric.
+[[nodiscard]] std::vector<std::string> LabelValueErrors(std::string_view value);
 
 // Format rules (DV). Each returns one Invalid per problem, value quoted, at `path`; empty values
 // are the caller's business (DV reports Required first and skips the format check).

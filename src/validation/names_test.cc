@@ -73,6 +73,22 @@ TEST(NamesTest, QualifiedName) {
                                   "'example.com/MyName')"));
 }
 
+TEST(NamesTest, LabelValue) {
+  EXPECT_THAT(LabelValueErrors(""), IsEmpty());
+  EXPECT_THAT(LabelValueErrors("MyValue"), IsEmpty());
+  EXPECT_THAT(LabelValueErrors("my_value.1-x"), IsEmpty());
+  EXPECT_THAT(LabelValueErrors(std::string(63, 'v')), IsEmpty());
+  EXPECT_THAT(LabelValueErrors(std::string(64, 'v')),
+              ElementsAre("must be no more than 63 characters"));
+  EXPECT_THAT(LabelValueErrors("-bad"),
+              ElementsAre("a valid label must be an empty string or consist of alphanumeric "
+                          "characters, '-', '_' or '.', and must start and end with an "
+                          "alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', "
+                          "regex used for validation is "
+                          "'(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"));
+  EXPECT_EQ(LabelValueErrors("a b/" + std::string(70, 'c')).size(), 2u);
+}
+
 TEST(NamesTest, FormatRulesCarryTheirOrigin) {
   const ErrorList short_name = ShortName("spec.x", "Invalid_Name");
   ASSERT_EQ(short_name.size(), 1u);
