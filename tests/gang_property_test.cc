@@ -36,6 +36,7 @@ using test::kMi;
 using test::MakeNode;
 using test::MakePod;
 using test::MakePodGroup;
+using test::MakePriorityClass;
 
 constexpr const char* kGpu = "nvidia.com/gpu";
 
@@ -57,6 +58,19 @@ bool Fits(const Free& free, const api::ResourceList& request) {
 void Take(Free& free, const api::ResourceList& request) {
   --free.pods;
   for (const auto& [name, amount] : request) free.resources[name] -= amount;
+}
+
+// ClassFor: the PriorityClass that resolves to `priority` (Priority admission rejects an explicit
+// priority that differs from its class's value; 0 is the value without a class or default).
+std::string ClassFor(int32_t priority) {
+  return priority == 0 ? "" : "prio-" + std::to_string(priority);
+}
+
+// GpuLimit: the limits a request needs (an extended resource cannot be overcommitted: its limit
+// must be set and equal to the request).
+api::ResourceList GpuLimit(const api::ResourceList& request) {
+  auto it = request.find(kGpu);
+  return it == request.end() ? api::ResourceList{} : api::ResourceList{{kGpu, it->second}};
 }
 
 api::ResourceList GenRequest() {
@@ -115,6 +129,11 @@ api::ObjectSet GenCluster() {
     objects.nodes.push_back(std::move(built));
   }
 
+  for (int32_t priority : {10, 100}) {
+    objects.priority_classes.push_back(
+        MakePriorityClass().Name(ClassFor(priority)).Value(priority).Obj());
+  }
+
   const int group_count = *rc::gen::inRange(0, 7);
   for (int g = 0; g < group_count; ++g) {
     // The same name in two namespaces: membership must be scoped by namespace.
@@ -126,6 +145,7 @@ api::ObjectSet GenCluster() {
     const int32_t priority = *rc::gen::element<int32_t>(0, 10, 100);
     const int64_t created = *rc::gen::inRange<int64_t>(0, 100);
     auto group = MakePodGroup().Name(name).Namespace(ns).Priority(priority).CreationTimestamp(created);
+    if (priority != 0) group.PriorityClassName(ClassFor(priority));
     if (basic) {
       group.Basic();
     } else {
@@ -136,13 +156,16 @@ api::ObjectSet GenCluster() {
     // lost pods).
     const int running = *rc::gen::inRange(0, 3) == 0 ? *rc::gen::inRange(0, size + 1) : 0;
     for (int p = 0; p < size; ++p) {
+      const api::ResourceList request = GenRequest();
       auto pod = MakePod()
                      .Name(name + "-" + std::to_string(p))
                      .Namespace(ns)
                      .Group(name)
                      .Priority(priority)
+                     .PriorityClassName(ClassFor(priority))
                      .CreationTimestamp(created + *rc::gen::inRange<int64_t>(0, 3))
-                     .Req(GenRequest());
+                     .Req(request)
+                     .Limits(GpuLimit(request));
       if (p < running) {
         const int node = PlaceRunning(free, pod.Obj().containers.front().requests);
         if (node >= 0) pod.Node(objects.nodes[node].meta.name);
@@ -153,11 +176,15 @@ api::ObjectSet GenCluster() {
 
   const int bare_count = *rc::gen::inRange(0, 31);
   for (int p = 0; p < bare_count; ++p) {
+    const int32_t priority = *rc::gen::element<int32_t>(0, 10, 100);
+    const api::ResourceList request = GenRequest();
     auto pod = MakePod()
                    .Name("bare-" + std::to_string(p))
-                   .Priority(*rc::gen::element<int32_t>(0, 10, 100))
+                   .Priority(priority)
+                   .PriorityClassName(ClassFor(priority))
                    .CreationTimestamp(*rc::gen::inRange<int64_t>(0, 100))
-                   .Req(GenRequest());
+                   .Req(request)
+                   .Limits(GpuLimit(request));
     if (*rc::gen::inRange(0, 5) == 0) {
       const int node = PlaceRunning(free, pod.Obj().containers.front().requests);
       if (node >= 0) pod.Node(objects.nodes[node].meta.name);

@@ -202,7 +202,7 @@ spec:
 kind: Pod
 metadata: {name: p, namespace: default}
 spec:
-  nodeName: ghost
+  priorityClassName: ghost
   containers: [{name: c, image: x}]
 )");
   const test::CommandResult not_found =
@@ -210,10 +210,10 @@ spec:
   doc = nlohmann::json::parse(not_found.out);
   ASSERT_EQ(doc["errors"].size(), 1u);
   EXPECT_EQ(doc["errors"][0]["type"], "Invalid");  // was NotFound
-  EXPECT_EQ(doc["errors"][0]["field"], "spec.nodeName");
+  EXPECT_EQ(doc["errors"][0]["field"], "spec.priorityClassName");
   EXPECT_EQ(doc["errors"][0]["detail"], "not found: \"ghost\"");
   const test::CommandResult table = test::RunCommand({WASCHED_BINARY, "validate", "-f", file});
-  EXPECT_THAT(table.out, HasSubstr("spec.nodeName: Not found: \"ghost\"\n"));
+  EXPECT_THAT(table.out, HasSubstr("spec.priorityClassName: Not found: \"ghost\"\n"));
 }
 
 // Pod-level requests count (upstream PodRequests): two pods of 3 CPUs at pod level do not both

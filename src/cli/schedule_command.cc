@@ -59,7 +59,9 @@ int RunSchedule(const ScheduleOptions& options, std::istream& in, std::ostream& 
 
   // The API server's create strategy drops disabled fields first (ApplyFeatureGates above), then
   // validates: the same create validation as `validate`, plus the pre-scheduling checks.
-  InputErrors errors = validation::ValidateForSchedule(objects, options.gates);
+  InputErrors warnings;
+  InputErrors errors = validation::ValidateForSchedule(objects, options.gates, &warnings);
+  for (const InputError& w : warnings) err << "warning: " << w.ToString() << '\n';
   if (!errors.empty()) {
     for (const InputError& e : errors) err << "error: " << e.ToString() << '\n';
     return kExitInvalidInput;

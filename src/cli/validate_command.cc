@@ -46,8 +46,10 @@ int RunValidate(const ValidateOptions& options, std::istream& in, std::ostream& 
   if (!options.old_paths.empty()) old = Load(options.old_paths, in, err, &errors);
   if (errors.empty() && objects) {
     objects_read = CountObjects(*objects);
-    errors = old ? validation::ValidateUpdateForSchedule(*old, *objects, options.gates)
-                 : validation::ValidateForSchedule(*objects, options.gates);
+    InputErrors warnings;
+    errors = old ? validation::ValidateUpdateForSchedule(*old, *objects, options.gates, &warnings)
+                 : validation::ValidateForSchedule(*objects, options.gates, &warnings);
+    for (const InputError& w : warnings) err << "warning: " << w.ToString() << '\n';
   }
 
   std::string report;

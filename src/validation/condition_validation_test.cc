@@ -17,6 +17,18 @@ TEST(ConditionValidationTest, ValidConditionHasNoErrors) {
   EXPECT_THAT(ValidateConditions({Valid()}, "status.conditions"), IsEmpty());
 }
 
+// metav1.Condition status is case-sensitive: a lowercase "true" is not True (breaker 24: the
+// scheduler would otherwise read a terminal True condition as not True).
+TEST(ConditionValidationTest, StatusIsCaseSensitive) {
+  api::Condition c = Valid();
+  c.status = "true";
+  const ErrorList errs = ValidateConditions({c}, "status.conditions");
+  ASSERT_EQ(errs.size(), 1u);
+  EXPECT_EQ(errs[0].ToString(),
+            "status.conditions[0].status: Unsupported value: \"true\": supported values: "
+            "\"False\", \"True\", \"Unknown\"");
+}
+
 TEST(ConditionValidationTest, EveryRule) {
   api::Condition c;
   c.type = "bad type";

@@ -4,9 +4,11 @@
 // and duplicates — each reported as upstream's field.Error (type, path, rendered value, detail),
 // merged with the API validation (validation/api_validation.h) into one input-ordered report.
 // Sources for the messages: k8s.io/apimachinery/pkg/api/validation (ObjectMeta, DNS-1123 names),
-// pkg/apis/core/validation (resources, node selector requirements),
-// pkg/apis/scheduling/validation (PriorityClass), plugin/pkg/admission/priority (class lookup,
-// one global default), labels.NewRequirement (Gt/Lt values).
+// pkg/apis/core/validation (resources, tolerations, taints, node selector requirements:
+// validation/core_validation.h), pkg/apis/scheduling/validation (PriorityClass),
+// plugin/pkg/admission/priority (class lookup, one global default, explicit priority vs class:
+// validation/priority_admission.h), labels.NewRequirement (Gt/Lt values). The int64 accounting
+// limit is wasched's own (validation/accounting_validation.h).
 #include "validation/object_set_validation.h"
 
 #include <fmt/format.h>
@@ -24,10 +26,13 @@
 #include <vector>
 
 #include "api/quantity.h"
+#include "validation/accounting_validation.h"
 #include "validation/api_validation.h"
+#include "validation/core_validation.h"
 #include "validation/error_collector.h"
 #include "validation/field_errors.h"
 #include "validation/object_meta_validation.h"
+#include "validation/priority_admission.h"
 
 namespace wasched::validation {
 namespace {
@@ -104,15 +109,6 @@ void ValidateNonNegative(Reporter& r, const api::ResourceList& list, const std::
       r.Add(FieldErrorType::kInvalid, fmt::format("{}[{}]", path, name),
             Quote(api::FormatAmount(name, amount)), kNonNegativeDetail);
     }
-  }
-}
-
-void ValidateContainers(Reporter& r, const std::vector<api::Container>& containers,
-                        const char* list_name) {
-  for (std::size_t i = 0; i < containers.size(); ++i) {
-    std::string base = fmt::format("spec.{}[{}].resources", list_name, i);
-    ValidateNonNegative(r, containers[i].requests, base + ".requests");
-    ValidateNonNegative(r, containers[i].limits, base + ".limits");
   }
 }
 
@@ -259,8 +255,10 @@ void ValidatePriorityClass(Reporter& r, const api::PriorityClass& pc,
   }
 }
 
-// AppendScheduleChecks: the pre-scheduling checks of `objects` into `out`.
-void AppendScheduleChecks(const api::ObjectSet& objects, internal::ErrorCollector* out) {
+// AppendScheduleChecks: the pre-scheduling checks of `objects` into `out`, warnings into
+// `warnings`.
+void AppendScheduleChecks(const api::ObjectSet& objects, internal::ErrorCollector* out,
+                          internal::ErrorCollector* warnings) {
   using internal::ObjectLabel;
   // Name indexes for reference checks.
   std::set<std::string> node_names;
@@ -279,6 +277,7 @@ void AppendScheduleChecks(const api::ObjectSet& objects, internal::ErrorCollecto
       r.Add(FieldErrorType::kNotFound, "spec.priorityClassName", Quote(name), "");
     }
   };
+  const PriorityAdmission admission(objects.priority_classes);
 
   {
     DuplicateChecker dups;
@@ -299,6 +298,7 @@ void AppendScheduleChecks(const api::ObjectSet& objects, internal::ErrorCollecto
       Reporter r(out, node.meta, ObjectLabel("Node", node.meta), internal::kRankNode, i);
       ValidateMeta(r);
       dups.Check(r, node.meta.name);
+      r.AddAll(ValidateNodeTaints(node.taints, "spec.taints"));
       ValidateNonNegative(r, node.allocatable, "status.allocatable");
     }
   }
@@ -320,6 +320,7 @@ void AppendScheduleChecks(const api::ObjectSet& objects, internal::ErrorCollecto
                  internal::kRankCompositePodGroup, i);
       dups.Check(r, api::NamespacedName(g.meta));
       check_class(r, g.priority_class_name);
+      r.AddAll(admission.CheckGroup(g.priority_class_name, g.priority, "composite pod group"));
     }
   }
   {
@@ -329,6 +330,7 @@ void AppendScheduleChecks(const api::ObjectSet& objects, internal::ErrorCollecto
       Reporter r(out, g.meta, ObjectLabel("PodGroup", g.meta), internal::kRankPodGroup, i);
       dups.Check(r, api::NamespacedName(g.meta));
       check_class(r, g.priority_class_name);
+      r.AddAll(admission.CheckGroup(g.priority_class_name, g.priority, "pod group"));
     }
   }
   {
@@ -338,14 +340,19 @@ void AppendScheduleChecks(const api::ObjectSet& objects, internal::ErrorCollecto
       Reporter r(out, pod.meta, ObjectLabel("Pod", pod.meta), internal::kRankPod, i);
       ValidateMeta(r);
       dups.Check(r, api::NamespacedName(pod.meta));
-      ValidateContainers(r, pod.init_containers, "initContainers");
-      ValidateContainers(r, pod.containers, "containers");
-      ValidateNonNegative(r, pod.overhead, "spec.overhead");
+      r.AddAll(ValidatePodSpecCore(pod));
       if (pod.node_affinity) ValidateNodeAffinity(r, *pod.node_affinity);
       if (!pod.node_name.empty() && node_names.count(pod.node_name) == 0) {
-        r.Add(FieldErrorType::kNotFound, "spec.nodeName", Quote(pod.node_name), "");
+        // A snapshot taken after the node was deleted (the pod not yet garbage-collected): the
+        // scheduler ignores such a pod's usage (it is on no node it accounts), so this is a
+        // warning, not an error.
+        Reporter w(warnings, pod.meta, ObjectLabel("Pod", pod.meta), internal::kRankPod, i);
+        w.Add(FieldErrorType::kNotFound, "spec.nodeName", Quote(pod.node_name),
+              "the pod is bound to a node that is not in the input; its requests are not "
+              "counted on any node");
       }
       check_class(r, pod.priority_class_name);
+      r.AddAll(admission.CheckPod(pod));
       if (pod.pod_group_name && pod_groups.count({pod.meta.namespace_, *pod.pod_group_name}) == 0) {
         r.Add(FieldErrorType::kNotFound, "spec.schedulingGroup.podGroupName",
               Quote(*pod.pod_group_name), "");
@@ -360,21 +367,30 @@ void AppendScheduleChecks(const api::ObjectSet& objects, internal::ErrorCollecto
       dups.Check(r, api::NamespacedName(job.meta));
     }
   }
+  internal::AppendAccountingErrors(objects, out);
+}
+
+// Run: API validation (`old` nullptr = create) and the pre-scheduling checks of `objects`;
+// warnings into `warnings` when given.
+InputErrors Run(const api::ObjectSet& objects, const api::ObjectSet* old,
+                const FeatureGates* gates, InputErrors* warnings) {
+  internal::ErrorCollector collector;
+  internal::ErrorCollector warning_collector;
+  if (gates != nullptr) internal::AppendApiErrors(objects, old, *gates, &collector);
+  AppendScheduleChecks(objects, &collector, &warning_collector);
+  if (warnings != nullptr) *warnings = std::move(warning_collector).Finish(objects);
+  return std::move(collector).Finish(objects);
 }
 
 }  // namespace
 
-InputErrors CheckScheduleInput(const api::ObjectSet& objects) {
-  internal::ErrorCollector collector;
-  AppendScheduleChecks(objects, &collector);
-  return std::move(collector).Finish(objects);
+InputErrors CheckScheduleInput(const api::ObjectSet& objects, InputErrors* warnings) {
+  return Run(objects, nullptr, nullptr, warnings);
 }
 
-InputErrors ValidateForSchedule(const api::ObjectSet& objects, const FeatureGates& gates) {
-  internal::ErrorCollector collector;
-  internal::AppendApiErrors(objects, nullptr, gates, &collector);
-  AppendScheduleChecks(objects, &collector);
-  return std::move(collector).Finish(objects);
+InputErrors ValidateForSchedule(const api::ObjectSet& objects, const FeatureGates& gates,
+                                InputErrors* warnings) {
+  return Run(objects, nullptr, &gates, warnings);
 }
 
 InputErrors ValidateForSchedule(const api::ObjectSet& objects) {
@@ -382,11 +398,8 @@ InputErrors ValidateForSchedule(const api::ObjectSet& objects) {
 }
 
 InputErrors ValidateUpdateForSchedule(const api::ObjectSet& old, const api::ObjectSet& updated,
-                                      const FeatureGates& gates) {
-  internal::ErrorCollector collector;
-  internal::AppendApiErrors(updated, &old, gates, &collector);
-  AppendScheduleChecks(updated, &collector);
-  return std::move(collector).Finish(updated);
+                                      const FeatureGates& gates, InputErrors* warnings) {
+  return Run(updated, &old, &gates, warnings);
 }
 
 }  // namespace wasched::validation

@@ -158,19 +158,24 @@ TEST(ValidateForScheduleTest, NegativeQuantities) {
                             .Overhead({{"cpu", -250}})
                             .Obj(),
                         "pods.yaml", 2));
+  // Upstream's order (validateResourceRequirements): containers before init containers, limits
+  // before requests.
   EXPECT_THAT(Strings(ValidateForSchedule(set)),
               ElementsAre("n.yaml: document 1: Node n: status.allocatable[memory]: Invalid value: "
                           "\"-1Gi\": must be "
                           "greater than or equal to 0",
                           "pods.yaml: document 2: Pod default/p1: "
-                          "spec.initContainers[0].resources.requests[nvidia.com/"
-                          "gpu]: Invalid value: \"-2\": must be greater than or equal to 0",
+                          "spec.containers[0].resources.limits[cpu]: Invalid "
+                          "value: \"-500m\": must be greater than or equal to 0",
                           "pods.yaml: document 2: Pod default/p1: "
                           "spec.containers[0].resources.requests[cpu]: Invalid "
                           "value: \"-1\": must be greater than or equal to 0",
                           "pods.yaml: document 2: Pod default/p1: "
-                          "spec.containers[0].resources.limits[cpu]: Invalid "
-                          "value: \"-500m\": must be greater than or equal to 0",
+                          "spec.initContainers[0].resources.requests[nvidia.com/"
+                          "gpu]: Invalid value: \"-2\": must be greater than or equal to 0",
+                          "pods.yaml: document 2: Pod default/p1: "
+                          "spec.initContainers[0].resources.limits: Required value: Limit must be "
+                          "set for non overcommitable resources",
                           "pods.yaml: document 2: Pod default/p1: spec.overhead[cpu]: Invalid "
                           "value: \"-250m\": must "
                           "be greater than or equal to 0"));
@@ -302,12 +307,21 @@ TEST(ValidateForScheduleTest, TopologyKeyRequired) {
                   "must have at most 1 item"));
 }
 
-TEST(ValidateForScheduleTest, UnknownNodeName) {
+// A running pod on a Node the input does not hold (a snapshot taken after the node was deleted)
+// is a warning, not an error: the scheduler counts it on no node.
+TEST(ValidateForScheduleTest, UnknownNodeNameIsAWarning) {
   api::ObjectSet set = ValidSet();
   set.pods.push_back(At(MakePod().Name("lost").Node("n9").Obj(), "job.yaml", 7));
-  EXPECT_THAT(
-      Strings(ValidateForSchedule(set)),
-      ElementsAre("job.yaml: document 7: Pod default/lost: spec.nodeName: Not found: \"n9\""));
+  InputErrors warnings;
+  EXPECT_THAT(ValidateForSchedule(set, FeatureGates{}, &warnings), IsEmpty());
+  EXPECT_THAT(Strings(warnings),
+              ElementsAre("job.yaml: document 7: Pod default/lost: spec.nodeName: Not found: "
+                          "\"n9\": the pod is bound to a node that is not in the input; its "
+                          "requests are not counted on any node"));
+  EXPECT_THAT(ValidateForSchedule(set), IsEmpty());  // warnings dropped
+  warnings.clear();
+  EXPECT_THAT(ValidateUpdateForSchedule(set, set, FeatureGates{}, &warnings), IsEmpty());
+  EXPECT_EQ(warnings.size(), 1u);
 }
 
 TEST(ValidateForScheduleTest, NodeAffinityRequirements) {
@@ -340,6 +354,73 @@ TEST(ValidateForScheduleTest, NodeAffinityRequirements) {
                   "`operator` is 'Exists' or 'DoesNotExist'",
           "Pod default/p: spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringE"
           "xecution[0].weight: Invalid value: 0: must be in the range 1-100"));
+}
+
+// Priority admission (plugin/pkg/admission/priority): an explicit priority must be what the
+// class (or the globalDefault class, or 0) resolves to — pods and, in v1.37, pod groups
+// (breaker 35, and 24's PodGroup with priority 2147483647 and no class).
+TEST(ValidateForScheduleTest, ExplicitPriorityMustMatchTheClass) {
+  api::ObjectSet set = ValidSet();
+  set.pods.push_back(At(MakePod()
+                            .Name("b")
+                            .PriorityClassName("system-node-critical")
+                            .Priority(7)
+                            .Req({{"cpu", 1000}})
+                            .Obj(),
+                        "job.yaml", 5));
+  set.pods.push_back(
+      At(MakePod().Name("ok").PriorityClassName("high").Priority(1000).Obj(), "job.yaml", 6));
+  set.pod_groups.push_back(At(MakePodGroup().Name("big").Priority(2147483647).Obj(), "job.yaml", 7));
+  set.pod_groups.push_back(
+      At(MakePodGroup().Name("ok-group").PriorityClassName("high").Priority(1000).Obj(), "job.yaml",
+         8));
+  EXPECT_THAT(
+      Strings(ValidateForSchedule(set)),
+      ElementsAre("job.yaml: document 5: Pod default/b: spec.priority: Forbidden: the integer "
+                  "value of priority (7) must not be provided in pod spec; priority admission "
+                  "controller computed 2000001000 from the given PriorityClass name",
+                  "job.yaml: document 7: PodGroup default/big: spec.priority: Invalid value: "
+                  "2147483647: must be less than or equal to 1000000000",
+                  "job.yaml: document 7: PodGroup default/big: spec.priority: Forbidden: the "
+                  "integer value of priority (2147483647) must not be provided in pod group spec; "
+                  "priority admission controller computed 0 from the given PriorityClass name"));
+}
+
+// metadata.labels of every kind (meta/v1 ValidateLabels), node taints and the pod's core fields.
+TEST(ValidateForScheduleTest, CoreFieldsOfNodesAndPods) {
+  api::ObjectSet set = ValidSet();
+  set.nodes.push_back(At(MakeNode()
+                             .Name("n2")
+                             .Label("k", std::string(100, 'v'))
+                             .Taint("gpu", "a b", api::TaintEffect::kNoSchedule)
+                             .Capacity({{"cpu", 1000}})
+                             .Obj(),
+                         "cluster.yaml", 3));
+  api::Pod pod = MakePod().Name("tol").Label("bad key/x/y", "v").Obj();
+  api::Toleration t;
+  t.op = api::TolerationOperator::kEqual;
+  t.value = "x";
+  pod.tolerations.push_back(t);
+  set.pods.push_back(At(pod, "job.yaml", 5));
+  api::Pod no_containers = MakePod().Name("empty").Obj();
+  no_containers.containers.clear();
+  set.pods.push_back(At(no_containers, "job.yaml", 6));
+  const std::vector<std::string> got = Strings(ValidateForSchedule(set));
+  ASSERT_EQ(got.size(), 5u) << ::testing::PrintToString(got);
+  EXPECT_EQ(got[0],
+            "cluster.yaml: document 3: Node n2: metadata.labels: Invalid value: \"" +
+                std::string(100, 'v') + "\": must be no more than 63 characters");
+  EXPECT_THAT(got[1], ::testing::StartsWith("cluster.yaml: document 3: Node n2: "
+                                            "spec.taints[0].value: Invalid value: \"a b\": a "
+                                            "valid label must be"));
+  EXPECT_THAT(got[2], ::testing::StartsWith("job.yaml: document 5: Pod default/tol: "
+                                            "metadata.labels: Invalid value: \"bad key/x/y\": a "
+                                            "qualified name must consist of"));
+  EXPECT_EQ(got[3],
+            "job.yaml: document 5: Pod default/tol: spec.tolerations[0].operator: Invalid value: "
+            "\"Equal\": operator must be Exists when `key` is empty, which means \"match all "
+            "values and all keys\"");
+  EXPECT_EQ(got[4], "job.yaml: document 6: Pod default/empty: spec.containers: Required value");
 }
 
 TEST(ValidateForScheduleTest, ErrorsFollowInputOrderAcrossKindsAndFiles) {

@@ -77,7 +77,8 @@ class NodeBuilder {
 };
 
 // PodBuilder: builds an api::Pod in namespace "default" with one container named "c0" once any
-// request is given. Req() merges into the first container; Container() appends another one.
+// request is given (Obj() adds an empty "c0" when none was: a Pod needs a container). Req()
+// merges into the first container; Container() appends another one.
 class PodBuilder {
  public:
   PodBuilder() { pod_.meta.namespace_ = "default"; }
@@ -175,7 +176,15 @@ class PodBuilder {
     pod_.phase = std::move(phase);
     return *this;
   }
-  [[nodiscard]] api::Pod Obj() const { return pod_; }
+  [[nodiscard]] api::Pod Obj() const {
+    api::Pod pod = pod_;
+    if (pod.containers.empty()) {
+      api::Container c;
+      c.name = "c0";
+      pod.containers.push_back(std::move(c));
+    }
+    return pod;
+  }
 
  private:
   api::Container& AddContainer() {
