@@ -14,6 +14,8 @@
 // no crash, exit 1 exactly when errors are expected, and the (object, type, field, origin)
 // multiset equals expected.txt — no error missing, none extra. `C04_policy_spelling` is an extra
 // case: the older alpha field names (`policy`, `constraints`) give errors at the paths written.
+// Section Q holds QA issue 3's findings (Q<finding number>), each folder's new.yaml header saying
+// what upstream reports.
 #include <algorithm>
 #include <filesystem>
 #include <sstream>
@@ -81,7 +83,7 @@ std::vector<ExpectedError> ReadExpected(const fs::path& file) {
 // CaseDirs: every <section>/<ID> folder, sorted by ID.
 std::vector<fs::path> CaseDirs() {
   std::vector<fs::path> dirs;
-  for (const char* section : {"A", "B", "C"}) {
+  for (const char* section : {"A", "B", "C", "Q"}) {
     const fs::path root = kCasesRoot / section;
     if (!fs::is_directory(root)) continue;
     for (const auto& entry : fs::directory_iterator(root)) {

@@ -99,6 +99,9 @@ struct Pod {
   std::string scheduler_name = "default-scheduler";
   std::string node_name;
   std::optional<std::string> pod_group_name;
+  // scheduling_group_set: spec.schedulingGroup was given (non-null), even as `{}` /
+  // `{podGroupName: null}`, which validation rejects (one-member union).
+  bool scheduling_group_set = false;
   std::vector<std::string> scheduling_gates;  // spec.schedulingGates[].name; non-empty = gated
   std::string phase;  // status.phase; "Succeeded"/"Failed" pods hold no resources
   // pod_level_requests: spec.resources.requests (PodLevelResources, beta and on since 1.34)

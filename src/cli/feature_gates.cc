@@ -103,6 +103,7 @@ std::vector<std::string> ApplyFeatureGates(const FeatureGates& gates, api::Objec
         p.pod_group_name.reset();
         ++pods;
       }
+      p.scheduling_group_set = false;
     }
     const std::size_t groups = objects->workloads.size() + objects->pod_groups.size() +
                                objects->composite_pod_groups.size();

@@ -607,18 +607,34 @@ void Converter::ConvertPodGroupV1alpha2(ObjectRef& o) {
     TypeError(o, "status.conditions", *conditions, "list");
     return;
   }
+  // A PodGroupScheduled renamed onto an existing PodGroupInitiallyScheduled would duplicate the
+  // list's map key `type`: the existing entry is kept, the renamed one dropped with an issue.
+  const auto is_type = [](YamlTree& c, std::string_view name) {
+    YamlTree* type = c.IsMap() ? c.Find("type") : nullptr;
+    return type != nullptr && type->IsString() && type->text == name;
+  };
+  bool has_initially = false;
+  for (YamlTree& c : conditions->children) has_initially |= is_type(c, "PodGroupInitiallyScheduled");
+  std::vector<YamlTree> kept;
+  kept.reserve(conditions->children.size());
   for (size_t i = 0; i < conditions->children.size(); ++i) {
     YamlTree& c = conditions->children[i];
     const std::string rel = fmt::format("status.conditions[{}]", i);
     if (!c.IsMap()) {
       TypeError(o, rel, c, "object");
-      continue;
+    } else if (is_type(c, "PodGroupScheduled")) {
+      if (has_initially) {
+        Issue(o, rel,
+              "condition PodGroupScheduled becomes PodGroupInitiallyScheduled, which "
+              "status.conditions already holds; the existing one is kept, this one dropped");
+        continue;
+      }
+      c.Find("type")->text = "PodGroupInitiallyScheduled";
+      has_initially = true;
     }
-    YamlTree* type = c.Find("type");
-    if (type != nullptr && type->IsString() && type->text == "PodGroupScheduled") {
-      type->text = "PodGroupInitiallyScheduled";
-    }
+    kept.push_back(std::move(c));
   }
+  conditions->children = std::move(kept);
 }
 
 void Converter::ConvertPodSpecs(ObjectRef& o) {

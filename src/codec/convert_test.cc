@@ -715,3 +715,33 @@ TEST(ConvertTest, IssueToStringOmitsEmptyParts) {
 
 }  // namespace
 }  // namespace wasched::codec
+
+namespace wasched::codec {
+namespace {
+
+// QA3 finding 15: renaming PodGroupScheduled onto an existing PodGroupInitiallyScheduled keeps
+// the existing condition, drops the renamed one and says so.
+TEST(ConvertTest, ConditionRenameOntoAnExistingTypeDropsTheRenamedOne) {
+  const ConvertResult r = MustConvert(R"(apiVersion: scheduling.k8s.io/v1alpha2
+kind: PodGroup
+metadata: {name: pg}
+spec:
+  schedulingPolicy: {basic: {}}
+status:
+  conditions:
+  - {type: PodGroupScheduled, status: "False", reason: Unschedulable, lastTransitionTime: "2024-01-01T00:00:00Z"}
+  - {type: PodGroupInitiallyScheduled, status: "True", reason: Scheduled, lastTransitionTime: "2024-01-01T00:00:00Z"}
+)");
+  ASSERT_THAT(Issues(r), ElementsAre(HasSubstr("status.conditions[0]: cannot convert: condition "
+                                               "PodGroupScheduled becomes "
+                                               "PodGroupInitiallyScheduled")));
+  const std::vector<YamlTree> out = Parse(r.text);
+  ASSERT_EQ(out.size(), 1u);
+  const YamlTree& conditions = *out[0].Find("status")->Find("conditions");
+  ASSERT_EQ(conditions.children.size(), 1u);
+  EXPECT_EQ(conditions.children[0].Find("type")->text, "PodGroupInitiallyScheduled");
+  EXPECT_EQ(conditions.children[0].Find("reason")->text, "Scheduled");
+}
+
+}  // namespace
+}  // namespace wasched::codec

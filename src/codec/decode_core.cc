@@ -398,6 +398,7 @@ void DecodePodSpec(const Reader& r, api::Pod* pod) {
     } else if (key == "nodeName") {
       f.Read(&pod->node_name);
     } else if (key == "schedulingGroup") {
+      pod->scheduling_group_set = !f.IsNull();
       f.ForEachField([&](std::string_view gkey, const Reader& gf) {
         if (gkey != "podGroupName") return false;
         gf.Read(&pod->pod_group_name);

@@ -4,6 +4,8 @@
 // scheduling/v1alpha3 types.go markers; status as ValidateCompositePodGroupStatusUpdate.
 #include "validation/composite_pod_group_validation.h"
 
+#include <optional>
+
 #include "validation/condition_validation.h"
 #include "validation/names.h"
 #include "validation/object_meta_validation.h"
@@ -32,7 +34,8 @@ ErrorList ValidateCompositePodGroup(const api::CompositePodGroup& g,
   if (!Unchanged(g.workload_ref, old_ref)) {
     const bool blocked = CheckImmutable(g.workload_ref, old_ref, "spec.workloadRef", &errs);
     if (!g.workload_ref) {
-      if (!blocked) errs.push_back(Required("spec.workloadRef"));
+      // +required is a separate marker: removing the field reports Required as well as immutable.
+      errs.push_back(Required("spec.workloadRef"));
     } else if (!blocked) {
       ValidateWorkloadReference(*g.workload_ref, "spec.workloadRef", &errs);
     }
@@ -50,8 +53,19 @@ ErrorList ValidateCompositePodGroup(const api::CompositePodGroup& g,
                                 old != nullptr ? &old->scheduling_constraints : nullptr,
                                 "spec.schedulingConstraints",
                                 gates.topology_aware_workload_scheduling, &errs);
-  ValidateDisruptionMode(g.disruption_mode, old != nullptr ? &old->disruption_mode : nullptr,
-                         "spec.disruptionMode", &errs);
+  // On update the API server applies the schema default (+default={"single": {}}) to the new
+  // object before comparing it with the stored (defaulted) one; a stored object given without the
+  // field is defaulted the same way.
+  if (old != nullptr) {
+    const auto defaulted = [](const std::optional<api::DisruptionMode>& m) {
+      return m ? m : std::optional<api::DisruptionMode>(api::DisruptionMode{.single = true});
+    };
+    const std::optional<api::DisruptionMode> mode = defaulted(g.disruption_mode);
+    const std::optional<api::DisruptionMode> old_mode = defaulted(old->disruption_mode);
+    ValidateDisruptionMode(mode, &old_mode, "spec.disruptionMode", &errs);
+  } else {
+    ValidateDisruptionMode(g.disruption_mode, nullptr, "spec.disruptionMode", &errs);
+  }
   const PriorityFields fields{&g.priority_class_name, &g.priority, &g.preemption_policy};
   const PriorityFields old_fields =
       old != nullptr ? PriorityFields{&old->priority_class_name, &old->priority,

@@ -67,3 +67,29 @@ TEST(CompositePodGroupValidationTest, GatedFields) {
 
 }  // namespace
 }  // namespace wasched::validation
+
+namespace wasched::validation {
+namespace {
+
+// QA3 finding 02: the new object is defaulted (disruptionMode {single: {}}) before the compare.
+TEST(CompositePodGroupValidationTest, DisruptionModeDefaultAppliedOnUpdate) {
+  api::CompositePodGroup old = Root();
+  old.disruption_mode = api::DisruptionMode{.single = true, .all = false};
+  const api::CompositePodGroup reapplied = Root();
+  EXPECT_THAT(ValidateCompositePodGroup(reapplied, &old, FeatureGates{}), IsEmpty());
+  old.disruption_mode = api::DisruptionMode{.single = false, .all = true};
+  EXPECT_THAT(Summary(ValidateCompositePodGroup(reapplied, &old, FeatureGates{})),
+              ElementsAre("Invalid spec.disruptionMode (immutable)"));
+}
+
+// QA3 finding 11: removing workloadRef reports the immutable error and Required.
+TEST(CompositePodGroupValidationTest, RemovedWorkloadRefIsImmutableAndRequired) {
+  const api::CompositePodGroup old = Root();
+  api::CompositePodGroup updated = old;
+  updated.workload_ref.reset();
+  EXPECT_THAT(Summary(ValidateCompositePodGroup(updated, &old, FeatureGates{})),
+              ElementsAre("Invalid spec.workloadRef (immutable)", "Required spec.workloadRef"));
+}
+
+}  // namespace
+}  // namespace wasched::validation

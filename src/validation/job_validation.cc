@@ -14,6 +14,9 @@
 namespace wasched::validation {
 namespace {
 
+constexpr const char* kBasicWithAllDetail =
+    "the disruptionMode `all` is not supported with the Basic scheduling policy";
+
 PolicyView ViewOfBuildingBlock(const api::WorkloadPodGroupSchedulingPolicy& p) {
   PolicyView v;
   v.basic = p.basic.has_value();
@@ -50,6 +53,12 @@ void ValidateScheduling(const api::JobSchedulingConfiguration& s,
                                 /*gate_enabled=*/true, errs);
   ValidateDisruptionMode(s.disruption_mode, old != nullptr ? &old->disruption_mode : nullptr,
                          Child(base, "disruptionMode"), errs);
+  // spec/was-v1.37.md §3.7/§9.4: upstream's Job validation runs workloadbuilder.Validate, whose
+  // Basic+All cross-check resolves an unset policy to Basic.
+  const bool basic = !s.scheduling_policy || s.scheduling_policy->basic.has_value();
+  if (basic && s.disruption_mode && s.disruption_mode->all) {
+    errs->push_back(Invalid(Child(base, "disruptionMode"), Quote(""), kBasicWithAllDetail));
+  }
   ValidateResourceClaims(s.resource_claims, old != nullptr ? &old->resource_claims : nullptr,
                          Child(base, "resourceClaims"), errs);
 }

@@ -98,3 +98,34 @@ TEST(JobValidationTest, NegativeCounts) {
 
 }  // namespace
 }  // namespace wasched::validation
+
+namespace wasched::validation {
+namespace {
+
+// QA3 finding 01 (spec/was-v1.37.md §3.7/§9.4): Basic (explicit, unset, or under the alpha
+// `policy` spelling) plus disruptionMode all is Invalid at spec.scheduling.disruptionMode.
+TEST(JobValidationTest, BasicPolicyWithDisruptionModeAllIsInvalid) {
+  for (int variant = 0; variant < 3; ++variant) {
+    api::Job job;
+    job.meta.name = "j";
+    job.meta.namespace_ = "default";
+    job.parallelism = 4;
+    api::JobSchedulingConfiguration s;
+    if (variant != 1) s.scheduling_policy.emplace().basic = api::BasicSchedulingPolicy{};
+    if (variant == 2) s.scheduling_policy_field = api::kJobSchedulingPolicyAlphaField;
+    s.disruption_mode = api::DisruptionMode{.single = false, .all = true};
+    job.scheduling = s;
+    const ErrorList errs = ValidateJob(job, nullptr, FeatureGates{});
+    ASSERT_THAT(Summary(errs), ElementsAre("Invalid spec.scheduling.disruptionMode")) << variant;
+    EXPECT_EQ(errs[0].bad_value, "\"\"");
+    EXPECT_EQ(errs[0].detail,
+              "the disruptionMode `all` is not supported with the Basic scheduling policy");
+  }
+  // Gang + all stays valid.
+  api::Job gang = GangJob(4, 4);
+  gang.scheduling->disruption_mode = api::DisruptionMode{.single = false, .all = true};
+  EXPECT_THAT(ValidateJob(gang, nullptr, FeatureGates{}), IsEmpty());
+}
+
+}  // namespace
+}  // namespace wasched::validation

@@ -210,6 +210,32 @@ class DuplicateChecker {
   std::map<std::string, const api::SourceRef*> first_;
 };
 
+// AppendDuplicates: the metadata.name Duplicate errors of one kind's `list` (keyed by name for
+// cluster-scoped kinds, namespace/name otherwise), as the pre-scheduling checks report them.
+template <typename T>
+void AppendDuplicates(const std::vector<T>& list, const char* kind, internal::KindRank rank,
+                      bool namespaced, internal::ErrorCollector* out) {
+  DuplicateChecker dups;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    Reporter r(out, list[i].meta, internal::ObjectLabel(kind, list[i].meta), rank, i);
+    dups.Check(r, namespaced ? api::NamespacedName(list[i].meta) : list[i].meta.name);
+  }
+}
+
+// AppendDuplicateObjects: every duplicated object of `objects` (used for the stored set of an
+// update, which is otherwise only looked up, first one wins).
+void AppendDuplicateObjects(const api::ObjectSet& objects, internal::ErrorCollector* out) {
+  AppendDuplicates(objects.priority_classes, "PriorityClass", internal::kRankPriorityClass, false,
+                   out);
+  AppendDuplicates(objects.nodes, "Node", internal::kRankNode, false, out);
+  AppendDuplicates(objects.workloads, "Workload", internal::kRankWorkload, true, out);
+  AppendDuplicates(objects.composite_pod_groups, "CompositePodGroup",
+                   internal::kRankCompositePodGroup, true, out);
+  AppendDuplicates(objects.pod_groups, "PodGroup", internal::kRankPodGroup, true, out);
+  AppendDuplicates(objects.pods, "Pod", internal::kRankPod, true, out);
+  AppendDuplicates(objects.jobs, "Job", internal::kRankJob, true, out);
+}
+
 // IsSystemPriorityClass: one of the classes every cluster has built in.
 bool IsSystemPriorityClass(std::string_view name) {
   return std::any_of(std::begin(kSystemPriorityClasses), std::end(kSystemPriorityClasses),
@@ -399,7 +425,13 @@ InputErrors ValidateForSchedule(const api::ObjectSet& objects) {
 
 InputErrors ValidateUpdateForSchedule(const api::ObjectSet& old, const api::ObjectSet& updated,
                                       const FeatureGates& gates, InputErrors* warnings) {
-  return Run(updated, &old, &gates, warnings);
+  // Objects duplicated in the stored set are reported as -f reports them (before the new set's
+  // errors), not silently resolved to the first copy.
+  internal::ErrorCollector old_duplicates;
+  AppendDuplicateObjects(old, &old_duplicates);
+  InputErrors errors = std::move(old_duplicates).Finish(old);
+  for (InputError& e : Run(updated, &old, &gates, warnings)) errors.push_back(std::move(e));
+  return errors;
 }
 
 }  // namespace wasched::validation

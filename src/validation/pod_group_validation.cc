@@ -5,6 +5,7 @@
 // ValidatePodGroupStatusUpdate.
 #include "validation/pod_group_validation.h"
 
+#include <optional>
 #include <string>
 
 #include "validation/condition_validation.h"
@@ -44,11 +45,20 @@ ErrorList ValidatePodGroupStatus(const api::PodGroup& g) {
   ErrorList errs = ValidateConditions(g.conditions, "status.conditions");
   const std::string path = "status.resourceClaimStatuses";
   const auto& statuses = g.resource_claim_statuses;
+  // DV: maxItems=4 short-circuits only the list's declarative checks (uniqueness, each item's
+  // resourceClaimName format=k8s-long-name, "" included since the pointer is set).
   if (statuses.size() > static_cast<std::size_t>(api::kMaxPodGroupResourceClaims)) {
     errs.push_back(TooMany(path, statuses.size(), api::kMaxPodGroupResourceClaims));
-    return errs;
+  } else {
+    CheckDuplicateNames(statuses, path, &errs);
+    for (std::size_t i = 0; i < statuses.size(); ++i) {
+      if (statuses[i].resource_claim_name) {
+        Append(&errs, LongName(Child(Index(path, i), "resourceClaimName"),
+                               *statuses[i].resource_claim_name));
+      }
+    }
   }
-  CheckDuplicateNames(statuses, path, &errs);
+  // Hand-written validatePodGroupResourceClaimStatuses runs over every entry regardless.
   for (std::size_t i = 0; i < statuses.size(); ++i) {
     if (FindByName(g.resource_claims, statuses[i].name) == nullptr) {
       errs.push_back(Invalid(Child(Index(path, i), "name"), Quote(statuses[i].name),
@@ -98,11 +108,23 @@ ErrorList ValidatePodGroup(const api::PodGroup& g, const api::PodGroup* old,
   ValidateSchedulingConstraints(g.scheduling_constraints,
                                 old != nullptr ? &old->scheduling_constraints : nullptr,
                                 "spec.schedulingConstraints",
-                                gates.topology_aware_workload_scheduling, &errs);
+                                gates.topology_aware_workload_scheduling, &errs,
+                                /*immutable_only_when_enabled=*/true);
   ValidateResourceClaims(g.resource_claims, old != nullptr ? &old->resource_claims : nullptr,
                          "spec.resourceClaims", &errs);
-  ValidateDisruptionMode(g.disruption_mode, old != nullptr ? &old->disruption_mode : nullptr,
-                         "spec.disruptionMode", &errs);
+  // On update the API server applies the schema default (+default={"single": {}}) to the new
+  // object before comparing it with the stored (defaulted) one; a stored object given without the
+  // field is defaulted the same way.
+  if (old != nullptr) {
+    const auto defaulted = [](const std::optional<api::DisruptionMode>& m) {
+      return m ? m : std::optional<api::DisruptionMode>(api::DisruptionMode{.single = true});
+    };
+    const std::optional<api::DisruptionMode> mode = defaulted(g.disruption_mode);
+    const std::optional<api::DisruptionMode> old_mode = defaulted(old->disruption_mode);
+    ValidateDisruptionMode(mode, &old_mode, "spec.disruptionMode", &errs);
+  } else {
+    ValidateDisruptionMode(g.disruption_mode, nullptr, "spec.disruptionMode", &errs);
+  }
   const PriorityFields fields = PriorityOf(g);
   const PriorityFields old_fields = old != nullptr ? PriorityOf(*old) : PriorityFields{};
   ValidatePriorityFields(fields, old != nullptr ? &old_fields : nullptr, "spec",

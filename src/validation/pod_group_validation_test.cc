@@ -85,3 +85,93 @@ TEST(PodGroupValidationTest, StatusRules) {
 
 }  // namespace
 }  // namespace wasched::validation
+
+namespace wasched::validation {
+namespace {
+
+// QA3 finding 02: re-applying a manifest without disruptionMode against the stored, defaulted
+// object is valid (the new object is defaulted to {single: {}} before the compare).
+TEST(PodGroupValidationTest, DisruptionModeDefaultAppliedOnUpdate) {
+  api::PodGroup old = Gang();
+  old.disruption_mode = api::DisruptionMode{.single = true, .all = false};
+  EXPECT_THAT(ValidatePodGroup(Gang(), &old, FeatureGates{}), IsEmpty());
+  old.disruption_mode = api::DisruptionMode{.single = false, .all = true};
+  EXPECT_THAT(Summary(ValidatePodGroup(Gang(), &old, FeatureGates{})),
+              ElementsAre("Invalid spec.disruptionMode (immutable)"));
+}
+
+}  // namespace
+}  // namespace wasched::validation
+
+namespace wasched::validation {
+namespace {
+
+// QA3 finding 03: PodGroup schedulingConstraints are immutable only while
+// TopologyAwareWorkloadScheduling is on.
+TEST(PodGroupValidationTest, SchedulingConstraintsImmutableOnlyWithTheGate) {
+  FeatureGates off;
+  off.topology_aware_workload_scheduling = false;
+  api::PodGroup with = Gang();
+  with.scheduling_constraints = api::SchedulingConstraints{{api::TopologyConstraint{"zone"}}};
+  api::PodGroup other = Gang();
+  other.scheduling_constraints = api::SchedulingConstraints{{api::TopologyConstraint{"rack"}}};
+  const api::PodGroup without = Gang();
+  EXPECT_THAT(ValidatePodGroup(without, &with, off), IsEmpty());  // removal
+  EXPECT_THAT(Summary(ValidatePodGroup(other, &with, off)),       // change
+              ElementsAre("Forbidden spec.schedulingConstraints"));
+  EXPECT_THAT(Summary(ValidatePodGroup(with, &without, off)),     // add
+              ElementsAre("Forbidden spec.schedulingConstraints"));
+  FeatureGates on;
+  on.topology_aware_workload_scheduling = true;
+  EXPECT_THAT(Summary(ValidatePodGroup(without, &with, on)),
+              ElementsAre("Invalid spec.schedulingConstraints (immutable)"));
+  EXPECT_THAT(Summary(ValidatePodGroup(other, &with, on)),
+              ElementsAre("Invalid spec.schedulingConstraints (immutable)"));
+}
+
+}  // namespace
+}  // namespace wasched::validation
+
+namespace wasched::validation {
+namespace {
+
+api::PodGroup WithClaims(std::initializer_list<const char*> names) {
+  api::PodGroup g = Gang();
+  for (const char* n : names) {
+    api::PodGroupResourceClaim c;
+    c.name = n;
+    c.resource_claim_template_name = "t";
+    g.resource_claims.push_back(c);
+  }
+  return g;
+}
+
+// QA3 finding 05: resourceClaimName is format=k8s-long-name ("" included).
+TEST(PodGroupValidationTest, ClaimStatusResourceClaimNameFormat) {
+  api::PodGroup g = WithClaims({"a", "b"});
+  g.resource_claim_statuses.push_back({"a", std::string("Bad_Name")});
+  g.resource_claim_statuses.push_back({"b", std::string("")});
+  EXPECT_THAT(
+      Summary(ValidatePodGroup(g, nullptr, FeatureGates{})),
+      ElementsAre("Invalid status.resourceClaimStatuses[0].resourceClaimName (format=k8s-long-name)",
+                  "Invalid status.resourceClaimStatuses[1].resourceClaimName (format=k8s-long-name)"));
+  g.resource_claim_statuses[0].resource_claim_name = "claim-a";
+  g.resource_claim_statuses[1].resource_claim_name.reset();
+  EXPECT_THAT(ValidatePodGroup(g, nullptr, FeatureGates{}), IsEmpty());
+}
+
+// QA3 finding 12: TooMany does not hide the hand-written name-must-match check.
+TEST(PodGroupValidationTest, TooManyClaimStatusesStillChecksNames) {
+  api::PodGroup g = WithClaims({"a", "b", "c"});
+  for (const char* n : {"a", "zz", "b", "y", "z"}) {
+    g.resource_claim_statuses.push_back({n, std::nullopt});
+  }
+  EXPECT_THAT(Summary(ValidatePodGroup(g, nullptr, FeatureGates{})),
+              ElementsAre("TooMany status.resourceClaimStatuses (maxItems)",
+                          "Invalid status.resourceClaimStatuses[1].name",
+                          "Invalid status.resourceClaimStatuses[3].name",
+                          "Invalid status.resourceClaimStatuses[4].name"));
+}
+
+}  // namespace
+}  // namespace wasched::validation

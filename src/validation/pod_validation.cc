@@ -2,6 +2,7 @@
 #include "validation/pod_validation.h"
 
 #include "validation/names.h"
+#include "validation/scheduling_fields.h"
 #include "validation/update_validation.h"
 
 namespace wasched::validation {
@@ -10,6 +11,12 @@ ErrorList ValidatePodSchedulingGroup(const api::Pod& pod, const api::Pod* old,
                                      const FeatureGates& gates) {
   ErrorList errs;
   const std::string path = "spec.schedulingGroup";
+  // One-member union (podGroupName): `{}` / `{podGroupName: null}` is "must specify one of".
+  const bool empty = pod.scheduling_group_set && !pod.pod_group_name;
+  const bool old_empty = old != nullptr && old->scheduling_group_set && !old->pod_group_name;
+  if (empty && !old_empty) {
+    CheckUnion(path, {{"podGroupName", false}}, nullptr, &errs);
+  }
   const auto* old_group = old != nullptr ? &old->pod_group_name : nullptr;
   if (Unchanged(pod.pod_group_name, old_group)) return errs;
   bool blocked = false;
@@ -18,7 +25,11 @@ ErrorList ValidatePodSchedulingGroup(const api::Pod& pod, const api::Pod* old,
     blocked = true;
   }
   blocked |= CheckImmutable(pod.pod_group_name, old_group, path, &errs);
-  if (!blocked && pod.pod_group_name) errs = LongName(Child(path, "podGroupName"), *pod.pod_group_name);
+  if (!blocked && pod.pod_group_name) {
+    for (FieldError& e : LongName(Child(path, "podGroupName"), *pod.pod_group_name)) {
+      errs.push_back(std::move(e));
+    }
+  }
   return errs;
 }
 

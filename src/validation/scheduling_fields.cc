@@ -83,14 +83,17 @@ void ValidatePolicy(const PolicyView& policy, const PolicyView* old, const std::
 
 void ValidateSchedulingConstraints(const std::optional<api::SchedulingConstraints>& constraints,
                                    const std::optional<api::SchedulingConstraints>* old,
-                                   const std::string& path, bool gate_enabled, ErrorList* errs) {
+                                   const std::string& path, bool gate_enabled, ErrorList* errs,
+                                   bool immutable_only_when_enabled) {
   if (Unchanged(constraints, old)) return;
   bool blocked = false;
   if (!gate_enabled && constraints) {
     errs->push_back(Forbidden(path));
     blocked = true;
   }
-  blocked |= CheckImmutable(constraints, old, path, errs);
+  if (gate_enabled || !immutable_only_when_enabled) {
+    blocked |= CheckImmutable(constraints, old, path, errs);
+  }
   if (blocked || !constraints) return;
   const std::string topology_path = Child(path, "topology");
   if (constraints->topology.size() > 1) {

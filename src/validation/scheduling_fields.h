@@ -68,10 +68,14 @@ void ValidatePolicy(const PolicyView& policy, const PolicyView* old, const std::
 // ValidateSchedulingConstraints: `schedulingConstraints` (`{topology: [{key}]}`): Forbidden when
 // set and `gate_enabled` is false (TopologyAwareWorkloadScheduling), immutable on update; then
 // `topology` at most 1 item (TooMany, origin maxItems), each `key` Required / label key
-// (format=k8s-label-key). An empty `{}` is valid.
+// (format=k8s-label-key). An empty `{}` is valid. `immutable_only_when_enabled`: the PodGroup
+// object's `+k8s:ifEnabled(TopologyAwareWorkloadScheduling)=+k8s:immutable` (with the gate off,
+// removal is valid and change/add report only Forbidden); Workload templates' immutability is
+// unconditional.
 void ValidateSchedulingConstraints(const std::optional<api::SchedulingConstraints>& constraints,
                                    const std::optional<api::SchedulingConstraints>* old,
-                                   const std::string& path, bool gate_enabled, ErrorList* errs);
+                                   const std::string& path, bool gate_enabled, ErrorList* errs,
+                                   bool immutable_only_when_enabled = false);
 
 // ValidateResourceClaims: `resourceClaims`: immutable on update (any add, change, remove); at
 // most api::kMaxPodGroupResourceClaims (TooMany); names unique (Duplicate at the 2nd);

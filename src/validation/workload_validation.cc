@@ -65,7 +65,7 @@ void ValidatePodGroupTemplate(const api::PodGroupTemplate& t, const api::PodGrou
 }
 
 // ValidateList: a template list (podGroupTemplates or compositePodGroupTemplates at any level):
-// ≤ 8 items (TooMany stops the list's checks), NoAddItem / NoRemoveItem on update, names
+// ≤ 8 items (TooMany stops the list's checks), NoAddItem / NoRemoveItem on update (stops them too), names
 // unique, then each item against its old counterpart (matched by name).
 template <typename T, typename ItemFn>
 void ValidateList(const std::vector<T>& list, const std::vector<T>* old, const std::string& path,
@@ -76,7 +76,9 @@ void ValidateList(const std::vector<T>& list, const std::vector<T>* old, const s
     errs->push_back(TooMany(path, list.size(), kMaxTemplates));
     blocked = true;
   }
-  CheckNoAddRemoveItems(list, old, path, errs);
+  // update=NoAddItem,NoRemoveItem is a short-circuit validator upstream (MarkShortCircuit): when
+  // it reports, the list's other checks (uniqueness, each item) do not run.
+  blocked |= CheckNoAddRemoveItems(list, old, path, errs);
   if (blocked) return;
   CheckDuplicateNames(list, path, errs);
   for (std::size_t i = 0; i < list.size(); ++i) {

@@ -157,14 +157,15 @@ TEST(WorkloadValidationTest, UnchangedInvalidValuesAreRatcheted) {
               ElementsAre("Invalid spec.podGroupTemplates[0].priority (maximum)"));
 }
 
-TEST(WorkloadValidationTest, NewItemOfAnUpdateIsValidatedAsCreated) {
+// QA3 finding 10: NoAddItem short-circuits the list (upstream MarkShortCircuit): an added item
+// reports only Forbidden(update), not its own contents (nor changes to the other items).
+TEST(WorkloadValidationTest, AddedItemShortCircuitsTheList) {
   const api::Workload old = Base();
   api::Workload updated = old;
-  updated.pod_group_templates.push_back(Leaf("extra", -1));
+  updated.pod_group_templates.push_back(Leaf("B_ad", -1));
+  updated.pod_group_templates[0].scheduling_policy.gang->min_count = 0;
   EXPECT_THAT(Summary(ValidateWorkload(updated, &old, FeatureGates{})),
-              ElementsAre("Forbidden spec.podGroupTemplates[1] (update)",
-                          "Invalid spec.podGroupTemplates[1].schedulingPolicy.gang.minCount "
-                          "(minimum)"));
+              ElementsAre("Forbidden spec.podGroupTemplates[1] (update)"));
 }
 
 TEST(WorkloadValidationTest, ControllerRefSetOnUpdateIsImmutable) {
