@@ -7,20 +7,15 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "support/error_summary.h"
+
 namespace wasched::validation {
 namespace {
 
 using ::testing::ElementsAre;
 using ::testing::IsEmpty;
 
-std::vector<std::string> Summary(const ErrorList& errs) {
-  std::vector<std::string> out;
-  for (const FieldError& e : errs) {
-    out.push_back(std::string(FieldErrorTypeName(e.type)) + " " + e.field +
-                  (e.origin.empty() ? "" : " (" + e.origin + ")"));
-  }
-  return out;
-}
+using test::Summary;
 
 api::Job GangJob(std::optional<int32_t> parallelism, std::optional<int32_t> min_count) {
   api::Job job;

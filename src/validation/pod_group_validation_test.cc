@@ -7,6 +7,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "support/error_summary.h"
+
 #include "support/builders.h"
 
 namespace wasched::validation {
@@ -15,14 +17,7 @@ namespace {
 using ::testing::ElementsAre;
 using ::testing::IsEmpty;
 
-std::vector<std::string> Summary(const ErrorList& errs) {
-  std::vector<std::string> out;
-  for (const FieldError& e : errs) {
-    out.push_back(std::string(FieldErrorTypeName(e.type)) + " " + e.field +
-                  (e.origin.empty() ? "" : " (" + e.origin + ")"));
-  }
-  return out;
-}
+using test::Summary;
 
 api::PodGroup Gang(int32_t min_count = 2) {
   return test::MakePodGroup().Name("pg").MinCount(min_count).Obj();
