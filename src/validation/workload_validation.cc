@@ -41,6 +41,28 @@ void ValidateTemplateName(const std::string& name, const std::string& path, Erro
   }
 }
 
+// ValidateConstraints / ValidateDisruptionAndPriority: the fields PodGroupTemplate and
+// CompositePodGroupTemplate share, checked the same way for both (T is either template type).
+template <typename T>
+void ValidateConstraints(const T& t, const T* old, const std::string& path,
+                         const FeatureGates& gates, ErrorList* errs) {
+  ValidateSchedulingConstraints(t.scheduling_constraints,
+                                old != nullptr ? &old->scheduling_constraints : nullptr,
+                                Child(path, "schedulingConstraints"),
+                                gates.topology_aware_workload_scheduling, errs);
+}
+
+template <typename T>
+void ValidateDisruptionAndPriority(const T& t, const T* old, const std::string& path,
+                                   const FeatureGates& gates, ErrorList* errs) {
+  ValidateDisruptionMode(t.disruption_mode, old != nullptr ? &old->disruption_mode : nullptr,
+                         Child(path, "disruptionMode"), errs);
+  const PriorityFields fields = PriorityOf(t);
+  const PriorityFields old_fields = old != nullptr ? PriorityOf(*old) : PriorityFields{};
+  ValidatePriorityFields(fields, old != nullptr ? &old_fields : nullptr, path,
+                         gates.pod_group_preemption_policy, errs);
+}
+
 void ValidatePodGroupTemplate(const api::PodGroupTemplate& t, const api::PodGroupTemplate* old,
                               const std::string& path, const FeatureGates& gates,
                               ErrorList* errs) {
@@ -50,18 +72,10 @@ void ValidatePodGroupTemplate(const api::PodGroupTemplate& t, const api::PodGrou
   const PolicyView old_policy = old != nullptr ? ViewOf(old->scheduling_policy) : PolicyView{};
   ValidatePolicy(policy, old != nullptr ? &old_policy : nullptr, Child(path, "schedulingPolicy"),
                  "minCount", CountKind::kValue, errs);
-  ValidateSchedulingConstraints(t.scheduling_constraints,
-                                old != nullptr ? &old->scheduling_constraints : nullptr,
-                                Child(path, "schedulingConstraints"),
-                                gates.topology_aware_workload_scheduling, errs);
+  ValidateConstraints(t, old, path, gates, errs);
   ValidateResourceClaims(t.resource_claims, old != nullptr ? &old->resource_claims : nullptr,
                          Child(path, "resourceClaims"), errs);
-  ValidateDisruptionMode(t.disruption_mode, old != nullptr ? &old->disruption_mode : nullptr,
-                         Child(path, "disruptionMode"), errs);
-  const PriorityFields fields = PriorityOf(t);
-  const PriorityFields old_fields = old != nullptr ? PriorityOf(*old) : PriorityFields{};
-  ValidatePriorityFields(fields, old != nullptr ? &old_fields : nullptr, path,
-                         gates.pod_group_preemption_policy, errs);
+  ValidateDisruptionAndPriority(t, old, path, gates, errs);
 }
 
 // ValidateList: a template list (podGroupTemplates or compositePodGroupTemplates at any level):
@@ -98,16 +112,8 @@ void ValidateCompositeTemplate(const api::CompositePodGroupTemplate& t,
   // say (basic immutable, gang NoSet/NoUnset, the count itself unmarked).
   ValidatePolicy(policy, old != nullptr ? &old_policy : nullptr, Child(path, "schedulingPolicy"),
                  "minGroupCount", CountKind::kValue, errs);
-  ValidateSchedulingConstraints(t.scheduling_constraints,
-                                old != nullptr ? &old->scheduling_constraints : nullptr,
-                                Child(path, "schedulingConstraints"),
-                                gates.topology_aware_workload_scheduling, errs);
-  ValidateDisruptionMode(t.disruption_mode, old != nullptr ? &old->disruption_mode : nullptr,
-                         Child(path, "disruptionMode"), errs);
-  const PriorityFields fields = PriorityOf(t);
-  const PriorityFields old_fields = old != nullptr ? PriorityOf(*old) : PriorityFields{};
-  ValidatePriorityFields(fields, old != nullptr ? &old_fields : nullptr, path,
-                         gates.pod_group_preemption_policy, errs);
+  ValidateConstraints(t, old, path, gates, errs);
+  ValidateDisruptionAndPriority(t, old, path, gates, errs);
   ValidateList(t.pod_group_templates, old != nullptr ? &old->pod_group_templates : nullptr,
                Child(path, "podGroupTemplates"), errs,
                [&](const api::PodGroupTemplate& item, const api::PodGroupTemplate* old_item,
