@@ -195,6 +195,11 @@ class Converter {
   // Conversions.
   void ConvertObject(ObjectRef& o);
   void SetApiVersion(ObjectRef& o);
+  // WorkloadSpec: the common start of both Workload conversions: new apiVersion, unknown top-level
+  // and spec fields of `source` dropped (spec keys outside `spec_keys`); the spec map, or nullptr
+  // (reported) when it is missing or not a map.
+  YamlTree* WorkloadSpec(ObjectRef& o, std::string_view source,
+                         std::initializer_list<std::string_view> spec_keys);
   void ConvertWorkloadV1alpha1(ObjectRef& o);
   void ConvertWorkloadV1alpha2(ObjectRef& o);
   void ConvertPodGroupV1alpha2(ObjectRef& o);
@@ -437,21 +442,27 @@ void Converter::ConvertObject(ObjectRef& o) {
   }
 }
 
-// v1alpha1 Workload (1.35) → podGroupTemplates[] with schedulingPolicy.
-void Converter::ConvertWorkloadV1alpha1(ObjectRef& o) {
-  constexpr std::string_view kSource = "scheduling.k8s.io/v1alpha1";
+YamlTree* Converter::WorkloadSpec(ObjectRef& o, std::string_view source,
+                                  std::initializer_list<std::string_view> spec_keys) {
   SetApiVersion(o);
   YamlTree& obj = *o.node;
   DropUnknown(o, "", obj, {"apiVersion", "kind", "metadata", "spec"},
-              fmt::format("{} Workload", kSource));
+              fmt::format("{} Workload", source));
   YamlTree* spec = obj.Find("spec");
   if (IsNull(spec)) {
     Issue(o, "spec", std::string(kMissing));
-    return;
+    return nullptr;
   }
-  if (!ExpectMap(o, "spec", *spec)) return;
-  DropUnknown(o, "spec", *spec, {"controllerRef", "podGroups"},
-              fmt::format("{} WorkloadSpec", kSource));
+  if (!ExpectMap(o, "spec", *spec)) return nullptr;
+  DropUnknown(o, "spec", *spec, spec_keys, fmt::format("{} WorkloadSpec", source));
+  return spec;
+}
+
+// v1alpha1 Workload (1.35) → podGroupTemplates[] with schedulingPolicy.
+void Converter::ConvertWorkloadV1alpha1(ObjectRef& o) {
+  constexpr std::string_view kSource = "scheduling.k8s.io/v1alpha1";
+  YamlTree* spec = WorkloadSpec(o, kSource, {"controllerRef", "podGroups"});
+  if (spec == nullptr) return;
   YamlTree* groups = spec->Find("podGroups");
   spec->RenameKey("podGroups", "podGroupTemplates");
   if (IsNull(groups)) {
@@ -508,18 +519,8 @@ void Converter::ConvertDisruptionMode(const ObjectRef& o, std::string_view rel, 
 // v1alpha2 Workload (1.36): same shape but for disruptionMode.
 void Converter::ConvertWorkloadV1alpha2(ObjectRef& o) {
   constexpr std::string_view kSource = "scheduling.k8s.io/v1alpha2";
-  SetApiVersion(o);
-  YamlTree& obj = *o.node;
-  DropUnknown(o, "", obj, {"apiVersion", "kind", "metadata", "spec"},
-              fmt::format("{} Workload", kSource));
-  YamlTree* spec = obj.Find("spec");
-  if (IsNull(spec)) {
-    Issue(o, "spec", std::string(kMissing));
-    return;
-  }
-  if (!ExpectMap(o, "spec", *spec)) return;
-  DropUnknown(o, "spec", *spec, {"controllerRef", "podGroupTemplates"},
-              fmt::format("{} WorkloadSpec", kSource));
+  YamlTree* spec = WorkloadSpec(o, kSource, {"controllerRef", "podGroupTemplates"});
+  if (spec == nullptr) return;
   YamlTree* templates = spec->Find("podGroupTemplates");
   if (IsNull(templates)) {
     Issue(o, "spec.podGroupTemplates", std::string(kMissing));
