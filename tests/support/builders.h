@@ -273,6 +273,65 @@ class PodGroupBuilder {
   api::PodGroup group_;
 };
 
+// CompositePodGroupBuilder: builds a scheduling.k8s.io/v1alpha3 CompositePodGroup in namespace
+// "default" with the Basic policy until MinGroupCount() makes it a gang, workloadRef "wl"/name.
+class CompositePodGroupBuilder {
+ public:
+  CompositePodGroupBuilder() {
+    group_.meta.namespace_ = "default";
+    group_.api_version = "scheduling.k8s.io/v1alpha3";
+    group_.scheduling_policy.basic = api::BasicSchedulingPolicy{};
+    group_.workload_ref = api::WorkloadReference{"wl", ""};
+  }
+  CompositePodGroupBuilder& Name(std::string name) {
+    group_.meta.name = std::move(name);
+    if (group_.workload_ref && group_.workload_ref->template_name.empty()) {
+      group_.workload_ref->template_name = group_.meta.name;
+    }
+    return *this;
+  }
+  CompositePodGroupBuilder& Namespace(std::string ns) {
+    group_.meta.namespace_ = std::move(ns);
+    return *this;
+  }
+  // MinGroupCount: gang policy with `min_group_count`.
+  CompositePodGroupBuilder& MinGroupCount(int32_t min_group_count) {
+    group_.scheduling_policy.basic.reset();
+    group_.scheduling_policy.gang = api::CompositeGangSchedulingPolicy{min_group_count};
+    return *this;
+  }
+  CompositePodGroupBuilder& Basic() {
+    group_.scheduling_policy.gang.reset();
+    group_.scheduling_policy.basic = api::BasicSchedulingPolicy{};
+    return *this;
+  }
+  CompositePodGroupBuilder& Parent(std::string composite_pod_group_name) {
+    group_.parent_composite_pod_group_name = std::move(composite_pod_group_name);
+    return *this;
+  }
+  // TopologyKey: schedulingConstraints.topology = [{key}].
+  CompositePodGroupBuilder& TopologyKey(std::string key) {
+    group_.scheduling_constraints = api::SchedulingConstraints{{api::TopologyConstraint{std::move(key)}}};
+    return *this;
+  }
+  CompositePodGroupBuilder& WorkloadRef(std::string workload_name, std::string template_name) {
+    group_.workload_ref = api::WorkloadReference{std::move(workload_name), std::move(template_name)};
+    return *this;
+  }
+  CompositePodGroupBuilder& CreationTimestamp(int64_t seconds) {
+    group_.meta.creation_timestamp = seconds;
+    return *this;
+  }
+  CompositePodGroupBuilder& Priority(int32_t priority) {
+    group_.priority = priority;
+    return *this;
+  }
+  [[nodiscard]] api::CompositePodGroup Obj() const { return group_; }
+
+ private:
+  api::CompositePodGroup group_;
+};
+
 // PriorityClassBuilder: builds a scheduling.k8s.io/v1 PriorityClass.
 class PriorityClassBuilder {
  public:
@@ -301,6 +360,7 @@ class PriorityClassBuilder {
 [[nodiscard]] inline NodeBuilder MakeNode() { return {}; }
 [[nodiscard]] inline PodBuilder MakePod() { return {}; }
 [[nodiscard]] inline PodGroupBuilder MakePodGroup() { return {}; }
+[[nodiscard]] inline CompositePodGroupBuilder MakeCompositePodGroup() { return {}; }
 [[nodiscard]] inline PriorityClassBuilder MakePriorityClass() { return {}; }
 
 }  // namespace wasched::test

@@ -1,0 +1,160 @@
+// File: sched/gang/group_tree.cc
+//
+// GroupTree (see group_tree.h). Runtime hierarchy problems come from
+// validation::FindInvalidHierarchies (KEP-6012 §4.6 rules live there only).
+#include "sched/gang/group_tree.h"
+
+#include <algorithm>
+#include <tuple>
+
+#include "validation/hierarchy_validation.h"
+
+namespace wasched::sched {
+namespace {
+
+using NameKey = std::pair<std::string, std::string>;
+
+TreeIndex Lookup(const std::vector<std::pair<NameKey, TreeIndex>>& sorted, const NameKey& key) {
+  auto it = std::lower_bound(sorted.begin(), sorted.end(), key,
+                             [](const auto& e, const NameKey& k) { return e.first < k; });
+  return it != sorted.end() && it->first == key ? it->second : kNoTreeNode;
+}
+
+}  // namespace
+
+GroupTree::GroupTree(const api::ObjectSet& objects) {
+  pod_group_count_ = static_cast<int32_t>(objects.pod_groups.size());
+  nodes_.reserve(objects.pod_groups.size() + objects.composite_pod_groups.size());
+  for (const api::PodGroup& pg : objects.pod_groups) {
+    GroupTreeNode n;
+    n.pod_group = &pg;
+    n.key = api::NamespacedName(pg.meta);
+    n.is_gang = pg.scheduling_policy.gang.has_value();
+    n.quorum = api::MinCount(pg.scheduling_policy);
+    if (pg.scheduling_constraints && !pg.scheduling_constraints->topology.empty()) {
+      n.topology_key = pg.scheduling_constraints->topology.front().key;
+    }
+    pg_by_name_.push_back({{pg.meta.namespace_, pg.meta.name}, static_cast<TreeIndex>(nodes_.size())});
+    nodes_.push_back(std::move(n));
+  }
+  for (const api::CompositePodGroup& c : objects.composite_pod_groups) {
+    GroupTreeNode n;
+    n.is_composite = true;
+    n.composite = &c;
+    n.key = api::NamespacedName(c.meta);
+    n.is_gang = c.scheduling_policy.gang.has_value();
+    n.quorum = n.is_gang ? c.scheduling_policy.gang->min_group_count : 1;
+    if (c.scheduling_constraints && !c.scheduling_constraints->topology.empty()) {
+      n.topology_key = c.scheduling_constraints->topology.front().key;
+    }
+    cpg_by_name_.push_back({{c.meta.namespace_, c.meta.name}, static_cast<TreeIndex>(nodes_.size())});
+    nodes_.push_back(std::move(n));
+  }
+  // Duplicate names (invalid input) keep the first in input order: stable sort, first wins.
+  auto by_key = [](const auto& a, const auto& b) { return a.first < b.first; };
+  std::stable_sort(pg_by_name_.begin(), pg_by_name_.end(), by_key);
+  std::stable_sort(cpg_by_name_.begin(), cpg_by_name_.end(), by_key);
+
+  // Parent links.
+  auto meta_of = [&](TreeIndex i) -> const api::ObjectMeta& {
+    return nodes_[i].is_composite ? nodes_[i].composite->meta : nodes_[i].pod_group->meta;
+  };
+  auto parent_name = [&](TreeIndex i) -> const std::optional<std::string>& {
+    return nodes_[i].is_composite ? nodes_[i].composite->parent_composite_pod_group_name
+                                  : nodes_[i].pod_group->parent_composite_pod_group_name;
+  };
+  std::vector<std::string> missing(nodes_.size());
+  for (TreeIndex i = 0; i < size(); ++i) {
+    const auto& pn = parent_name(i);
+    if (!pn) continue;
+    TreeIndex p = Lookup(cpg_by_name_, {meta_of(i).namespace_, *pn});
+    if (p == kNoTreeNode) {
+      missing[i] = *pn;
+    } else {
+      nodes_[i].parent = p;
+      nodes_[p].children.push_back(i);
+    }
+  }
+  for (auto& n : nodes_) {
+    std::stable_sort(n.children.begin(), n.children.end(), [&](TreeIndex a, TreeIndex b) {
+      const auto& ma = meta_of(a);
+      const auto& mb = meta_of(b);
+      return std::make_tuple(ma.creation_timestamp.value_or(0), std::cref(ma.name), a) <
+             std::make_tuple(mb.creation_timestamp.value_or(0), std::cref(mb.name), b);
+    });
+  }
+
+  // Roots and depths: climb with a visited set (cycles end the climb).
+  std::vector<TreeIndex> chain;
+  std::vector<char> on_chain(nodes_.size(), 0);
+  for (TreeIndex i = 0; i < size(); ++i) {
+    chain.clear();
+    TreeIndex top = i;
+    bool cyclic = false;
+    while (true) {
+      if (on_chain[top]) {
+        cyclic = true;
+        break;
+      }
+      on_chain[top] = 1;
+      chain.push_back(top);
+      if (nodes_[top].parent == kNoTreeNode) break;
+      top = nodes_[top].parent;
+    }
+    for (TreeIndex c : chain) on_chain[c] = 0;
+    GroupTreeNode& n = nodes_[i];
+    if (cyclic) {
+      n.cyclic = true;
+    } else if (!missing[top].empty()) {
+      n.missing_parent = missing[top];
+    } else {
+      n.root = top;
+      n.depth = static_cast<int32_t>(chain.size());
+    }
+  }
+  for (TreeIndex i = 0; i < size(); ++i) {
+    if (nodes_[i].root == i) roots_.push_back(i);
+  }
+
+  // Runtime hierarchy validation (KEP-6012): every node of a refused tree carries the message.
+  for (const validation::HierarchyProblem& p : validation::FindInvalidHierarchies(objects)) {
+    for (const api::CompositePodGroup* c : p.composite_pod_groups) {
+      nodes_[CompositeOf(static_cast<int32_t>(c - objects.composite_pod_groups.data()))].problem =
+          p.message;
+    }
+    for (const api::PodGroup* pg : p.pod_groups) {
+      nodes_[LeafOf(static_cast<int32_t>(pg - objects.pod_groups.data()))].problem = p.message;
+    }
+  }
+}
+
+TreeIndex GroupTree::FindPodGroup(const std::string& ns, const std::string& name) const {
+  return Lookup(pg_by_name_, {ns, name});
+}
+
+TreeIndex GroupTree::FindComposite(const std::string& ns, const std::string& name) const {
+  return Lookup(cpg_by_name_, {ns, name});
+}
+
+void GroupTree::Preorder(TreeIndex from, std::vector<TreeIndex>& out) const {
+  // Iterative with an explicit stack; a cycle cannot be reached from a root.
+  std::vector<TreeIndex> stack{from};
+  while (!stack.empty()) {
+    TreeIndex t = stack.back();
+    stack.pop_back();
+    out.push_back(t);
+    const auto& ch = nodes_[t].children;
+    for (auto it = ch.rbegin(); it != ch.rend(); ++it) stack.push_back(*it);
+    if (out.size() > nodes_.size()) return;  // defensive against a cycle
+  }
+}
+
+void GroupTree::Leaves(TreeIndex from, std::vector<TreeIndex>& out) const {
+  std::vector<TreeIndex> all;
+  Preorder(from, all);
+  for (TreeIndex t : all) {
+    if (!nodes_[t].is_composite) out.push_back(t);
+  }
+}
+
+}  // namespace wasched::sched
