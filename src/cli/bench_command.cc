@@ -1,0 +1,155 @@
+// File: cli/bench_command.cc
+#include "cli/bench_command.h"
+
+#include <memory>
+#include <ostream>
+#include <string_view>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "cli/schedule_command.h"
+#include "perf/harness.h"
+#include "perf/shapes.h"
+
+namespace wasched::cli {
+namespace {
+
+bool Selected(const perf::Shape& shape, const std::vector<std::string>& prefixes) {
+  if (prefixes.empty()) return true;
+  for (const std::string& p : prefixes) {
+    if (shape.name.starts_with(p)) return true;
+  }
+  return false;
+}
+
+nlohmann::json Optional(const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); }
+
+nlohmann::json ToJson(const perf::Measurement& m) {
+  nlohmann::json j = nlohmann::json::object();
+  j["shape"] = m.shape;
+  j["value"] = m.value;
+  j["unit"] = m.unit;
+  j["target"] = Optional(m.target);
+  j["meetsTarget"] = m.meets_target ? nlohmann::json(*m.meets_target) : nlohmann::json(nullptr);
+  j["scanBoundRatio"] = Optional(m.scan_bound_ratio);
+  j["naiveRatio"] = Optional(m.naive_ratio);
+  j["seconds"] = m.seconds;
+  j["bound"] = m.bound;
+  j["expectedBound"] = m.expected_bound;
+  if (m.bytes_per_pod) j["bytesPerPod"] = *m.bytes_per_pod;
+  if (m.bytes_per_node) j["bytesPerNode"] = *m.bytes_per_node;
+  return j;
+}
+
+std::string Number(double v) {
+  if (v >= 1000) return fmt::format("{:.0f}", v);
+  if (v >= 10) return fmt::format("{:.1f}", v);
+  return fmt::format("{:.3g}", v);
+}
+
+std::string Table(const std::vector<perf::Measurement>& rows) {
+  std::string t = fmt::format("{:<58} {:>12} {:<20} {:>10} {:>6} {:>10} {:>10}\n", "SHAPE", "VALUE", "UNIT",
+                              "TARGET", "MEETS", "SCANBOUND", "VS-NAIVE");
+  for (const perf::Measurement& m : rows) {
+    t += fmt::format("{:<58} {:>12} {:<20} {:>10} {:>6} {:>10} {:>10}\n", m.shape, Number(m.value), m.unit,
+                     m.target ? Number(*m.target) : "-", m.meets_target ? (*m.meets_target ? "yes" : "NO") : "-",
+                     m.scan_bound_ratio ? Number(*m.scan_bound_ratio) + "x" : "-",
+                     m.naive_ratio ? Number(*m.naive_ratio) + "x" : "-");
+    if (m.bytes_per_pod) {
+      t += fmt::format("{:<58} {} bytes per pod, {} bytes per node\n", "", Number(*m.bytes_per_pod),
+                       Number(m.bytes_per_node.value_or(0)));
+    }
+  }
+  t += "SCANBOUND: our time / (pods × one plain scan over the node arrays), same run; "
+       "VS-NAIVE: our time / pod-at-a-time full scans, same run.\n";
+  return t;
+}
+
+}  // namespace
+
+int RunBench(const BenchOptions& options, std::ostream& out, std::ostream& err) {
+  if (options.list) {
+    std::string text;
+    for (const perf::Shape& s : perf::Shapes()) text += fmt::format("{}  ({})\n", s.name, s.description);
+    return WriteOutput(out, err, text, kExitOk);
+  }
+  std::vector<const perf::Shape*> selected;
+  for (const perf::Shape& s : perf::Shapes()) {
+    if (Selected(s, options.shapes)) selected.push_back(&s);
+  }
+  if (selected.empty()) {
+    err << "error: no benchmark shape matches";
+    for (const std::string& p : options.shapes) err << " \"" << p << "\"";
+    err << " (see wasched bench --list)\n";
+    return kExitUsage;
+  }
+  perf::RunOptions run;
+  run.scale = options.scale == "tiny" ? perf::Scale::kTiny : perf::Scale::kFull;
+  run.timing = run.scale == perf::Scale::kFull;
+  run.repetitions = options.repetitions;
+  std::vector<perf::Measurement> rows;
+  int code = kExitOk;
+  for (const perf::Shape* s : selected) {
+    err << "bench: " << s->name << " …\n";
+    auto m = perf::RunShape(*s, run);
+    if (!m) {
+      err << "error: " << s->name << ": " << m.error() << "\n";
+      code = kExitInternal;
+      continue;
+    }
+    if (!m->correct()) {
+      err << "error: " << s->name << ": bound " << m->bound << " pods, a correct run binds " << m->expected_bound
+          << "\n";
+      code = kExitInternal;
+    }
+    rows.push_back(std::move(*m));
+  }
+  std::string text;
+  if (options.output == "json") {
+    nlohmann::json list = nlohmann::json::array();
+    for (const perf::Measurement& m : rows) list.push_back(ToJson(m));
+    text = list.dump(2) + "\n";
+  } else {
+    text = Table(rows);
+  }
+  return WriteOutput(out, err, text, code);
+}
+
+std::optional<int> RunBenchIfSelected(CLI::App& app, int argc, const char* const* argv, std::ostream& out,
+                                      std::ostream& err) {
+  CLI::App* bench = app.add_subcommand(
+      "bench", "Measure the scheduler on kube-scheduler's scheduler_perf shapes against wasched's targets");
+  auto options = std::make_shared<BenchOptions>();
+  bench->callback([options] {});
+  bench->add_option("--shape", options->shapes, "Run only shapes whose name starts with NAME (repeatable)")
+      ->type_name("NAME");
+  bench->add_option("--scale", options->scale, "full (the target sizes) or tiny (correctness only, no timing)")
+      ->check(CLI::IsMember({"full", "tiny"}))
+      ->capture_default_str();
+  bench->add_option("--repetitions", options->repetitions, "Timed runs per shape; the median is reported")
+      ->check(CLI::Range(1, 1000))
+      ->capture_default_str();
+  bench->add_option("-o,--output", options->output, "Output format: table (for people) or json")
+      ->check(CLI::IsMember({"table", "json"}))
+      ->capture_default_str();
+  bench->add_flag("--list", options->list, "List the shapes and exit");
+  bool selected = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg.starts_with("-")) continue;
+    selected = arg == "bench";
+    break;
+  }
+  if (!selected) return std::nullopt;
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e, out, err);
+    return code == 0 ? kExitOk : kExitUsage;
+  }
+  return RunBench(*options, out, err);
+}
+
+}  // namespace wasched::cli

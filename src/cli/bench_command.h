@@ -1,0 +1,45 @@
+// File: cli/bench_command.h
+//
+// `wasched bench`: the scheduler_perf shapes (perf/shapes.h) measured on this machine, against
+// design.md's targets and the same-run scan bound.
+//
+//   wasched bench [--shape NAME]... [--scale full|tiny] [--repetitions N] [-o table|json] [--list]
+//
+// `--shape` selects shapes whose name starts with NAME (e.g. `GangScheduling`); without it every
+// shape runs. `--scale tiny` runs each shape ~100× smaller for correctness only (no timing:
+// CI uses it). JSON: a list of {shape, value, unit, target, meetsTarget, scanBoundRatio,
+// naiveRatio, seconds, bound, expectedBound[, bytesPerPod, bytesPerNode]} (null where a field does
+// not apply). Exit codes: 0 every run bound what a correct run binds; 2 usage (unknown shape);
+// 3 a run bound the wrong number of pods (a correctness bug, named on stderr) or the memory
+// child failed. Targets missed are a result, not an error (exit 0). Progress goes to stderr.
+#pragma once
+
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace CLI {
+class App;
+}
+
+namespace wasched::cli {
+
+// BenchOptions: parsed flags of `bench`.
+struct BenchOptions {
+  std::vector<std::string> shapes;  // name prefixes; empty = all
+  std::string scale = "full";       // "full" | "tiny"
+  int repetitions = 5;
+  std::string output = "table";     // "table" | "json"
+  bool list = false;
+};
+
+// RunBench: runs the selected shapes and writes the table or JSON to `out` (all at the end).
+[[nodiscard]] int RunBench(const BenchOptions& options, std::ostream& out, std::ostream& err);
+
+// RunBenchIfSelected: registers `bench` on `app` and runs it when argv selects it (first
+// non-option argument "bench"); nullopt otherwise. Same pattern as RunConvertIfSelected.
+[[nodiscard]] std::optional<int> RunBenchIfSelected(CLI::App& app, int argc, const char* const* argv,
+                                                    std::ostream& out, std::ostream& err);
+
+}  // namespace wasched::cli

@@ -1,0 +1,111 @@
+// File: perf/harness.cc
+#include "perf/harness.h"
+
+#include <algorithm>
+#include <chrono>
+#include <vector>
+
+#include "perf/memory.h"
+#include "perf/scan_bound.h"
+#include "sched/scheduler.h"
+
+namespace wasched::perf {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double SecondsSince(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+double Median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+void SetTarget(const Shape& shape, Measurement* m) {
+  m->target = shape.target;
+  if (!shape.target) return;
+  m->meets_target = shape.direction == Direction::kHigherIsBetter ? m->value >= *shape.target
+                                                                  : m->value <= *shape.target;
+}
+
+tl::expected<Measurement, std::string> RunMemory(const Shape& shape, const RunOptions& options) {
+  Measurement m;
+  m.shape = shape.name;
+  m.unit = shape.unit;
+  auto full = MeasureScheduleMemory([&] { return shape.build(options.scale).objects; });
+  if (!full) return tl::unexpected(full.error());
+  // Nodes only: the same nodes without pods, for bytes per node and (by difference) per pod.
+  int64_t pod_count = 0;
+  auto nodes_only = MeasureScheduleMemory([&] {
+    api::ObjectSet objects = shape.build(options.scale).objects;
+    pod_count = static_cast<int64_t>(objects.pods.size());
+    objects.pods.clear();
+    objects.pods.shrink_to_fit();
+    return objects;
+  });
+  if (!nodes_only) return tl::unexpected(nodes_only.error());
+  const ShapeInput in = shape.build(options.scale);
+  pod_count = static_cast<int64_t>(in.objects.pods.size());
+  const auto node_count = static_cast<double>(in.objects.nodes.size());
+  m.value = static_cast<double>(full->engine) / (1024.0 * 1024.0);
+  m.bytes_per_node = node_count > 0 ? static_cast<double>(nodes_only->engine) / node_count : 0;
+  m.bytes_per_pod = pod_count > 0 ? static_cast<double>(full->engine - nodes_only->engine) / pod_count : 0;
+  m.bound = 0;
+  m.expected_bound = 0;
+  SetTarget(shape, &m);
+  return m;
+}
+
+}  // namespace
+
+tl::expected<Measurement, std::string> RunShape(const Shape& shape, const RunOptions& options) {
+  if (shape.measure == Measure::kResidentBytes) {
+    if (!options.timing) {
+      // Correctness only: the run must complete and bind nothing new.
+      const ShapeInput in = shape.build(options.scale);
+      const sched::ScheduleResult r = sched::Schedule(in.objects, sched::SchedulerOptions{});
+      Measurement m;
+      m.shape = shape.name;
+      m.unit = shape.unit;
+      m.bound = static_cast<int64_t>(r.bindings.size());
+      m.expected_bound = in.expected_bound;
+      m.target = shape.target;
+      return m;
+    }
+    return RunMemory(shape, options);
+  }
+  const ShapeInput in = shape.build(options.scale);
+  Measurement m;
+  m.shape = shape.name;
+  m.unit = shape.unit;
+  m.expected_bound = in.expected_bound;
+  const int reps = options.timing ? std::max(1, options.repetitions) : 1;
+  std::vector<double> seconds;
+  for (int i = 0; i < reps; ++i) {
+    const auto start = Clock::now();
+    const sched::ScheduleResult r = sched::Schedule(in.objects, sched::SchedulerOptions{});
+    seconds.push_back(SecondsSince(start));
+    m.bound = static_cast<int64_t>(r.bindings.size());
+  }
+  m.seconds = Median(seconds);
+  const double units = static_cast<double>(std::max<int64_t>(in.units, 1));
+  m.value = shape.measure == Measure::kThroughput ? units / m.seconds : m.seconds / units * shape.unit_scale;
+  SetTarget(shape, &m);
+  if (!options.timing) return m;
+  const NodeArrays arrays = ToArrays(in.objects.nodes, &in.objects.pods);
+  const double scan = MeasureScanSeconds(arrays, in.scan_cpu_milli, in.scan_memory_bytes);
+  m.scan_bound_ratio = m.seconds / (static_cast<double>(std::max<int64_t>(in.pods, 1)) * scan);
+  std::vector<double> naive;
+  for (int i = 0; i < std::min(reps, 3); ++i) {
+    const auto start = Clock::now();
+    volatile int64_t placed = NaiveSchedule(in.objects);
+    (void)placed;
+    naive.push_back(SecondsSince(start));
+  }
+  m.naive_ratio = m.seconds / Median(naive);
+  return m;
+}
+
+}  // namespace wasched::perf

@@ -1,0 +1,60 @@
+// File: perf/harness.h
+//
+// Runs one benchmark shape (perf/shapes.h) and turns the timings into the row `wasched bench`
+// prints. Equivalent of a Google Benchmark fixture, kept in-process so the CLI can report the
+// contract fields: {shape, value, unit, target, meetsTarget, scanBoundRatio}.
+//
+// Timing: the ObjectSet is built once, outside the timed region; each repetition times one whole
+// sched::Schedule call (building the cache, every cycle, the result) with a steady clock;
+// `value` comes from the median repetition. The scan bound and the naive baseline
+// (perf/scan_bound.h) are timed in the same run on the same ObjectSet.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include <tl/expected.hpp>
+
+#include "perf/shapes.h"
+
+namespace wasched::perf {
+
+// RunOptions: `repetitions` timed Schedule runs (≥ 1; the median is reported); `scale` as in
+// shapes.h; `timing` false skips the scan bound, naive baseline and the repetitions (one run,
+// correctness only — CI's tiny runs).
+struct RunOptions {
+  Scale scale = Scale::kFull;
+  int repetitions = 5;
+  bool timing = true;
+};
+
+// Measurement: one row.
+//   value            in shape.unit (pods/s, µs per group, MiB, …)
+//   meets_target     empty when the shape has no target
+//   scan_bound_ratio our seconds / (pods × one plain scan's seconds); < 1 = faster than scanning
+//                    every node once per pod; empty for the Memory shape
+//   naive_ratio      our seconds / the naive pod-at-a-time baseline's seconds
+//   bound / expected_bound  pods bound by the run vs what a correct run binds
+//   seconds          median Schedule seconds; extra: bytes per pod and per node (Memory only)
+struct Measurement {
+  std::string shape;
+  double value = 0;
+  std::string unit;
+  std::optional<double> target;
+  std::optional<bool> meets_target;
+  std::optional<double> scan_bound_ratio;
+  std::optional<double> naive_ratio;
+  int64_t bound = 0;
+  int64_t expected_bound = 0;
+  double seconds = 0;
+  std::optional<double> bytes_per_pod;
+  std::optional<double> bytes_per_node;
+  bool correct() const { return bound == expected_bound; }
+};
+
+// RunShape: measures `shape`. Errors only from the Memory shape's child process.
+// Cost: repetitions × one Schedule run + the naive baseline + ~1000 node scans.
+[[nodiscard]] tl::expected<Measurement, std::string> RunShape(const Shape& shape, const RunOptions& options);
+
+}  // namespace wasched::perf
