@@ -1,0 +1,60 @@
+// File: tests/bench_command_test.cc
+//
+// `wasched bench` through the real binary (issue 9): every shape at tiny scale (correctness only,
+// no timing — the CI run of the benchmark shapes), the JSON contract fields, and usage errors.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "support/process.h"
+
+namespace wasched {
+namespace {
+
+using ::testing::HasSubstr;
+
+TEST(BenchCommandTest, EveryShapeAtTinyScaleBindsWhatACorrectRunBinds) {
+  const auto r = test::RunCommand({WASCHED_BINARY, "bench", "--scale", "tiny", "-o", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json rows = nlohmann::json::parse(r.out);
+  ASSERT_TRUE(rows.is_array());
+  ASSERT_GE(rows.size(), 9u);
+  for (const auto& row : rows) {
+    SCOPED_TRACE(row.dump());
+    for (const char* field : {"shape", "value", "unit", "target", "meetsTarget", "scanBoundRatio"}) {
+      EXPECT_TRUE(row.contains(field)) << field;
+    }
+    EXPECT_EQ(row["bound"], row["expectedBound"]);
+  }
+  EXPECT_EQ(rows[0]["shape"], "SchedulingBasic/5000Nodes_10000Pods");
+  EXPECT_EQ(rows[0]["target"], 500000.0);
+}
+
+TEST(BenchCommandTest, ShapePrefixSelectsAndTableExplainsColumns) {
+  const auto r = test::RunCommand({WASCHED_BINARY, "bench", "--scale", "tiny", "--shape", "GangScheduling"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("GangScheduling/5000Nodes_1000Gangs_3000Pods"));
+  EXPECT_THAT(r.out, HasSubstr("GangScheduling/5000Nodes_10Gangs_50000Pods_5000PerGroup"));
+  EXPECT_THAT(r.out, ::testing::Not(HasSubstr("SchedulingBasic")));
+  EXPECT_THAT(r.out, HasSubstr("SCANBOUND"));
+}
+
+TEST(BenchCommandTest, UnknownShapeIsAUsageError) {
+  const auto r = test::RunCommand({WASCHED_BINARY, "bench", "--shape", "NoSuchShape"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_THAT(r.err, HasSubstr("no benchmark shape matches \"NoSuchShape\""));
+}
+
+TEST(BenchCommandTest, ListNamesEveryShape) {
+  const auto r = test::RunCommand({WASCHED_BINARY, "bench", "--list"});
+  ASSERT_EQ(r.exit_code, 0);
+  for (const char* name : {"SchedulingBasic/", "GangScheduling/", "TopologyAware/", "CompositePodGroup/", "Preemption/",
+                           "Memory/", "Scaling/500Nodes", "Scaling/5000Nodes", "Scaling/50000Nodes"}) {
+    EXPECT_THAT(r.out, HasSubstr(name));
+  }
+}
+
+}  // namespace
+}  // namespace wasched
