@@ -1,0 +1,91 @@
+// File: controller/job/job_pods.cc
+#include "controller/job/job_pods.h"
+
+#include <algorithm>
+#include <set>
+
+#include "controller/job/job_controller.h"
+#include "controller/job/names.h"
+
+namespace wasched::controller::job {
+namespace {
+
+// kMaxGeneratedNameBase: apiserver names.SimpleNameGenerator: maxGeneratedNameLength = 63 − 5.
+constexpr size_t kMaxGeneratedNameBase = 58;
+
+bool Terminal(const api::Pod& p) { return p.phase == "Succeeded" || p.phase == "Failed"; }
+
+std::optional<int32_t> CompletionIndex(const api::Pod& p) {
+  const auto it = p.meta.annotations.find(kJobCompletionIndexAnnotation);
+  if (it == p.meta.annotations.end()) return std::nullopt;
+  try {
+    return std::stoi(it->second);
+  } catch (...) {
+    return std::nullopt;
+  }
+}
+
+}  // namespace
+
+api::OwnerReference JobOwnerReference(const api::Job& job) {
+  return api::OwnerReference{"batch/v1", "Job", job.meta.name, job.meta.uid, true, true};
+}
+
+int32_t WantActive(const api::Job& job) {
+  if (job.suspend) return 0;
+  const int32_t parallelism = api::EffectiveParallelism(job);
+  if (!job.completions) return job.status.succeeded > 0 ? 0 : parallelism;
+  return std::max(0, std::min(parallelism, *job.completions - job.status.succeeded));
+}
+
+std::vector<api::Pod> NewJobPods(const api::Job& job, const std::vector<const api::Pod*>& existing,
+                                 const std::optional<std::string>& pod_group_name) {
+  int32_t active = 0;
+  std::set<int32_t> used_indexes;
+  for (const api::Pod* p : existing) {
+    if (Terminal(*p)) continue;
+    ++active;
+    if (auto i = CompletionIndex(*p)) used_indexes.insert(*i);
+  }
+  const int32_t want = WantActive(job) - active;
+  std::vector<api::Pod> pods;
+  if (want <= 0) return pods;
+  const bool indexed = job.completion_mode == api::CompletionMode::kIndexed;
+  const int32_t completions = job.completions.value_or(api::EffectiveParallelism(job));
+  int32_t next_index = 0;
+  for (int32_t ordinal = 0; ordinal < want; ++ordinal) {
+    api::Pod pod = job.pod_template;
+    pod.meta.namespace_ = job.meta.namespace_;
+    pod.meta.source = job.meta.source;
+    std::string base = job.meta.name + "-";
+    std::optional<int32_t> index;
+    if (indexed) {
+      while (next_index < completions && used_indexes.count(next_index) > 0) ++next_index;
+      if (next_index >= completions) break;
+      index = next_index++;
+      base = job.meta.name + "-" + std::to_string(*index) + "-";
+    }
+    if (base.size() > kMaxGeneratedNameBase) base.resize(kMaxGeneratedNameBase);
+    pod.meta.name = base + NameSuffix(job.meta.uid + "/" + std::to_string(active + ordinal));
+    pod.meta.uid = DerivedUid("Pod", pod.meta.namespace_, pod.meta.name);
+    pod.meta.labels[kControllerUidLabel] = job.meta.uid;
+    pod.meta.labels[kJobNameLabel] = job.meta.name;
+    pod.meta.labels[kLegacyControllerUidLabel] = job.meta.uid;
+    pod.meta.labels[kLegacyJobNameLabel] = job.meta.name;
+    if (index) {
+      pod.meta.labels[kJobCompletionIndexAnnotation] = std::to_string(*index);
+      pod.meta.annotations[kJobCompletionIndexAnnotation] = std::to_string(*index);
+    }
+    pod.meta.owner_references = {JobOwnerReference(job)};
+    if (pod_group_name) {
+      pod.pod_group_name = *pod_group_name;
+      pod.scheduling_group_set = true;
+    }
+    pod.node_name.clear();
+    pod.phase.clear();
+    pods.push_back(std::move(pod));
+  }
+  return pods;
+}
+
+}  // namespace wasched::controller::job
