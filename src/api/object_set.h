@@ -7,9 +7,13 @@
 
 #include <vector>
 
+#include "api/dra/device.h"
+#include "api/dra/device_class.h"
+#include "api/dra/resource_claim.h"
 #include "api/job.h"
 #include "api/node.h"
 #include "api/pod.h"
+#include "api/pod_disruption_budget.h"
 #include "api/pod_group.h"
 #include "api/priority_class.h"
 #include "api/workload.h"
@@ -24,6 +28,12 @@ struct ObjectSet {
   std::vector<PodGroup> pod_groups;
   std::vector<CompositePodGroup> composite_pod_groups;
   std::vector<Job> jobs;  // batch/v1
+  std::vector<PodDisruptionBudget> pod_disruption_budgets;  // policy/v1
+  // resource.k8s.io/v1 (DRA, src/dra/README.md)
+  std::vector<DeviceClass> device_classes;
+  std::vector<ResourceSlice> resource_slices;
+  std::vector<ResourceClaim> resource_claims;
+  std::vector<ResourceClaimTemplate> resource_claim_templates;
 };
 
 }  // namespace wasched::api

@@ -60,6 +60,13 @@ struct Toleration {
   std::optional<int64_t> toleration_seconds;
 };
 
+// ResourceClaimRequest: a container's `resources.claims[]` entry: the name of one of the
+// pod's spec.resourceClaims, optionally narrowed to one `request` of that claim.
+struct ResourceClaimRequest {
+  std::string name;
+  std::string request;
+};
+
 // Container: the resources of one container. `restart_policy_always` marks a sidecar init
 // container (restartPolicy: Always). Requests default to limits where only limits are given
 // (API defaulting, done by the codec).
@@ -75,6 +82,16 @@ struct Container {
   bool restart_policy_always = false;
   std::map<std::string, std::string> non_integer_requests;
   std::map<std::string, std::string> non_integer_limits;
+  std::vector<ResourceClaimRequest> claims;  // resources.claims (DRA)
+};
+
+// PodResourceClaim: spec.resourceClaims[]: `name` plus exactly one of resourceClaimName (an
+// existing ResourceClaim) / resourceClaimTemplateName (a claim made per pod, or shared with
+// the pod's PodGroup when the PodGroup has the identical entry: KEP-5729).
+struct PodResourceClaim {
+  std::string name;
+  std::optional<std::string> resource_claim_name;
+  std::optional<std::string> resource_claim_template_name;
 };
 
 // PreemptionPolicy: core/v1 PreemptionPolicy.
@@ -115,6 +132,7 @@ struct Pod {
   // requiredDuringSchedulingIgnoredDuringExecution`, `spec.topologySpreadConstraints[0]`
   // (whenUnsatisfiable DoNotSchedule), `spec.containers[0].ports[1].hostPort`.
   std::vector<std::string> unsupported_constraints;
+  std::vector<PodResourceClaim> resource_claims;  // spec.resourceClaims (DRA)
 };
 
 // IsSupportedPodLevelResource: the resources pod-level requests and limits may name (upstream

@@ -7,6 +7,7 @@
 
 #include "api/quantity.h"
 #include "codec/decode_common.h"
+#include "codec/decode_dra.h"
 
 namespace wasched::codec::internal {
 namespace {
@@ -117,7 +118,7 @@ void DecodeContainer(const Reader& r, bool init_container, api::Container* c,
       f.ForEachField([&](std::string_view rkey, const Reader& rf) {
         if (rkey == "requests") DecodeResourceList(rf, &c->requests, &c->non_integer_requests);
         else if (rkey == "limits") DecodeResourceList(rf, &c->limits, &c->non_integer_limits);
-        else if (rkey == "claims") {}  // refers to spec.resourceClaims, which warns
+        else if (rkey == "claims") DecodeContainerClaims(rf, &c->claims);
         else return false;
         return true;
       });
@@ -429,6 +430,9 @@ void DecodePodSpec(const Reader& r, api::Pod* pod) {
       });
     } else if (key == "resources") {
       DecodePodLevelResources(f, &pod_limits, &pod->pod_level_requests);
+    } else if (key == "resourceClaims") {
+      DecodePodResourceClaims(f, &pod->resource_claims);
+      if (!f.IsNull()) f.WarnUnsupportedField();
     } else if (IsOneOf(key, kUnsupportedPodSpecFields)) {
       if (!f.IsNull()) f.WarnUnsupportedField();
     } else {
@@ -494,6 +498,12 @@ void DecodePod(const Reader& root, api::Pod* pod) {
       return false;
     }
     return true;
+  });
+}
+
+void DecodeNodeSelectorTerms(const Reader& r, std::vector<api::NodeSelectorTerm>* terms) {
+  r.ForEachItem([&](size_t, const Reader& item) {
+    DecodeSelectorTerm(item, &terms->emplace_back());
   });
 }
 

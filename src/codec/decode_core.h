@@ -39,6 +39,10 @@ void DecodePod(const Reader& root, api::Pod* pod);
 // with pod templates (Job spec.template.spec). O(fields).
 void DecodePodSpec(const Reader& spec, api::Pod* pod);
 
+// DecodeNodeSelectorTerms: a list of core/v1 NodeSelectorTerms (`nodeSelectorTerms`), appended;
+// shared with the DRA decoders (ResourceSlice spec.nodeSelector). O(fields).
+void DecodeNodeSelectorTerms(const Reader& r, std::vector<api::NodeSelectorTerm>* terms);
+
 // DecodePriorityClass: metadata, value, globalDefault, preemptionPolicy. O(fields).
 void DecodePriorityClass(const Reader& root, api::PriorityClass* pc);
 

@@ -1,0 +1,192 @@
+// Tests of the DRA CEL subset: the expressions of real drivers' DeviceClasses and claims
+// (dra-example-driver, NVIDIA's gpu.nvidia.com classes), CEL semantics (errors, heterogeneous
+// equality, commutative &&/||), unsupported constructs named, and robustness on arbitrary input.
+#include "dra/cel/program.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+namespace wasched::dra::cel {
+namespace {
+
+api::Device Gpu() {
+  api::Device d;
+  d.name = "gpu-0";
+  api::DeviceAttribute model;
+  model.kind = api::DeviceAttribute::Kind::kString;
+  model.string_value = "LATEST-GPU-MODEL";
+  d.attributes.emplace_back("model", model);
+  api::DeviceAttribute index;
+  index.kind = api::DeviceAttribute::Kind::kInt;
+  index.int_value = 3;
+  d.attributes.emplace_back("index", index);
+  api::DeviceAttribute version;
+  version.kind = api::DeviceAttribute::Kind::kVersion;
+  version.string_value = "1.2.0";
+  version.version = *api::ParseSemVer("1.2.0");
+  d.attributes.emplace_back("driverVersion", version);
+  api::DeviceAttribute pcie;
+  pcie.kind = api::DeviceAttribute::Kind::kString;
+  pcie.string_value = "pci0000:03";
+  d.attributes.emplace_back("resource.kubernetes.io/pcieRoot", pcie);
+  api::DeviceAttribute mig;
+  mig.kind = api::DeviceAttribute::Kind::kBool;
+  mig.bool_value = false;
+  d.attributes.emplace_back("migCapable", mig);
+  d.capacity.emplace_back("memory", *api::Quantity::Parse("80Gi"));
+  return d;
+}
+
+// Eval: compile + evaluate; "true" / "false" / "error: <text>" / "compile: <text>".
+std::string Eval(std::string_view expr) {
+  auto program = Program::Compile(expr);
+  if (!program) return "compile: " + program.error().message;
+  const api::Device d = Gpu();
+  std::string error;
+  const bool ok = program->Matches(DeviceView{"gpu.example.com", &d}, &error);
+  if (!error.empty()) return "error: " + error;
+  return ok ? "true" : "false";
+}
+
+TEST(CelProgram, DriverAndAttributes) {
+  EXPECT_EQ(Eval("device.driver == 'gpu.example.com'"), "true");
+  EXPECT_EQ(Eval("device.driver == \"other\""), "false");
+  EXPECT_EQ(Eval("device.attributes['gpu.example.com'].model == 'LATEST-GPU-MODEL'"), "true");
+  EXPECT_EQ(Eval("device.attributes[\"gpu.example.com\"][\"model\"] == 'LATEST-GPU-MODEL'"),
+            "true");
+  EXPECT_EQ(Eval("device.attributes['gpu.example.com'].index >= 2"), "true");
+  EXPECT_EQ(Eval("device.attributes['gpu.example.com'].index < 2"), "false");
+  EXPECT_EQ(Eval("device.attributes['resource.kubernetes.io'].pcieRoot == 'pci0000:03'"), "true");
+  EXPECT_EQ(Eval("!device.attributes['gpu.example.com'].migCapable"), "true");
+  // An unqualified attribute belongs to the driver's domain only.
+  EXPECT_EQ(Eval("has(device.attributes['other.com'].model)"), "false");
+  EXPECT_EQ(Eval("has(device.attributes['gpu.example.com'].model)"), "true");
+  EXPECT_EQ(Eval("'gpu.example.com' in device.attributes"), "true");
+  EXPECT_EQ(Eval("'nvidia.com' in device.attributes"), "false");
+  EXPECT_EQ(Eval("'gpu.example.com' in device.capacity"), "true");
+}
+
+TEST(CelProgram, QuantityAndSemver) {
+  EXPECT_EQ(Eval("device.capacity['gpu.example.com'].memory.compareTo(quantity('4Gi')) >= 0"),
+            "true");
+  EXPECT_EQ(Eval("device.capacity['gpu.example.com'].memory.compareTo(quantity('1Ti')) >= 0"),
+            "false");
+  EXPECT_EQ(Eval("device.capacity['gpu.example.com'].memory.isGreaterThan(quantity('79Gi'))"),
+            "true");
+  EXPECT_EQ(Eval("device.capacity['gpu.example.com'].memory == quantity('80Gi')"), "true");
+  EXPECT_EQ(Eval("device.capacity['gpu.example.com'].memory.asInteger() == 85899345920"), "true");
+  EXPECT_EQ(Eval("device.attributes['gpu.example.com'].driverVersion.isGreaterThan("
+                 "semver('1.0.0'))"),
+            "true");
+  EXPECT_EQ(Eval("device.attributes['gpu.example.com'].driverVersion.compareTo(semver('1.2.0'))"
+                 " == 0"),
+            "true");
+  EXPECT_EQ(Eval("device.attributes['gpu.example.com'].driverVersion.major() == 1"), "true");
+  EXPECT_EQ(Eval("semver('1.0.0-rc.1').isLessThan(semver('1.0.0'))"), "true");
+  EXPECT_EQ(Eval("isSemver('1.2.3') && !isSemver('1.2')"), "true");
+}
+
+TEST(CelProgram, StringsListsAndLogic) {
+  EXPECT_EQ(Eval("device.attributes['gpu.example.com'].model.startsWith('LATEST')"), "true");
+  EXPECT_EQ(Eval("device.attributes['gpu.example.com'].model.endsWith('MODEL')"), "true");
+  EXPECT_EQ(Eval("device.attributes['gpu.example.com'].model.contains('GPU')"), "true");
+  EXPECT_EQ(Eval("device.attributes['gpu.example.com'].model.matches('^LATEST-.*$')"), "true");
+  EXPECT_EQ(Eval("device.attributes['gpu.example.com'].model.matches('A100')"), "false");
+  EXPECT_EQ(Eval("device.attributes['gpu.example.com'].model in ['A100', 'LATEST-GPU-MODEL']"),
+            "true");
+  EXPECT_EQ(Eval("device.attributes['gpu.example.com'].index in [1, 2]"), "false");
+  EXPECT_EQ(Eval("size(device.attributes['gpu.example.com'].model) == 16"), "true");
+  EXPECT_EQ(Eval("(true || false) && !(false)"), "true");
+  EXPECT_EQ(Eval("true ? device.driver == 'gpu.example.com' : false"), "true");
+  EXPECT_EQ(Eval("-1 < 0"), "true");
+}
+
+TEST(CelProgram, RuntimeErrorsFollowCel) {
+  EXPECT_EQ(Eval("device.attributes['gpu.example.com'].missing == 'x'"),
+            "error: no such key: missing");
+  // Commutative short-circuit: the deciding operand wins over an error.
+  EXPECT_EQ(Eval("device.attributes['gpu.example.com'].missing == 'x' || true"), "true");
+  EXPECT_EQ(Eval("false && device.attributes['gpu.example.com'].missing == 'x'"), "false");
+  EXPECT_EQ(Eval("has(device.attributes['gpu.example.com'].missing) && "
+                 "device.attributes['gpu.example.com'].missing == 'x'"),
+            "false");
+  // Heterogeneous equality: false, not an error; ordering across types is an error.
+  EXPECT_EQ(Eval("device.attributes['gpu.example.com'].index == 'three'"), "false");
+  EXPECT_EQ(Eval("device.attributes['gpu.example.com'].index < 'three'"),
+            "error: no such overload");
+}
+
+TEST(CelProgram, UnsupportedConstructsAreNamed) {
+  auto unsupported = [](std::string_view expr) {
+    auto p = Program::Compile(expr);
+    EXPECT_FALSE(p.has_value()) << expr;
+    if (p) return std::string();
+    EXPECT_TRUE(p.error().unsupported) << expr << ": " << p.error().message;
+    return p.error().message;
+  };
+  EXPECT_EQ(unsupported("foo(device.driver)"), "function \"foo\" is not supported by wasched");
+  EXPECT_EQ(unsupported("device.driver.lowerAscii() == 'x'"),
+            "function \"lowerAscii\" is not supported by wasched");
+  EXPECT_EQ(unsupported("device.attributes['a'].x + 1 > 2"),
+            "arithmetic operator '+' is not supported by wasched");
+  EXPECT_EQ(unsupported("1.5 > 1.0"), "double literal 1.5 is not supported by wasched");
+  EXPECT_EQ(unsupported("device.allowMultipleAllocations"),
+            "field \"device.allowMultipleAllocations\" is not supported by wasched");
+  EXPECT_NE(unsupported("[1].exists(x, x > 0)").find("not supported by wasched"),
+            std::string::npos);
+}
+
+TEST(CelProgram, InvalidExpressionsAreErrors) {
+  auto invalid = [](std::string_view expr) {
+    auto p = Program::Compile(expr);
+    EXPECT_FALSE(p.has_value()) << expr;
+    if (p) return std::string();
+    EXPECT_FALSE(p.error().unsupported) << expr << ": " << p.error().message;
+    return p.error().message;
+  };
+  EXPECT_NE(invalid("device.driver ==").find("Syntax error"), std::string::npos);
+  EXPECT_NE(invalid("'unterminated").find("unterminated string"), std::string::npos);
+  EXPECT_EQ(invalid("gpu == 1"), "compilation failed: undeclared reference to 'gpu'");
+  EXPECT_EQ(invalid("device.driver"), "must evaluate to bool, not string");
+  EXPECT_NE(invalid("quantity('1K') > quantity('1')").find("quantity(\"1K\")"), std::string::npos);
+  EXPECT_NE(invalid("quantity('1') < quantity('2')").find("no matching overload"),
+            std::string::npos);
+  EXPECT_NE(invalid(std::string(500, '(') + "true" + std::string(500, ')')).find("nests deeper"),
+            std::string::npos);
+  EXPECT_NE(invalid(std::string(20000, ' ') + "true").find("longer than"), std::string::npos);
+}
+
+// Robustness: no input crashes the compiler or the evaluator (random bytes and random
+// recombinations of CEL tokens; seeded, deterministic).
+TEST(CelProgram, ArbitraryInputNeverCrashes) {
+  const std::vector<std::string> pieces = {
+      "device", ".", "driver", "attributes", "capacity", "[", "]", "(", ")", "'gpu.example.com'",
+      "\"model\"", "model", "==", "!=", "<", ">=", "&&", "||", "!", "?", ":", "in", "1", "-",
+      "quantity", "semver", "'1Gi'", "compareTo", "has", "matches", "'['", ",", "true", "null",
+      "size", "\\", "'", "\"\"\"", "r'x'", "0x", "9223372036854775808", "1u", "{", "}"};
+  std::mt19937 rng(42);
+  const api::Device d = Gpu();
+  for (int round = 0; round < 20000; ++round) {
+    std::string expr;
+    const int n = static_cast<int>(rng() % 12) + 1;
+    for (int i = 0; i < n; ++i) {
+      if (rng() % 5 == 0) {
+        expr.push_back(static_cast<char>(rng() % 256));
+      } else {
+        expr += pieces[rng() % pieces.size()];
+      }
+      if (rng() % 2) expr.push_back(' ');
+    }
+    auto program = Program::Compile(expr);
+    if (program) {
+      std::string error;
+      (void)program->Matches(DeviceView{"gpu.example.com", &d}, &error);
+    } else {
+      EXPECT_FALSE(program.error().message.empty()) << expr;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace wasched::dra::cel
