@@ -28,4 +28,11 @@ void Snapshot::Remove(PodIndex p) {
   pi.node = kNoNode;
 }
 
+void Snapshot::Restore(PodIndex p, NodeIndex n) {
+  PodInfo& pi = pods_[p];
+  assert(pi.node == kNoNode && "Restore of a placed pod");
+  pi.node = n;
+  nodes_.Add(n, pi.requests, pi.nonzero_cpu, pi.nonzero_memory, +1);
+}
+
 }  // namespace wasched::sched

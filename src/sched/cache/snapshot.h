@@ -34,6 +34,9 @@ class Snapshot {
   void Commit() { log_.clear(); }
   // Remove: releases a bound pod (deletion / eviction). O(len(requests)).
   void Remove(PodIndex p);
+  // Restore: puts a pod released by Remove back on node n, unlogged (a preemption dry run
+  // adding a reprieved victim back). REQUIRES: p unplaced. O(len(requests)).
+  void Restore(PodIndex p, NodeIndex n);
 
  private:
   NodeTable& nodes_;

@@ -1,0 +1,175 @@
+#include "sched/preemption/default_preemption.h"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "sched/preemption/fit_check.h"
+#include "sched/preemption/preemption_policy.h"
+
+namespace wasched::sched::preemption {
+
+bool DefaultPreemption::SelectVictimsOnNode(const PodInfo& pod, NodeIndex n, int32_t priority,
+                                            VictimUnitIndex& units, const NodePods& node_pods,
+                                            const PdbBudgets* budgets, Candidate* out,
+                                            std::string* reason) {
+  // Potential victims: every unit with a pod here and a lower priority (isPreemptionAllowed).
+  scratch_units_.clear();
+  for (PodIndex p : node_pods.On(n)) {
+    const int32_t slot = units.SlotOf(p);
+    if (units.Unit(slot).priority >= priority) continue;
+    if (std::find(scratch_units_.begin(), scratch_units_.end(), slot) == scratch_units_.end()) {
+      scratch_units_.push_back(slot);
+    }
+  }
+  if (scratch_units_.empty()) {
+    *reason = kNoVictimsForPod;
+    return false;
+  }
+  std::stable_sort(scratch_units_.begin(), scratch_units_.end(), [&](int32_t a, int32_t b) {
+    return MoreImportantUnit(units.Unit(a), units.Unit(b));
+  });
+  // Remove them all, remembering where each unit's pods ran.
+  removed_.clear();
+  offsets_.clear();
+  for (int32_t slot : scratch_units_) {
+    offsets_.push_back(removed_.size());
+    for (PodIndex q : units.Unit(slot).pods) {
+      if (pods_[q].node == kNoNode) continue;
+      removed_.emplace_back(q, pods_[q].node);
+      snapshot_.Remove(q);
+    }
+  }
+  offsets_.push_back(removed_.size());
+  auto restore_range = [&](size_t i) {
+    for (size_t k = offsets_[i]; k < offsets_[i + 1]; ++k) {
+      snapshot_.Restore(removed_[k].first, removed_[k].second);
+    }
+  };
+  auto remove_range = [&](size_t i) {
+    for (size_t k = offsets_[i]; k < offsets_[i + 1]; ++k) snapshot_.Remove(removed_[k].first);
+  };
+  ResourceId insufficient = -1;
+  if (!ResourcesFit(snapshot_.nodes(), pod, n, &insufficient)) {
+    for (size_t i = scratch_units_.size(); i-- > 0;) restore_range(i);
+    *reason = insufficient >= 0 && insufficient < resources_.size()
+                  ? "Insufficient " + resources_.Name(insufficient)
+                  : std::string("Insufficient resources");
+    return false;
+  }
+  // PDB classification in importance order, then reprieve: violating first, most important
+  // first within each class.
+  violations_.assign(scratch_units_.size(), 0);
+  if (budgets != nullptr && !budgets->empty()) {
+    PdbBudgets::Counter counter = budgets->NewCounter();
+    for (size_t i = 0; i < scratch_units_.size(); ++i) {
+      violations_[i] = budgets->Take(counter, units.Unit(scratch_units_[i]).pods);
+    }
+  }
+  victim_.assign(scratch_units_.size(), false);
+  for (int pass = 0; pass < 2; ++pass) {
+    for (size_t i = 0; i < scratch_units_.size(); ++i) {
+      if ((violations_[i] > 0) != (pass == 0)) continue;
+      restore_range(i);
+      if (ResourcesFit(snapshot_.nodes(), pod, n)) continue;  // reprieved
+      remove_range(i);
+      victim_[i] = true;
+    }
+  }
+  // Record the candidate and undo (dry run).
+  out->node = n;
+  out->units.clear();
+  out->highest_priority = std::numeric_limits<int32_t>::min();
+  for (size_t i = 0; i < scratch_units_.size(); ++i) {
+    if (!victim_[i]) continue;
+    const VictimUnit& u = units.Unit(scratch_units_[i]);
+    out->units.push_back(scratch_units_[i]);
+    out->pdb_violations += violations_[i];
+    if (u.kind != UnitKind::kPod) ++out->pod_group_disruptions;
+    const auto count = static_cast<int64_t>(u.pods.size());
+    out->num_pods += count;
+    out->sum_priorities += count * (static_cast<int64_t>(u.priority) + (1LL << 31));
+    if (u.priority > out->highest_priority) {
+      out->highest_priority = u.priority;
+      out->highest_start = u.earliest_start;
+    } else if (u.priority == out->highest_priority) {
+      out->highest_start = std::min(out->highest_start, u.earliest_start);
+    }
+    restore_range(i);
+  }
+  return true;
+}
+
+size_t DefaultPreemption::PickOne(const std::vector<Candidate>& candidates) const {
+  auto better = [](const Candidate& a, const Candidate& b) {
+    if (a.pdb_violations != b.pdb_violations) return a.pdb_violations < b.pdb_violations;
+    if (a.highest_priority != b.highest_priority) return a.highest_priority < b.highest_priority;
+    if (a.sum_priorities != b.sum_priorities) return a.sum_priorities < b.sum_priorities;
+    if (a.num_pods != b.num_pods) return a.num_pods < b.num_pods;
+    if (a.highest_start != b.highest_start) return a.highest_start > b.highest_start;
+    return a.node < b.node;
+  };
+  size_t best = 0;
+  for (size_t i = 1; i < candidates.size(); ++i) {
+    if (better(candidates[i], candidates[best])) best = i;
+  }
+  return best;
+}
+
+Outcome DefaultPreemption::Preempt(const Preemptor& preemptor, VictimUnitIndex& units,
+                                   const NodePods& node_pods, const PdbBudgets* budgets) {
+  Outcome out;
+  if (preemptor.policy == api::PreemptionPolicy::kNever) {
+    out.status = Status::Unschedulable(kNotEligibleNever);
+    return out;
+  }
+  const PodIndex p = preemptor.pods.front();
+  const PodInfo& pod = pods_[p];
+  const std::vector<NodeIndex>& potential = framework_.StaticallyFeasible(pod.static_class);
+  const auto node_count = static_cast<int64_t>(snapshot_.nodes().size());
+  const auto potential_count = static_cast<int64_t>(potential.size());
+  int64_t wanted = std::max<int64_t>(potential_count * kMinCandidateNodesPercentage / 100,
+                                     kMinCandidateNodesAbsolute);
+  wanted = std::min(wanted, potential_count);
+
+  std::vector<Candidate> candidates;
+  std::map<std::string, int32_t> reasons;
+  int64_t violating = 0, non_violating = 0;
+  Candidate c;
+  std::string reason;
+  for (NodeIndex n : potential) {
+    c = Candidate{};
+    if (SelectVictimsOnNode(pod, n, preemptor.priority, units, node_pods, budgets, &c, &reason)) {
+      (c.pdb_violations > 0 ? violating : non_violating)++;
+      candidates.push_back(std::move(c));
+    } else {
+      ++reasons[reason];
+    }
+    if (non_violating > 0 && non_violating + violating >= wanted) break;
+  }
+  if (candidates.empty()) {
+    if (node_count > potential_count) reasons[kPreemptionNotHelpful] += node_count - potential_count;
+    std::vector<std::string> parts;
+    for (const auto& [r, count] : reasons) parts.push_back(fmt::format("{} {}", count, r));
+    std::sort(parts.begin(), parts.end());
+    out.status = Status::Unschedulable(fmt::format(
+        "preemption: 0/{} nodes are available: {}.", node_count, fmt::join(parts, ", ")));
+    return out;
+  }
+  const Candidate& best = candidates[PickOne(candidates)];
+  out.victim_units = best.units;
+  for (int32_t slot : best.units) {
+    const VictimUnit& u = units.Unit(slot);
+    out.victims.insert(out.victims.end(), u.pods.begin(), u.pods.end());
+  }
+  out.pdb_violations = best.pdb_violations;
+  out.pod_group_disruptions = best.pod_group_disruptions;
+  out.nominations.push_back({p, best.node});
+  out.status = Status::Success();
+  return out;
+}
+
+}  // namespace wasched::sched::preemption

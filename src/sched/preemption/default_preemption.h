@@ -1,0 +1,89 @@
+// File: sched/preemption/default_preemption.h
+//
+// DefaultPreemption: PostFilter for a bare pod, as kube-scheduler's DefaultPreemption plugin
+// (upstream pkg/scheduler/framework/plugins/defaultpreemption/default_preemption.go
+// SelectVictimsOnNode, GetOffsetAndNumCandidates; pkg/scheduler/framework/preemption/
+// preemption.go Evaluator.Preempt, DryRunPreemption, pickOneNodeForPreemption), extended by
+// v1.37: a victim that belongs to a `disruptionMode: all` group takes its whole unit with it
+// (victim_unit.h), so no group is left partly running.
+//
+//  1. eligibility: policy Never → Unschedulable "not eligible due to preemptionPolicy=Never.";
+//  2. candidate nodes: the nodes where only Unschedulable (resource) filters rejected the pod —
+//     its statically feasible nodes — from offset 0 (upstream picks a random offset), dry-run
+//     until max(100, 10% of them) candidates are found with at least one not violating a PDB;
+//  3. per node (SelectVictimsOnNode): remove every unit with a pod on the node whose priority is
+//     below the pod's; none → "No preemption victims found for incoming pod"; the pod still
+//     does not fit → that node's reason ("Insufficient cpu"); else reprieve units, PDB-violating
+//     first, then the rest, most important first: add back, keep if the pod still fits;
+//  4. pick one node (pickOneNodeForPreemption): fewest PDB violations; lowest highest victim
+//     priority; smallest sum of victim priorities; fewest victims; latest start of the
+//     highest-priority victims; then the lowest node index (upstream: first in its list);
+//  5. no candidate → Unschedulable "preemption: 0/N nodes are available: <reasons>." (the
+//     caller appends it to the pod's FitError message, as upstream's FitError.Error()).
+//
+// A dry run: the snapshot is unchanged on return; the caller evicts `victims` and binds the pod
+// to `nominations[0].node`. Not thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sched/cache/resource_table.h"
+#include "sched/cache/snapshot.h"
+#include "sched/framework/framework.h"
+#include "sched/preemption/node_pods.h"
+#include "sched/preemption/pdb_budgets.h"
+#include "sched/preemption/preemption_types.h"
+#include "sched/preemption/victim_unit.h"
+
+namespace wasched::sched::preemption {
+
+inline constexpr const char* kNoVictimsForPod = "No preemption victims found for incoming pod";
+inline constexpr const char* kPreemptionNotHelpful = "Preemption is not helpful for scheduling";
+// Upstream DefaultPreemptionArgs defaults.
+inline constexpr int32_t kMinCandidateNodesPercentage = 10;
+inline constexpr int32_t kMinCandidateNodesAbsolute = 100;
+
+class DefaultPreemption {
+ public:
+  DefaultPreemption(Snapshot& snapshot, const Framework& framework,
+                    const std::vector<PodInfo>& pods, const ResourceTable& resources)
+      : snapshot_(snapshot), framework_(framework), pods_(pods), resources_(resources) {}
+
+  // Preempt: steps 1–5 for preemptor.pods[0]. `budgets` may be null.
+  // Cost: O(C × (victims on a node × R)) for C dry-run candidate nodes (≤ max(100, N/10) unless
+  // every one violates a PDB), allocation only for the candidates kept.
+  [[nodiscard]] Outcome Preempt(const Preemptor& preemptor, VictimUnitIndex& units,
+                                const NodePods& node_pods, const PdbBudgets* budgets);
+
+ private:
+  struct Candidate {
+    NodeIndex node = kNoNode;
+    std::vector<int32_t> units;  // victim slots, most important first
+    int32_t pdb_violations = 0;
+    int32_t pod_group_disruptions = 0;
+    int32_t highest_priority = 0;
+    int64_t sum_priorities = 0;
+    int64_t num_pods = 0;
+    int64_t highest_start = 0;  // earliest start among the highest-priority victims
+  };
+  // SelectVictimsOnNode: a candidate, or an empty `reason` and false when the node can't help.
+  bool SelectVictimsOnNode(const PodInfo& pod, NodeIndex n, int32_t priority,
+                           VictimUnitIndex& units, const NodePods& node_pods,
+                           const PdbBudgets* budgets, Candidate* out, std::string* reason);
+  [[nodiscard]] size_t PickOne(const std::vector<Candidate>& candidates) const;
+
+  Snapshot& snapshot_;
+  const Framework& framework_;
+  const std::vector<PodInfo>& pods_;
+  const ResourceTable& resources_;
+  std::vector<int32_t> scratch_units_;
+  std::vector<std::pair<PodIndex, NodeIndex>> removed_;
+  std::vector<size_t> offsets_;       // unit i's pods are removed_[offsets_[i], offsets_[i+1])
+  std::vector<int32_t> violations_;   // per unit of scratch_units_
+  std::vector<bool> victim_;
+};
+
+}  // namespace wasched::sched::preemption

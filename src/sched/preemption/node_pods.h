@@ -1,0 +1,38 @@
+// File: sched/preemption/node_pods.h
+//
+// NodePods: the pods placed on each node (upstream NodeInfo.Pods), which bare-pod preemption
+// walks per candidate node. The scheduler keeps it in step with bindings and evictions.
+// Add / Remove are O(pods on the node); On is O(1).
+#pragma once
+
+#include <algorithm>
+#include <span>
+#include <vector>
+
+#include "sched/framework/pod_info.h"
+
+namespace wasched::sched::preemption {
+
+class NodePods {
+ public:
+  NodePods() = default;
+  // NodePods: every placed pod of `pods` on its node, in pod order. O(P + N).
+  NodePods(int32_t node_count, const std::vector<PodInfo>& pods) : on_(node_count) {
+    for (size_t p = 0; p < pods.size(); ++p) {
+      if (pods[p].node != kNoNode) on_[pods[p].node].push_back(static_cast<PodIndex>(p));
+    }
+  }
+  [[nodiscard]] bool built() const { return !on_.empty(); }
+  void Add(PodIndex p, NodeIndex n) { on_[n].push_back(p); }
+  void Remove(PodIndex p, NodeIndex n) {
+    auto& v = on_[n];
+    auto it = std::find(v.begin(), v.end(), p);
+    if (it != v.end()) v.erase(it);
+  }
+  [[nodiscard]] std::span<const PodIndex> On(NodeIndex n) const { return on_[n]; }
+
+ private:
+  std::vector<std::vector<PodIndex>> on_;
+};
+
+}  // namespace wasched::sched::preemption
