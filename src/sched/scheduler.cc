@@ -19,7 +19,9 @@
 #include "sched/cache/node_table.h"
 #include "sched/cache/snapshot.h"
 #include "sched/framework/framework.h"
+#include "sched/gang/group_tree.h"
 #include "sched/gang/pod_group_algorithm.h"
+#include "sched/gang/tree_algorithm.h"
 #include "sched/plugins/gang_scheduling/gang_scheduling.h"
 #include "sched/queue/scheduling_queue.h"
 
@@ -69,7 +71,9 @@ class PriorityResolver {
 class Run {
  public:
   Run(const api::ObjectSet& objects, const SchedulerOptions& options)
-      : objects_(objects), options_(options) {}
+      : objects_(objects),
+        options_(options),
+        queue_(options.clock != nullptr ? *options.clock : fixed_clock_) {}
 
   ScheduleResult Execute();
 
@@ -78,11 +82,19 @@ class Run {
   void BuildGroups();
   void Enqueue();
   void ScheduleBarePod(PodIndex p);
-  void ScheduleGroup(GroupIndex g);
+  void EnqueueTrees();
+  void ScheduleGroup(TreeIndex root);
+  void ScheduleTree(TreeIndex root);
   void SetGroupCondition(GroupState& g, bool ok, const std::string& reason,
                          const std::string& message);
+  // SetTreeCondition: the *InitiallyScheduled condition of tree node t (PodGroup or
+  // CompositePodGroup); never regresses a True one.
+  void SetTreeCondition(TreeIndex t, bool ok, const std::string& reason, const std::string& message);
+  [[nodiscard]] int32_t TreePriority(TreeIndex t) const;
   void Bind(PodIndex p);
-  [[nodiscard]] QueuedUnit GroupUnit(GroupIndex g) const;
+  // GroupUnit: the queue unit of a root: a standalone PodGroup (TreeIndex == GroupIndex) or a
+  // root CompositePodGroup.
+  [[nodiscard]] QueuedUnit GroupUnit(TreeIndex root) const;
   void Verify() const;
   ScheduleResult Assemble() const;
 
@@ -92,8 +104,13 @@ class Run {
   std::unique_ptr<NodeTable> nodes_;
   std::vector<PodInfo> pods_;
   std::vector<GroupState> groups_;
+  std::unique_ptr<GroupTree> tree_;                         // PodGroup/CompositePodGroup hierarchy
+  std::unique_ptr<TreeAlgorithm> tree_algorithm_;           // CPG trees and topology placement
+  std::vector<std::vector<api::Condition>> composite_conditions_;  // per CompositePodGroup
+  std::vector<int32_t> composite_priority_;                 // per CompositePodGroup, resolved
   std::unique_ptr<Framework> framework_;
   std::unique_ptr<Snapshot> snapshot_;
+  FakeClock fixed_clock_;  // the queue's clock unless options_.clock is set; never moves
   SchedulingQueue queue_;
   std::vector<std::string> pending_reason_;
   std::vector<std::string> pending_message_;
@@ -211,6 +228,11 @@ void Run::BuildGroups() {
                     static_cast<GroupIndex>(groups_.size()));
     groups_.push_back(std::move(g));
   }
+  tree_ = std::make_unique<GroupTree>(objects_);
+  for (const auto& cpg : objects_.composite_pod_groups) {
+    composite_conditions_.push_back(cpg.conditions);
+    composite_priority_.push_back(priorities.Resolve(cpg.priority, cpg.priority_class_name));
+  }
   for (size_t p = 0; p < pods_.size(); ++p) {
     const api::Pod& pod = *pods_[p].pod;
     if (!pod.pod_group_name) continue;
@@ -227,7 +249,10 @@ void Run::BuildGroups() {
     }
     pods_[p].group = it->second;
     groups_[it->second].members.push_back(static_cast<PodIndex>(p));
+    tree_->AddMember(tree_->LeafOf(it->second), static_cast<PodIndex>(p));
   }
+  tree_algorithm_ =
+      std::make_unique<TreeAlgorithm>(*framework_, *snapshot_, pods_, *tree_, gated_);
 }
 
 void Run::Enqueue() {
@@ -256,21 +281,9 @@ void Run::Enqueue() {
     for (PodIndex p : gs.members) {
       if (!gated_[p]) ++known;
     }
-    // Not scheduled by this version (no silent approximation): CompositePodGroup trees and
-    // topology-constrained placement arrive with the hierarchy/topology work.
+    // Members of a CompositePodGroup tree travel with its root (EnqueueTrees).
+    if (gs.pod_group->parent_composite_pod_group_name) continue;
     std::string unsupported;
-    if (gs.pod_group->parent_composite_pod_group_name) {
-      unsupported = fmt::format(
-          "pod group {} belongs to CompositePodGroup \"{}\": CompositePodGroup hierarchies are "
-          "not scheduled by this version of wasched",
-          gs.key, *gs.pod_group->parent_composite_pod_group_name);
-    } else if (gs.pod_group->scheduling_constraints &&
-               !gs.pod_group->scheduling_constraints->topology.empty()) {
-      unsupported = fmt::format(
-          "pod group {} has schedulingConstraints.topology: topology-aware placement is not "
-          "supported by this version of wasched",
-          gs.key);
-    }
     for (PodIndex p : gs.members) {
       if (!unsupported.empty()) break;
       const auto& hard = pods_[p].pod->unsupported_constraints;
@@ -301,15 +314,112 @@ void Run::Enqueue() {
     }
     queue_.Add(GroupUnit(static_cast<GroupIndex>(g)));
   }
+  EnqueueTrees();
 }
 
-QueuedUnit Run::GroupUnit(GroupIndex g) const {
+void Run::EnqueueTrees() {
+  // Minimal admission of CompositePodGroup trees (H4a; the queue work of issue 4 refines it):
+  // a member of a tree whose chain misses a CompositePodGroup waits; a refused tree (§4.6) gets
+  // SchedulerError on every level; otherwise the root is queued once its tree meets quorum
+  // recursively (leaf: known members ≥ minCount; CompositePodGroup: ready children ≥
+  // minGroupCount; spec §4.2 step 3).
+  std::vector<TreeIndex> order;
+  for (TreeIndex t = static_cast<TreeIndex>(groups_.size()); t < tree_->size(); ++t) {
+    const GroupTreeNode& node = tree_->node(t);
+    if (node.root != t) continue;
+    order.clear();
+    tree_->Preorder(t, order);
+    std::vector<char> ready(static_cast<size_t>(tree_->size()), 0);
+    bool any_pending = false;
+    std::string unsupported;
+    for (auto it = order.rbegin(); it != order.rend(); ++it) {
+      const GroupTreeNode& n = tree_->node(*it);
+      int32_t count = 0;
+      if (n.is_composite) {
+        for (TreeIndex c : n.children) count += ready[c];
+      } else {
+        for (PodIndex p : n.members) {
+          if (gated_[p]) continue;
+          ++count;
+          if (pods_[p].node == kNoNode) any_pending = true;
+          if (pods_[p].node == kNoNode && unsupported.empty() &&
+              !pods_[p].pod->unsupported_constraints.empty()) {
+            unsupported = fmt::format(
+                "pod group {}: member pod {} has hard constraint(s) wasched does not model: {}",
+                n.key, pods_[p].key, fmt::join(pods_[p].pod->unsupported_constraints, ", "));
+          }
+        }
+      }
+      ready[*it] = count >= n.quorum ? 1 : 0;
+    }
+    if (!any_pending) continue;
+    auto hold = [&](const std::string& reason, const std::string& message) {
+      for (TreeIndex g : order) {
+        if (tree_->node(g).is_composite) continue;
+        for (PodIndex p : tree_->node(g).members) {
+          if (pods_[p].node != kNoNode || gated_[p]) continue;
+          pending_reason_[p] = reason;
+          pending_message_[p] = message;
+        }
+      }
+    };
+    if (!node.problem.empty()) {
+      for (TreeIndex g : order) SetTreeCondition(g, false, api::kReasonSchedulerError, node.problem);
+      hold(api::kReasonSchedulerError, node.problem);
+      continue;
+    }
+    if (!unsupported.empty()) {
+      hold("Unsupported", unsupported);
+      continue;
+    }
+    if (!ready[t]) {
+      hold("SchedulingGated",
+           fmt::format("waiting for the pod group hierarchy of composite pod group \"{}\" to meet "
+                       "quorum", node.composite->meta.name));
+      continue;
+    }
+    queue_.Add(GroupUnit(t));
+  }
+  // Members of a tree whose chain names an absent CompositePodGroup wait for it (PreEnqueue).
+  for (size_t g = 0; g < groups_.size(); ++g) {
+    const GroupTreeNode& n = tree_->node(static_cast<TreeIndex>(g));
+    if (n.missing_parent.empty() && !n.cyclic) continue;
+    for (PodIndex p : n.members) {
+      if (pods_[p].node != kNoNode || gated_[p]) continue;
+      pending_reason_[p] = n.cyclic ? api::kReasonSchedulerError : "SchedulingGated";
+      pending_message_[p] =
+          n.cyclic ? n.problem
+                   : fmt::format("waiting for composite pod group \"{}\" spec to appear",
+                                 n.missing_parent);
+    }
+    if (n.cyclic) SetTreeCondition(static_cast<TreeIndex>(g), false, api::kReasonSchedulerError, n.problem);
+  }
+  for (TreeIndex t = static_cast<TreeIndex>(groups_.size()); t < tree_->size(); ++t) {
+    if (tree_->node(t).cyclic) SetTreeCondition(t, false, api::kReasonSchedulerError, tree_->node(t).problem);
+  }
+}
+
+int32_t Run::TreePriority(TreeIndex t) const {
+  const auto pg_count = static_cast<TreeIndex>(groups_.size());
+  return t < pg_count ? groups_[t].priority : composite_priority_[t - pg_count];
+}
+
+QueuedUnit Run::GroupUnit(TreeIndex root) const {
   // A group is ordered by its own priority and creation time; input order is that of its
   // first member pod, so groups without timestamps keep the order users listed them in.
-  const GroupState& gs = groups_[g];
+  const GroupTreeNode& node = tree_->node(root);
+  const api::ObjectMeta& meta = node.is_composite ? node.composite->meta : node.pod_group->meta;
   int32_t first_order = INT32_MAX;
-  for (PodIndex p : gs.members) first_order = std::min(first_order, pods_[p].input_order);
-  return {true, g, gs.priority, gs.pod_group->meta.creation_timestamp.value_or(0), first_order};
+  if (!node.is_composite) {
+    for (PodIndex p : groups_[root].members) first_order = std::min(first_order, pods_[p].input_order);
+  } else {
+    std::vector<TreeIndex> leaves;
+    tree_->Leaves(root, leaves);
+    for (TreeIndex l : leaves) {
+      for (PodIndex p : tree_->node(l).members) first_order = std::min(first_order, pods_[p].input_order);
+    }
+  }
+  return {true, root, TreePriority(root), meta.creation_timestamp.value_or(0), first_order};
 }
 
 void Run::Bind(PodIndex p) {
@@ -347,34 +457,75 @@ void Run::SetGroupCondition(GroupState& g, bool ok, const std::string& reason,
   }
 }
 
-void Run::ScheduleGroup(GroupIndex gi) {
-  GroupState& g = groups_[gi];
+void Run::SetTreeCondition(TreeIndex t, bool ok, const std::string& reason,
+                           const std::string& message) {
+  const auto pg_count = static_cast<TreeIndex>(groups_.size());
+  if (t < pg_count) {
+    SetGroupCondition(groups_[t], ok, reason, message);
+    return;
+  }
+  // CompositePodGroupInitiallyScheduled: terminal once True, as for PodGroups.
+  auto& conditions = composite_conditions_[t - pg_count];
+  auto it = std::find_if(conditions.begin(), conditions.end(), [](const api::Condition& c) {
+    return c.type == api::kCompositePodGroupInitiallyScheduled;
+  });
+  if (it != conditions.end() && it->status == "True") return;
+  api::Condition c{api::kCompositePodGroupInitiallyScheduled, ok ? "True" : "False", reason,
+                   message, tree_->node(t).composite->meta.generation, 0};
+  if (it != conditions.end()) {
+    *it = c;
+  } else {
+    conditions.push_back(c);
+  }
+}
+
+void Run::ScheduleGroup(TreeIndex root) {
+  const GroupTreeNode& root_node = tree_->node(root);
+  // A standalone PodGroup without topology keeps the leaf algorithm; trees and topology
+  // constraints go through the placement (tree) algorithm (spec §4.4, §5).
+  const bool flat = !root_node.is_composite && root_node.topology_key.empty();
+  std::vector<TreeIndex> groups;
+  tree_->Preorder(root, groups);
   std::vector<PodIndex> todo;
   int32_t scheduled = 0;
-  for (PodIndex p : g.members) {
-    if (pods_[p].node != kNoNode) {
-      ++scheduled;
-    } else if (!gated_[p]) {
-      todo.push_back(p);
+  for (TreeIndex t : groups) {
+    for (PodIndex p : tree_->node(t).members) {
+      if (pods_[p].node != kNoNode) {
+        ++scheduled;
+      } else if (!gated_[p]) {
+        todo.push_back(p);
+      }
     }
   }
-  assert(!todo.empty() && "a group is queued only with an ungated pending member");
+  if (todo.empty()) return;
   std::stable_sort(todo.begin(), todo.end(),
                    [&](PodIndex a, PodIndex b) { return PodOrderLess(pods_[a], pods_[b]); });
 
-  // validatePodGroup (schedule_one_podgroup.go): one schedulerName and one priority per group.
+  // validatePodGroup (schedule_one_podgroup.go): one schedulerName and one priority per
+  // hierarchy (every pod and group has the root's priority).
+  const int32_t priority = TreePriority(root);
   std::string invalid;
+  for (TreeIndex t : groups) {
+    if (TreePriority(t) != priority) {
+      invalid = fmt::format(
+          "all pod groups in a pod group hierarchy should have the same priority as the root: "
+          "{} has priority {}, {} has {}",
+          tree_->node(t).key, TreePriority(t), root_node.key, priority);
+      break;
+    }
+  }
   for (PodIndex p : todo) {
+    if (!invalid.empty()) break;
     const PodInfo& pi = pods_[p];
     if (pi.pod->scheduler_name != pods_[todo.front()].pod->scheduler_name) {
       invalid = "all pods in a pod group hierarchy should have the same .spec.schedulerName set";
       break;
     }
-    if (pi.priority != g.priority) {
+    if (pi.priority != priority) {
       invalid = fmt::format(
           "all pods in a pod group hierarchy should have the same priority as the pod group: "
           "pod {} has priority {}, pod group {} has {}",
-          pi.key, pi.priority, g.key, g.priority);
+          pi.key, pi.priority, root_node.key, priority);
       break;
     }
   }
@@ -393,10 +544,15 @@ void Run::ScheduleGroup(GroupIndex gi) {
       pending_reason_[p] = api::kReasonSchedulerError;
       pending_message_[p] = invalid;
     }
-    SetGroupCondition(g, false, api::kReasonSchedulerError, invalid);
+    for (TreeIndex t : groups) SetTreeCondition(t, false, api::kReasonSchedulerError, invalid);
+    return;
+  }
+  if (!flat) {
+    ScheduleTree(root);
     return;
   }
 
+  GroupState& g = groups_[root];
   PodGroupAlgorithm algorithm(*framework_, *snapshot_, pods_);
   GroupAttempt a = algorithm.Run(todo, scheduled, g.min_count);
   if (a.code == Code::kSuccess) {
@@ -409,26 +565,60 @@ void Run::ScheduleGroup(GroupIndex gi) {
     SetGroupCondition(g, true, api::kReasonScheduled, "");
     if (!a.unplaced.empty()) {
       // Members beyond minCount that did not fit are requeued on their own.
-      queue_.AddUnschedulable(GroupUnit(gi));
+      queue_.AddUnschedulable(GroupUnit(root));
     }
     return;
   }
-  // Upstream fails every pod of an unschedulable group with the group's status, whose message
-  // is the failing pod's FitError; wasched appends how many pods fit against minCount.
-  const auto total = static_cast<int32_t>(todo.size()) + scheduled;
-  std::string summary = fmt::format("Pod group {}: {} of {} pods fit, minCount {}.", g.key,
-                                    a.fit_count + scheduled, total, g.min_count);
-  std::string group_message =
-      a.first_failed >= 0 ? a.first_failed_message + " " + summary : summary;
-  if (a.none_schedulable) {
-    group_message = "no pods were schedulable: " + a.first_failed_message;
-  }
+  // Upstream fails every pod of an unschedulable group with the group's status.
+  const std::string group_message = GroupFailureMessage(
+      a, g.key, scheduled, static_cast<int32_t>(todo.size()) + scheduled, g.min_count);
   for (PodIndex p : todo) {
     pending_reason_[p] = "Unschedulable";
     pending_message_[p] = group_message;
   }
   SetGroupCondition(g, false, api::kReasonUnschedulable, group_message);
-  queue_.AddUnschedulable(GroupUnit(gi));
+  queue_.AddUnschedulable(GroupUnit(root));
+}
+
+void Run::ScheduleTree(TreeIndex root) {
+  TreeAttempt a = tree_algorithm_->Run(root);
+  if (a.code == Code::kSuccess) {
+    snapshot_->Commit();
+    for (PodIndex p : a.placed) Bind(p);
+    // Every level gets its own condition; a sub-group that failed (its parent still reached
+    // minGroupCount) stays pending with its own message.
+    for (TreeIndex t : a.groups) {
+      const TreeNodeOutcome& o = tree_algorithm_->Outcome(t);
+      if (o.code == Code::kSuccess) {
+        SetTreeCondition(t, true, api::kReasonScheduled, "");
+      } else {
+        SetTreeCondition(t, false, api::kReasonUnschedulable, o.message);
+      }
+    }
+    for (PodIndex p : a.unplaced) {
+      const TreeNodeOutcome& o = tree_algorithm_->Outcome(tree_->LeafOf(pods_[p].group));
+      pending_reason_[p] = "Unschedulable";
+      pending_message_[p] =
+          o.code == Code::kSuccess ? framework_->Diagnose(pods_[p]) : o.message;
+    }
+    if (!a.unplaced.empty()) queue_.AddUnschedulable(GroupUnit(root));
+    return;
+  }
+  // Upstream fails every pod of the hierarchy with the root's status; each level's condition
+  // carries its own reason where it has one.
+  for (TreeIndex t : a.groups) {
+    const TreeNodeOutcome& o = tree_algorithm_->Outcome(t);
+    const bool own = o.code != Code::kSuccess && o.code != Code::kSkip && !o.message.empty();
+    SetTreeCondition(t, false, api::kReasonUnschedulable, own ? o.message : a.message);
+  }
+  for (TreeIndex t : a.groups) {
+    for (PodIndex p : tree_->node(t).members) {
+      if (pods_[p].node != kNoNode || gated_[p]) continue;
+      pending_reason_[p] = "Unschedulable";
+      pending_message_[p] = a.message;
+    }
+  }
+  queue_.AddUnschedulable(GroupUnit(root));
 }
 
 void Run::Verify() const {
@@ -486,6 +676,8 @@ ScheduleResult Run::Execute() {
     } else {
       ScheduleBarePod(unit->index);
     }
+    // A unit that did not go back to the queue is done (bound).
+    if (queue_.StateOf(*unit) == UnitQueueState::kInFlight) queue_.Done(*unit);
     if (options_.verify) Verify();
   }
   return Assemble();
@@ -558,7 +750,7 @@ ScheduleResult Run::Assemble() const {
     gr.scheduled = satisfied_children(cpg, 1);
     gr.min_group_count =
         cpg.scheduling_policy.gang ? cpg.scheduling_policy.gang->min_group_count : 1;
-    gr.conditions = cpg.conditions;
+    gr.conditions = composite_conditions_[&cpg - objects_.composite_pod_groups.data()];
     r.groups.push_back(std::move(gr));
   }
   std::sort(r.groups.begin(), r.groups.end(), [](const GroupResult& a, const GroupResult& b) {

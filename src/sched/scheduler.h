@@ -13,6 +13,7 @@
 #pragma once
 
 #include "api/object_set.h"
+#include "sched/queue/clock.h"
 #include "sched/schedule_result.h"
 
 namespace wasched::sched {
@@ -26,6 +27,9 @@ struct SchedulerOptions {
   // verify: after every cycle, check that the incremental node accounting equals a recomputation
   // from scratch and that no node is over-committed; a mismatch aborts (assert-level bug).
   bool verify = false;
+  // clock: the scheduling queue's time source (backoff, leftover flush), not owned; nullptr =
+  // a FakeClock fixed at 0, as `wasched schedule` uses, so results never depend on time.
+  const Clock* clock = nullptr;
 };
 
 // Schedule: runs the scheduler over `objects` until no unit can make progress.

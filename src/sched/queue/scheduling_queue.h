@@ -1,25 +1,51 @@
 // File: sched/queue/scheduling_queue.h
 //
-// SchedulingQueue: the order in which scheduling units are attempted (upstream
-// pkg/scheduler/backend/queue/scheduling_queue.go, PrioritySort). A unit is a bare pod or a
-// standalone PodGroup (its members travel with it). Active units pop by priority (higher first),
-// then creation time (earlier first), then input order; units that failed wait in the
-// unschedulable pool until a cluster event that could help (capacity freed, nodes added) moves
-// them back. `schedule` runs to a fixed point: a failed unit is retried only after such an event.
+// SchedulingQueue: the order in which scheduling units are attempted and where a unit waits
+// after it failed (upstream pkg/scheduler/backend/queue/scheduling_queue.go: activeQ,
+// backoffQ, unschedulablePods; PrioritySort). A unit is a bare pod or the root of a group
+// hierarchy — a standalone PodGroup or a root CompositePodGroup (spec/was-v1.37.md §4.1): only
+// the root is queued, its descendants and their pods travel with it.
 //
-// Backoff durations (1 s initial, 10 s max) matter only with a clock (simulate); the one-shot
-// `schedule` has no time, so the pool is flushed by events alone.
+//  * active     — ready to run: higher priority first, then earlier creation, then input order.
+//  * backoff    — failed, and an event that may help arrived; retried once its backoff expired
+//                 (BackoffDuration(attempts): 1, 2, 4, 8, 10, 10 s …, sched/queue/backoff.h).
+//  * unschedulable pool — failed, no helpful event yet. A ClusterEvent moves a parked unit on
+//                 when the hint of a plugin that rejected it says kQueue (to backoff while backing
+//                 off, else to active); after kPodMaxInUnschedulablePodsDuration a unit is moved
+//                 anyway (FlushUnschedulableLeftover).
+//  * gated      — rejected at PreEnqueue (GangScheduling: group spec missing, quorum not met).
+//                 A gang hint re-runs PreEnqueue (the callback given to SetPreEnqueue); it enters
+//                 active only when PreEnqueue passes. Gated units have no backoff (never tried).
+//
+// Events that arrive while a unit is being scheduled (between Pop and AddUnschedulable) are
+// kept and replayed against that unit when it fails, as upstream's in-flight events: a helpful
+// one sends it to backoff instead of the pool.
+//
+// Deviations (documented, spec §4.3 item 7): upstream's SchedulerPopFromBackoffQ (pop from
+// backoff when active is empty) and its 1-second ordering windows are not modelled: a unit
+// leaves backoff exactly when now ≥ failure time + backoff.
+//
+// Time comes from the injected Clock; `schedule` uses a FakeClock that never moves, so a failed
+// unit is retried only after an event (the run ends when the active queue drains).
 // Not thread-safe; owned by the scheduling loop.
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <optional>
 #include <set>
+#include <utility>
 #include <vector>
+
+#include "sched/queue/backoff.h"
+#include "sched/queue/clock.h"
+#include "sched/queue/cluster_event.h"
 
 namespace wasched::sched {
 
-// QueuedUnit: `is_group` selects whether `index` is a GroupIndex or a PodIndex.
+// QueuedUnit: `is_group` selects whether `index` is a GroupTree root index (PodGroup or
+// CompositePodGroup) or a PodIndex. A group unit's hierarchy root (queueing hints) is `index`.
 struct QueuedUnit {
   bool is_group = false;
   int32_t index = 0;
@@ -28,20 +54,60 @@ struct QueuedUnit {
   int32_t input_order = 0;
 };
 
+// UnitQueueState: where a unit is.
+enum class UnitQueueState : uint8_t { kAbsent, kActive, kInFlight, kBackoff, kUnschedulable, kGated };
+
 class SchedulingQueue {
  public:
-  // Add: into the active queue. O(log n).
-  void Add(const QueuedUnit& unit);
-  // Pop: the next active unit, or nullopt when none is active. O(log n).
-  [[nodiscard]] std::optional<QueuedUnit> Pop();
-  // AddUnschedulable: park a unit that failed this cycle. O(1).
-  void AddUnschedulable(const QueuedUnit& unit) { unschedulable_.push_back(unit); }
-  // MoveAllToActive: a cluster event that may help happened (upstream
-  // MoveAllToActiveOrBackoffQueue); every parked unit becomes active. O(k log n).
-  void MoveAllToActive();
+  // PreEnqueueFn: true when the unit may enter the active queue (upstream runPreEnqueuePlugins).
+  using PreEnqueueFn = std::function<bool(const QueuedUnit&)>;
+  // HintFn: the gang plugin's hint for a unit (plugins::GangSchedulingHint bound to the unit's
+  // hierarchy root). Filter-plugin rejections use FilterPluginsHint.
+  using GangHintFn = std::function<QueueingHint(const ClusterEvent&, const QueuedUnit&)>;
 
+  // SchedulingQueue: `clock` must outlive the queue. Without a GangHintFn, gang-rejected units
+  // move on every group event.
+  explicit SchedulingQueue(const Clock& clock) : clock_(&clock) {}
+
+  void SetPreEnqueue(PreEnqueueFn fn) { pre_enqueue_ = std::move(fn); }
+  void SetGangHint(GangHintFn fn) { gang_hint_ = std::move(fn); }
+
+  // Add: a new unit (upstream Add): runs PreEnqueue; passes → active, else gated.
+  // Returns true when the unit became active. O(log n).
+  bool Add(const QueuedUnit& unit);
+  // Pop: the next active unit after moving every unit whose backoff completed to active; counts
+  // the attempt; nullopt when nothing is active. The unit is in flight until AddUnschedulable or
+  // Done. O(log n) amortised.
+  [[nodiscard]] std::optional<QueuedUnit> Pop();
+  // Done: the in-flight unit finished (bound): forget it. O(log n).
+  void Done(const QueuedUnit& unit);
+  // AddUnschedulable: the in-flight unit failed; `rejectors` (Rejector bits) say who rejected
+  // it. kRejectorError → backoff; an in-flight event whose hint says kQueue → backoff; otherwise
+  // the unschedulable pool. Timestamp = now. O(log n + in-flight events).
+  void AddUnschedulable(const QueuedUnit& unit, uint32_t rejectors = kRejectorFilter);
+  // OnEvent: evaluates the hints of every parked (pool, gated) unit; kQueue moves it on. While
+  // a unit is in flight the event is also kept for it. O(parked · log n).
+  void OnEvent(const ClusterEvent& event);
+  // MoveAllToActive: every pool unit moves on regardless of hints (upstream
+  // MoveAllToActiveOrBackoffQueue with a nil precheck). O(k log n).
+  void MoveAllToActive();
+  // FlushBackoffCompleted: backoff units whose backoff expired → active. O(k log n).
+  void FlushBackoffCompleted();
+  // FlushUnschedulableLeftover: pool and gated units parked ≥ kPodMaxInUnschedulablePodsDuration
+  // move on (event kUnschedulableTimeout; gated ones only when PreEnqueue now passes). O(parked · log n).
+  void FlushUnschedulableLeftover();
+
+  // Observers (tests, the simulator).
+  [[nodiscard]] UnitQueueState StateOf(const QueuedUnit& unit) const;
+  // Attempts: scheduling attempts of the unit so far (0 when unknown).
+  [[nodiscard]] int32_t Attempts(const QueuedUnit& unit) const;
+  // BackoffExpiry: failure time + BackoffDuration(attempts); nullopt when never failed.
+  [[nodiscard]] std::optional<Duration> BackoffExpiry(const QueuedUnit& unit) const;
   [[nodiscard]] bool Empty() const { return active_.empty(); }
-  [[nodiscard]] size_t UnschedulableCount() const { return unschedulable_.size(); }
+  [[nodiscard]] size_t ActiveCount() const { return active_.size(); }
+  [[nodiscard]] size_t BackoffCount() const { return backoff_.size(); }
+  [[nodiscard]] size_t UnschedulableCount() const;
+  [[nodiscard]] size_t GatedCount() const;
 
  private:
   struct Less {
@@ -53,8 +119,30 @@ class SchedulingQueue {
       return a.index < b.index;
     }
   };
+  using UnitId = std::pair<bool, int32_t>;
+  struct Entry {
+    QueuedUnit unit;
+    UnitQueueState state = UnitQueueState::kAbsent;
+    int32_t attempts = 0;
+    Duration timestamp{};  // when it last failed (or was parked)
+    uint32_t rejectors = kRejectorNone;
+  };
+  static UnitId IdOf(const QueuedUnit& u) { return {u.is_group, u.index}; }
+  [[nodiscard]] Duration ExpiryOf(const Entry& e) const;
+  [[nodiscard]] bool Worth(const Entry& e, const ClusterEvent& event) const;
+  // MoveOn: a parked entry a hint released: gated → PreEnqueue → active | stays gated;
+  // pool → backoff while backing off, else active.
+  void MoveOn(Entry& e);
+  void ToActive(Entry& e);
+
+  const Clock* clock_;
+  PreEnqueueFn pre_enqueue_;
+  GangHintFn gang_hint_;
+  std::map<UnitId, Entry> entries_;
   std::set<QueuedUnit, Less> active_;
-  std::vector<QueuedUnit> unschedulable_;
+  std::set<std::pair<Duration, UnitId>> backoff_;  // by expiry, then id
+  std::optional<UnitId> in_flight_;
+  std::vector<ClusterEvent> in_flight_events_;
 };
 
 }  // namespace wasched::sched

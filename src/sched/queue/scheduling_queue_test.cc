@@ -1,0 +1,231 @@
+// File: sched/queue/scheduling_queue_test.cc
+//
+// The queue with a FakeClock: order, backoff expiry after 1, 2, 4, 8, 10, 10 s of consecutive
+// failures, the unschedulable pool, hint-driven moves (gang hints of spec/was-v1.37.md §4.2,
+// filter hints), in-flight events, PreEnqueue gating and the 5-minute leftover flush.
+#include "sched/queue/scheduling_queue.h"
+
+#include <gtest/gtest.h>
+
+#include "sched/plugins/gang_scheduling/gang_scheduling.h"
+
+namespace wasched::sched {
+namespace {
+
+using std::chrono::seconds;
+
+QueuedUnit Group(int32_t index, int32_t priority = 0, int64_t creation = 0) {
+  return {true, index, priority, creation, index};
+}
+QueuedUnit Pod(int32_t index, int32_t priority = 0) { return {false, index, priority, 0, index}; }
+
+// WithGangHints: the scheduler's wiring: a group unit's hierarchy root is its own index.
+void WithGangHints(SchedulingQueue& q) {
+  q.SetGangHint([](const ClusterEvent& e, const QueuedUnit& u) {
+    return plugins::GangSchedulingHint(e, u.is_group ? u.index : -1);
+  });
+}
+
+TEST(SchedulingQueueTest, PopsByPriorityThenCreationThenInputOrder) {
+  FakeClock clock;
+  SchedulingQueue q(clock);
+  q.Add(Group(3, 0, 5));
+  q.Add(Pod(1, 10));
+  q.Add(Group(2, 0, 1));
+  q.Add(Pod(0, 0));
+  EXPECT_EQ(q.Pop()->index, 1);       // priority 10
+  EXPECT_EQ(q.Pop()->index, 0);       // creation 0
+  EXPECT_EQ(q.Pop()->index, 2);       // creation 1
+  EXPECT_EQ(q.Pop()->index, 3);
+  EXPECT_FALSE(q.Pop().has_value());
+}
+
+// Each failure after an event that helps goes to backoff; the unit is poppable exactly when
+// its backoff (1, 2, 4, 8, 10, 10 s) has passed.
+TEST(SchedulingQueueTest, BackoffDurationsOfConsecutiveFailures) {
+  FakeClock clock(seconds(100));
+  SchedulingQueue q(clock);
+  const QueuedUnit u = Group(0);
+  q.Add(u);
+  const int want_seconds[] = {1, 2, 4, 8, 10, 10};
+  for (int attempt = 1; attempt <= 6; ++attempt) {
+    ASSERT_TRUE(q.Pop().has_value()) << "attempt " << attempt;
+    EXPECT_EQ(q.Attempts(u), attempt);
+    q.AddUnschedulable(u, kRejectorFilter);
+    EXPECT_EQ(q.StateOf(u), UnitQueueState::kUnschedulable);
+    q.OnEvent({EventKind::kNodeAdd});  // capacity may help → backoff
+    EXPECT_EQ(q.StateOf(u), UnitQueueState::kBackoff);
+    const Duration d = seconds(want_seconds[attempt - 1]);
+    EXPECT_EQ(*q.BackoffExpiry(u) - clock.Now(), d) << "attempt " << attempt;
+    clock.Step(d - Duration(1));
+    EXPECT_FALSE(q.Pop().has_value()) << "still backing off at attempt " << attempt;
+    clock.Step(Duration(1));
+    q.FlushBackoffCompleted();
+    EXPECT_EQ(q.StateOf(u), UnitQueueState::kActive);
+  }
+}
+
+TEST(SchedulingQueueTest, FailureWithoutHelpfulEventWaitsInPool) {
+  FakeClock clock;
+  SchedulingQueue q(clock);
+  const QueuedUnit u = Pod(0);
+  q.Add(u);
+  ASSERT_TRUE(q.Pop());
+  q.AddUnschedulable(u, kRejectorFilter);
+  clock.Step(seconds(60));
+  EXPECT_FALSE(q.Pop().has_value());
+  EXPECT_EQ(q.UnschedulableCount(), 1u);
+  q.OnEvent({EventKind::kAssignedPodAdd});  // a bind frees nothing
+  EXPECT_EQ(q.StateOf(u), UnitQueueState::kUnschedulable);
+  q.OnEvent({EventKind::kAssignedPodDelete});  // backoff (1 s) long over → active
+  EXPECT_EQ(q.StateOf(u), UnitQueueState::kActive);
+}
+
+TEST(SchedulingQueueTest, ErrorsGoToBackoffWithoutEvent) {
+  FakeClock clock;
+  SchedulingQueue q(clock);
+  const QueuedUnit u = Group(4);
+  q.Add(u);
+  ASSERT_TRUE(q.Pop());
+  q.AddUnschedulable(u, kRejectorError);
+  EXPECT_EQ(q.StateOf(u), UnitQueueState::kBackoff);
+  clock.Step(seconds(1));
+  EXPECT_EQ(q.Pop()->index, 4);
+}
+
+TEST(SchedulingQueueTest, InFlightEventSendsFailedUnitToBackoff) {
+  FakeClock clock;
+  SchedulingQueue q(clock);
+  const QueuedUnit u = Group(0);
+  q.Add(u);
+  ASSERT_TRUE(q.Pop());
+  q.OnEvent({EventKind::kAssignedPodDelete});  // happened during the attempt
+  q.AddUnschedulable(u, kRejectorFilter);
+  EXPECT_EQ(q.StateOf(u), UnitQueueState::kBackoff);
+}
+
+TEST(SchedulingQueueTest, LeftoverFlushAfterFiveMinutes) {
+  FakeClock clock;
+  SchedulingQueue q(clock);
+  const QueuedUnit u = Pod(0);
+  q.Add(u);
+  ASSERT_TRUE(q.Pop());
+  q.AddUnschedulable(u, kRejectorFilter);
+  clock.Step(seconds(299));
+  q.FlushUnschedulableLeftover();
+  EXPECT_EQ(q.StateOf(u), UnitQueueState::kUnschedulable);
+  clock.Step(seconds(1));
+  q.FlushUnschedulableLeftover();
+  EXPECT_EQ(q.StateOf(u), UnitQueueState::kActive);
+}
+
+TEST(SchedulingQueueTest, DoneForgetsTheUnit) {
+  FakeClock clock;
+  SchedulingQueue q(clock);
+  const QueuedUnit u = Group(1);
+  q.Add(u);
+  ASSERT_TRUE(q.Pop());
+  q.Done(u);
+  EXPECT_EQ(q.StateOf(u), UnitQueueState::kAbsent);
+  EXPECT_EQ(q.Attempts(u), 0);
+}
+
+// Gang hints (spec §4.2): a unit rejected by GangScheduling in hierarchy 7 moves on a new member
+// pod, a PodGroup add, a minCount decrease, a CompositePodGroup add or update of hierarchy 7; a
+// minCount increase or an event of another hierarchy does not.
+struct HintCase {
+  const char* name;
+  ClusterEvent event;
+  bool moves;
+};
+
+class GangHintMoveTest : public ::testing::TestWithParam<HintCase> {};
+
+TEST_P(GangHintMoveTest, PoolUnitMovesOnlyOnHelpfulEvent) {
+  FakeClock clock;
+  SchedulingQueue q(clock);
+  WithGangHints(q);
+  const QueuedUnit u = Group(7);
+  q.Add(u);
+  ASSERT_TRUE(q.Pop());
+  q.AddUnschedulable(u, kRejectorGang);
+  clock.Step(seconds(30));  // backoff over: a helpful event sends it straight to active
+  q.OnEvent(GetParam().event);
+  EXPECT_EQ(q.StateOf(u), GetParam().moves ? UnitQueueState::kActive : UnitQueueState::kUnschedulable);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Hints, GangHintMoveTest,
+    ::testing::Values(
+        HintCase{"NewMemberPod", {EventKind::kUnscheduledPodAdd, 7}, true},
+        HintCase{"NewRunningMember", {EventKind::kAssignedPodAdd, 7}, true},
+        HintCase{"PodOfOtherHierarchy", {EventKind::kUnscheduledPodAdd, 8}, false},
+        HintCase{"PodGroupAdd", {EventKind::kPodGroupAdd, 7}, true},
+        HintCase{"PodGroupAddElsewhere", {EventKind::kPodGroupAdd, 3}, false},
+        HintCase{"MinCountDecrease", {EventKind::kPodGroupUpdate, 7, true, true, 5, 4}, true},
+        HintCase{"MinCountIncrease", {EventKind::kPodGroupUpdate, 7, true, true, 4, 5}, false},
+        HintCase{"MinCountUnchanged", {EventKind::kPodGroupUpdate, 7, true, true, 4, 4}, false},
+        HintCase{"NonGangUpdate", {EventKind::kPodGroupUpdate, 7, false, false, 1, 1}, true},
+        HintCase{"CompositeAdd", {EventKind::kCompositePodGroupAdd, 7}, true},
+        HintCase{"CompositeUpdate", {EventKind::kCompositePodGroupUpdate, 7}, true},
+        HintCase{"CompositeAddElsewhere", {EventKind::kCompositePodGroupAdd, 2}, false},
+        HintCase{"NodeAddDoesNotHelpGang", {EventKind::kNodeAdd}, false}),
+    [](const ::testing::TestParamInfo<HintCase>& info) { return std::string(info.param.name); });
+
+TEST(SchedulingQueueTest, HelpfulEventWhileBackingOffGoesToBackoff) {
+  FakeClock clock;
+  SchedulingQueue q(clock);
+  WithGangHints(q);
+  const QueuedUnit u = Group(7);
+  q.Add(u);
+  ASSERT_TRUE(q.Pop());
+  q.AddUnschedulable(u, kRejectorGang);
+  q.OnEvent({EventKind::kPodGroupAdd, 7});
+  EXPECT_EQ(q.StateOf(u), UnitQueueState::kBackoff);
+  clock.Step(seconds(1));
+  EXPECT_EQ(q.Pop()->index, 7);
+}
+
+// PreEnqueue: a gated unit is never tried (no attempt, no backoff); a gang hint re-runs
+// PreEnqueue, and it becomes active only when that passes.
+TEST(SchedulingQueueTest, GatedUnitWaitsForPreEnqueue) {
+  FakeClock clock;
+  SchedulingQueue q(clock);
+  WithGangHints(q);
+  int pods = 2;
+  const int min_count = 3;
+  q.SetPreEnqueue([&](const QueuedUnit&) { return pods >= min_count; });
+  const QueuedUnit u = Group(5);
+  EXPECT_FALSE(q.Add(u));
+  EXPECT_EQ(q.StateOf(u), UnitQueueState::kGated);
+  EXPECT_EQ(q.GatedCount(), 1u);
+  EXPECT_FALSE(q.Pop().has_value());
+  q.OnEvent({EventKind::kNodeAdd});
+  EXPECT_EQ(q.StateOf(u), UnitQueueState::kGated);
+  q.OnEvent({EventKind::kUnscheduledPodAdd, 5});  // hint says Queue, PreEnqueue still says no
+  EXPECT_EQ(q.StateOf(u), UnitQueueState::kGated);
+  pods = 3;
+  q.OnEvent({EventKind::kUnscheduledPodAdd, 5});
+  EXPECT_EQ(q.StateOf(u), UnitQueueState::kActive);
+  EXPECT_EQ(q.Attempts(u), 0);
+  EXPECT_EQ(q.Pop()->index, 5);
+}
+
+TEST(SchedulingQueueTest, MoveAllToActiveIgnoresHints) {
+  FakeClock clock;
+  SchedulingQueue q(clock);
+  WithGangHints(q);
+  q.Add(Group(1));
+  q.Add(Pod(2));
+  ASSERT_TRUE(q.Pop());
+  q.AddUnschedulable(Group(1), kRejectorGang);
+  ASSERT_TRUE(q.Pop());
+  q.AddUnschedulable(Pod(2), kRejectorFilter);
+  clock.Step(seconds(5));
+  q.MoveAllToActive();
+  EXPECT_EQ(q.ActiveCount(), 2u);
+  EXPECT_EQ(q.UnschedulableCount(), 0u);
+}
+
+}  // namespace
+}  // namespace wasched::sched
