@@ -1,0 +1,135 @@
+#include "sched/preemption/victim_unit.h"
+
+#include <algorithm>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "sched/preemption/pdb_budgets.h"
+#include "sched/preemption/test_cluster.h"
+
+namespace wasched::sched::preemption {
+namespace {
+
+using test::kLow;
+using test::kMid;
+using test::TestCluster;
+using ::testing::ElementsAre;
+
+TEST(VictimUnits, HighestAllAncestorOwnsTheUnit) {
+  // cpg-root (all) → cpg-mid (all) → pg-a, pg-b (single): every pod is one root unit.
+  TestCluster c;
+  c.AddNode("n1", 10);
+  c.AddNode("n2", 10);
+  const int32_t pa = c.AddGroup("pg-a", kLow, false);
+  const int32_t pb = c.AddGroup("pg-b", kLow, false);
+  const int32_t root = c.AddGroup("root", kLow, true, -1, /*composite=*/true);
+  const int32_t mid = c.AddGroup("mid", kLow, true, root, true);
+  c.groups()[pa].parent = mid;
+  c.groups()[pb].parent = mid;
+  c.groups()[mid].children = {pa, pb};
+  const PodIndex a0 = c.AddPod("a0", kLow, "n1", pa);
+  c.AddPod("a1", kLow, "n2", pa);
+  const PodIndex b0 = c.AddPod("b0", kLow, "n2", pb);
+  c.AddPod("pending", kLow, "", pb);
+  c.Build();
+  VictimUnitIndex units(c.pods(), c.groups());
+  EXPECT_EQ(units.KeyOf(a0), units.KeyOf(b0));
+  const VictimUnit& u = units.UnitOf(a0);
+  EXPECT_THAT(c.Names(u.pods), ElementsAre("a0", "a1", "b0"));
+  EXPECT_EQ(u.kind, UnitKind::kCompositePodGroup);
+  EXPECT_TRUE(u.whole_group);
+  EXPECT_EQ(u.label, "CompositePodGroup default/root");
+  EXPECT_EQ(units.SlotOf(b0), units.SlotOf(a0));
+  EXPECT_EQ(units.AllSlots().size(), 1u);
+}
+
+TEST(VictimUnits, SingleGroupPodsAreUnitsOfTheirOwnWithTheGroupsPriority) {
+  TestCluster c;
+  c.AddNode("n1", 10);
+  const int32_t g = c.AddGroup("pg", kMid, false);
+  const PodIndex p0 = c.AddPod("p0", kMid, "n1", g);
+  const PodIndex p1 = c.AddPod("p1", kMid, "n1", g);
+  const PodIndex bare = c.AddPod("bare", kLow, "n1");
+  c.Build();
+  VictimUnitIndex units(c.pods(), c.groups());
+  EXPECT_NE(units.SlotOf(p0), units.SlotOf(p1));
+  EXPECT_EQ(units.UnitOf(p0).kind, UnitKind::kPodGroup);
+  EXPECT_EQ(units.UnitOf(p0).priority, kMid);
+  EXPECT_FALSE(units.UnitOf(p0).whole_group);
+  EXPECT_EQ(units.UnitOf(bare).kind, UnitKind::kPod);
+  EXPECT_EQ(units.AllSlots().size(), 3u);
+}
+
+TEST(VictimUnits, ImportanceOrder) {
+  VictimUnit pod{{1}, 10, UnitKind::kPod, false, -1, 5, "a", "Pod a"};
+  VictimUnit group{{2, 3}, 10, UnitKind::kPodGroup, true, 0, 9, "g", "PodGroup g"};
+  VictimUnit bigger{{4, 5, 6}, 10, UnitKind::kPodGroup, true, 1, 9, "h", "PodGroup h"};
+  VictimUnit cpg{{7}, 10, UnitKind::kCompositePodGroup, true, 2, 9, "c", "CompositePodGroup c"};
+  VictimUnit higher{{8}, 11, UnitKind::kPod, false, -1, 9, "z", "Pod z"};
+  VictimUnit older{{9}, 10, UnitKind::kPod, false, -1, 1, "y", "Pod y"};
+  std::vector<VictimUnit> v = {pod, group, bigger, cpg, higher, older};
+  std::sort(v.begin(), v.end(), MoreImportantUnit);
+  std::vector<std::string> labels;
+  for (const auto& u : v) labels.push_back(u.label);
+  EXPECT_THAT(labels, ElementsAre("Pod z", "CompositePodGroup c", "PodGroup h", "PodGroup g",
+                                  "Pod y", "Pod a"));
+}
+
+TEST(PdbBudgets, AllowedDisruptionsFromRunningPods) {
+  TestCluster c;
+  c.AddNode("n1", 10);
+  for (int i = 0; i < 4; ++i) c.AddPod("web-" + std::to_string(i), kLow, "n1", -1, 0, 1, {{"app", "web"}});
+  c.AddPod("web-pending", kLow, "", -1, 0, 1, {{"app", "web"}});
+  c.Build();
+  auto make = [](std::optional<api::IntOrString> min, std::optional<api::IntOrString> max) {
+    api::PodDisruptionBudget pdb;
+    pdb.meta.namespace_ = "default";
+    pdb.min_available = std::move(min);
+    pdb.max_unavailable = std::move(max);
+    pdb.selector = api::LabelSelector{{{"app", "web"}}, {}};
+    return pdb;
+  };
+  std::vector<api::PodDisruptionBudget> pdbs = {
+      make(api::IntOrString{false, 3, ""}, std::nullopt),    // 4 healthy - 3 = 1
+      make(api::IntOrString{true, 0, "50%"}, std::nullopt),  // ceil(5 × 50%) = 3 → 1
+      make(std::nullopt, api::IntOrString{false, 2, ""}),    // 5 - 2 = 3 → 1
+      make(std::nullopt, api::IntOrString{true, 0, "100%"}), // desired 0 → 4
+  };
+  PdbBudgets budgets(pdbs, c.pods());
+  EXPECT_EQ(budgets.Allowed(0), 1);
+  EXPECT_EQ(budgets.Allowed(1), 1);
+  EXPECT_EQ(budgets.Allowed(2), 1);
+  EXPECT_EQ(budgets.Allowed(3), 4);
+  PdbBudgets::Counter counter = budgets.NewCounter();
+  EXPECT_EQ(budgets.Take(counter, std::vector<PodIndex>{0}), 0);
+  EXPECT_EQ(budgets.Take(counter, std::vector<PodIndex>{1, 2}), 2);
+}
+
+TEST(PdbBudgets, EmptySelectorIsIgnoredByPreemption) {
+  TestCluster c;
+  c.AddNode("n1", 10);
+  c.AddPod("a", kLow, "n1");
+  c.Build();
+  api::PodDisruptionBudget pdb;
+  pdb.meta.namespace_ = "default";
+  pdb.min_available = api::IntOrString{false, 1, ""};
+  pdb.selector = api::LabelSelector{};
+  std::vector<api::PodDisruptionBudget> pdbs = {pdb};
+  PdbBudgets budgets(pdbs, c.pods());
+  PdbBudgets::Counter counter = budgets.NewCounter();
+  EXPECT_EQ(budgets.Take(counter, std::vector<PodIndex>{0}), 0);
+}
+
+TEST(LabelSelector, Operators) {
+  std::map<std::string, std::string> labels = {{"app", "web"}, {"tier", "front"}};
+  api::LabelSelector s;
+  s.match_expressions.push_back({"app", api::LabelSelectorOperator::kIn, "In", {"web", "db"}});
+  s.match_expressions.push_back({"env", api::LabelSelectorOperator::kDoesNotExist, "", {}});
+  EXPECT_TRUE(api::Matches(s, labels));
+  s.match_expressions.push_back({"tier", api::LabelSelectorOperator::kNotIn, "", {"front"}});
+  EXPECT_FALSE(api::Matches(s, labels));
+}
+
+}  // namespace
+}  // namespace wasched::sched::preemption
