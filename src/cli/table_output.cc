@@ -8,6 +8,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace wasched::cli {
@@ -22,6 +23,7 @@ struct Row {
 };
 
 struct Section {
+  std::string indent;               // two spaces per tree level (CompositePodGroup children)
   std::vector<std::string> header;  // columns, aligned across sections
   std::string message;              // condition message, printed under the header
   std::string pending_message;      // the message most pending members share, printed once
@@ -69,6 +71,48 @@ std::string RTrim(std::string s) {
 }
 
 // MainCondition: the group's *InitiallyScheduled condition, else its first one, else nullptr.
+// TreeOrder: the groups in tree preorder with their depth: roots (no parent, or a parent the
+// result lacks) in result order (kind, then name), each followed by its children, which are
+// ordered by kind then name as well. Groups only reachable through a cycle come last, depth 0.
+std::vector<std::pair<const sched::GroupResult*, int>> TreeOrder(
+    const std::vector<sched::GroupResult>& groups) {
+  std::map<std::string, const sched::GroupResult*> composites;
+  for (const sched::GroupResult& g : groups) {
+    if (g.min_group_count) composites.emplace(g.name, &g);
+  }
+  std::map<const sched::GroupResult*, std::vector<const sched::GroupResult*>> children;
+  std::vector<const sched::GroupResult*> roots;
+  for (const sched::GroupResult& g : groups) {
+    auto parent = g.parent ? composites.find(*g.parent) : composites.end();
+    if (parent != composites.end() && parent->second != &g) {
+      children[parent->second].push_back(&g);
+    } else {
+      roots.push_back(&g);
+    }
+  }
+  std::vector<std::pair<const sched::GroupResult*, int>> out;
+  std::map<const sched::GroupResult*, bool> seen;
+  std::vector<std::pair<const sched::GroupResult*, int>> stack;
+  auto walk = [&](const sched::GroupResult* root) {
+    stack.push_back({root, 0});
+    while (!stack.empty()) {
+      auto [g, depth] = stack.back();
+      stack.pop_back();
+      if (seen[g]) continue;
+      seen[g] = true;
+      out.push_back({g, depth});
+      auto it = children.find(g);
+      if (it == children.end()) continue;
+      for (auto c = it->second.rbegin(); c != it->second.rend(); ++c) stack.push_back({*c, depth + 1});
+    }
+  };
+  for (const sched::GroupResult* r : roots) walk(r);
+  for (const sched::GroupResult& g : groups) {
+    if (!seen[&g]) walk(&g);  // on a cycle: no root leads here
+  }
+  return out;
+}
+
 const api::Condition* MainCondition(const sched::GroupResult& g) {
   for (const api::Condition& c : g.conditions) {
     std::string_view t = c.type;
@@ -153,11 +197,13 @@ std::string FormatScheduleTable(const api::ObjectSet& objects,
   };
 
   std::vector<Section> sections;
-  for (const sched::GroupResult& g : result.groups) {
+  for (const auto& [group, depth] : TreeOrder(result.groups)) {
+    const sched::GroupResult& g = *group;
     Section s;
+    s.indent.assign(static_cast<std::size_t>(depth) * 2, ' ');
     const bool composite = g.min_group_count.has_value();
     const int32_t min = composite ? *g.min_group_count : g.min_count.value_or(0);
-    s.header.push_back(fmt::format("{} {}", g.kind, g.name));
+    s.header.push_back(fmt::format("{}{} {}", s.indent, g.kind, g.name));
     s.header.push_back(fmt::format("scheduled {}/{} ({} {})", g.scheduled, min,
                                    composite ? "minGroupCount" : "minCount", min));
     const api::Condition* c = MainCondition(g);
@@ -220,12 +266,12 @@ std::string FormatScheduleTable(const api::ObjectSet& objects,
       line += i + 1 < s.header.size() ? Pad(s.header[i], header_width[i]) : s.header[i];
     }
     out += RTrim(line) + '\n';
-    if (!s.message.empty()) out += "  message: " + s.message + '\n';
-    if (!s.pending_message.empty()) out += "  pending pods: " + s.pending_message + '\n';
+    if (!s.message.empty()) out += s.indent + "  message: " + s.message + '\n';
+    if (!s.pending_message.empty()) out += s.indent + "  pending pods: " + s.pending_message + '\n';
     for (const Row& r : s.rows) {
-      out +=
-          RTrim("  " + Pad(r.pod, pod_width) + "  " + Pad(r.where, where_width) + "  " + r.note) +
-          '\n';
+      out += RTrim(s.indent + "  " + Pad(r.pod, pod_width) + "  " + Pad(r.where, where_width) +
+                   "  " + r.note) +
+             '\n';
     }
   }
   if (!sections.empty()) out += '\n';

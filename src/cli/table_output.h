@@ -9,6 +9,9 @@
 //   Scheduled
 //     training/worker-0  gpu-z1-r1-n1
 //     ...
+//   CompositePodGroup training/root  scheduled 2/2 (minGroupCount 2)  Composite…=True Scheduled
+//     PodGroup training/driver       scheduled 1/1 (minCount 1)       PodGroup…=True Scheduled
+//       training/driver-0  gpu-z1-r1-n3
 //   Pods without a PodGroup
 //     default/notebook   PENDING  Unschedulable: 0/32 nodes are available: ...
 //
@@ -22,6 +25,9 @@
 
 namespace wasched::cli {
 
+// Groups of a CompositePodGroup tree (GroupResult::parent) follow their parent, indented two
+// spaces per level; roots and siblings keep the result's order (kind, then name).
+//
 // FormatScheduleTable: renders `result` of scheduling `objects` (the objects the scheduler saw:
 // used to find each group's member pods and the pods that arrived running). A pending member's
 // message is printed only where it differs from its group's condition message, so a 40-pod gang

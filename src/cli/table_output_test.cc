@@ -113,5 +113,58 @@ TEST(TableOutputTest, EvictionsAndCompositeGroups) {
             "0 bound, 0 pending, 1 evicted\n");
 }
 
+// A CompositePodGroup tree: children follow their parent, indented per level (their pods and
+// messages too); siblings by kind then name; a standalone group stays a root.
+TEST(TableOutputTest, CompositeTreeIsIndented) {
+  api::ObjectSet objects;
+  objects.pods.push_back(test::MakePod().Name("w-0").Group("workers").Obj());
+  objects.pods.push_back(test::MakePod().Name("d-0").Group("driver").Obj());
+  objects.pods.push_back(test::MakePod().Name("solo-0").Group("solo").Obj());
+  sched::ScheduleResult result;
+  result.bindings = {{"default/d-0", "n1"}, {"default/solo-0", "n1"}};
+  result.pending = {{"default/w-0", "Unschedulable", "no room"}};
+  sched::GroupResult root;
+  root.kind = "CompositePodGroup";
+  root.name = "default/root";
+  root.scheduled = 1;
+  root.min_group_count = 2;
+  root.conditions.push_back(api::Condition{api::kCompositePodGroupInitiallyScheduled, "False",
+                                           "Unschedulable", "no room", 0, 0});
+  sched::GroupResult mid = root;
+  mid.name = "default/mid";
+  mid.min_group_count = 1;
+  mid.parent = "default/root";
+  mid.conditions.clear();
+  sched::GroupResult driver = Group("default/driver", 1, 1, "True", "Scheduled");
+  driver.parent = "default/root";
+  sched::GroupResult workers = Group("default/workers", 0, 1, "False", "Unschedulable", "no room");
+  workers.parent = "default/mid";
+  result.groups = {mid, root, driver, Group("default/solo", 1, 1, "True", "Scheduled"), workers};
+  std::sort(result.groups.begin(), result.groups.end(), [](const auto& a, const auto& b) {
+    return std::tie(a.kind, a.name) < std::tie(b.kind, b.name);
+  });
+  EXPECT_EQ(FormatScheduleTable(objects, result),
+            "CompositePodGroup default/root   scheduled 1/2 (minGroupCount 2)  "
+            "CompositePodGroupInitiallyScheduled=False Unschedulable\n"
+            "  message: no room\n"
+            "\n"
+            "  CompositePodGroup default/mid  scheduled 1/1 (minGroupCount 1)  no condition\n"
+            "\n"
+            "    PodGroup default/workers     scheduled 0/1 (minCount 1)       "
+            "PodGroupInitiallyScheduled=False Unschedulable\n"
+            "      message: no room\n"
+            "      default/w-0     PENDING  Unschedulable\n"
+            "\n"
+            "  PodGroup default/driver        scheduled 1/1 (minCount 1)       "
+            "PodGroupInitiallyScheduled=True Scheduled\n"
+            "    default/d-0     n1\n"
+            "\n"
+            "PodGroup default/solo            scheduled 1/1 (minCount 1)       "
+            "PodGroupInitiallyScheduled=True Scheduled\n"
+            "  default/solo-0  n1\n"
+            "\n"
+            "2 bound, 1 pending\n");
+}
+
 }  // namespace
 }  // namespace wasched::cli

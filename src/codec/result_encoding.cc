@@ -82,6 +82,7 @@ std::string EncodeScheduleResultJson(const sched::ScheduleResult& result) {
     group["scheduled"] = g.scheduled;
     if (g.min_count) group["minCount"] = *g.min_count;
     if (g.min_group_count) group["minGroupCount"] = *g.min_group_count;
+    if (g.parent) group["parent"] = *g.parent;
     Json conditions = Json::array();
     for (const api::Condition& c : g.conditions) conditions.push_back(ConditionJson(c));
     group["conditions"] = std::move(conditions);
@@ -118,6 +119,7 @@ std::string EncodeScheduleResultYaml(const sched::ScheduleResult& result) {
     out << YAML::Key << "scheduled" << YAML::Value << g.scheduled;
     if (g.min_count) out << YAML::Key << "minCount" << YAML::Value << *g.min_count;
     if (g.min_group_count) out << YAML::Key << "minGroupCount" << YAML::Value << *g.min_group_count;
+    if (g.parent) EmitKeyString(out, "parent", *g.parent);
     EmitList(out, "conditions", g.conditions, [&](const api::Condition& c) {
       EmitKeyString(out, "type", c.type);
       EmitKeyString(out, "status", c.status);

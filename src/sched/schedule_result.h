@@ -43,16 +43,23 @@ struct Eviction {
   std::string preemptor;
 };
 
-// GroupResult: final state of one PodGroup or CompositePodGroup.
+// GroupResult: final state of one PodGroup or CompositePodGroup (every level of a
+// CompositePodGroup tree has its own entry).
 // `scheduled` counts member pods bound at the end of the run (already running + bound now);
-// for a CompositePodGroup it counts children that are scheduled. Exactly one of `min_count`
-// (PodGroup) / `min_group_count` (CompositePodGroup) is set.
+// for a CompositePodGroup it counts children that meet their own quorum (a PodGroup with
+// ≥ minCount members placed, a CompositePodGroup with ≥ minGroupCount such children). Exactly
+// one of `min_count` (PodGroup) / `min_group_count` (CompositePodGroup) is set. `parent` is the
+// "ns/name" of spec.parentCompositePodGroupName when set (JSON key omitted for roots, so output
+// without trees is unchanged). `conditions` holds PodGroupInitiallyScheduled (PodGroup) or
+// CompositePodGroupInitiallyScheduled (CompositePodGroup) once the scheduler decided, plus any
+// other condition the input carried.
 struct GroupResult {
   std::string kind;
   std::string name;
   int32_t scheduled = 0;
   std::optional<int32_t> min_count;
   std::optional<int32_t> min_group_count;
+  std::optional<std::string> parent;
   std::vector<api::Condition> conditions;
 };
 
