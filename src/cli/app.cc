@@ -11,6 +11,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/bench_command.h"
+#include "cli/compile_command.h"
 #include "cli/convert_command.h"
 #include "cli/demo_command.h"
 #include "cli/feature_gates.h"
@@ -118,6 +119,7 @@ int RunParsed(int argc, const char* const* argv, std::istream& in, std::ostream&
   AddCommonFlags(demo, &demo_flags);
 
   if (auto code = RunConvertIfSelected(app, argc, argv, in, out, err)) return *code;
+  if (auto code = RunCompileIfSelected(app, argc, argv, in, out, err)) return *code;
   if (auto code = RunBenchIfSelected(app, argc, argv, out, err)) return *code;
   if (argc > 1 && argv[1][0] != '-') {
     // CLI11 reports a mistyped subcommand as "A subcommand is required"; name it instead.

@@ -13,6 +13,7 @@
 #include "cli/table_output.h"
 #include "codec/loader.h"
 #include "codec/result_encoding.h"
+#include "controller/job/job_controller.h"
 #include "validation/object_set_validation.h"
 
 namespace wasched::cli {
@@ -67,13 +68,13 @@ int RunSchedule(const ScheduleOptions& options, std::istream& in, std::ostream& 
     return kExitInvalidInput;
   }
 
-  if (!objects.jobs.empty()) {
-    err << fmt::format(
-        "warning: {} Job(s) read and validated but not run: the Job controller (Job → Workload, "
-        "PodGroup, Pods) is not implemented yet\n",
-        objects.jobs.size());
-  }
-  const sched::ScheduleResult result = sched::Schedule(objects, options.scheduler);
+  // The Job controller runs for every Job (spec/was-v1.37.md §8): the Workloads, PodGroups and
+  // Pods it creates join the input and are scheduled; `generated` lists them.
+  controller::job::ControllerRun run = controller::job::RunJobController(&objects, options.gates);
+  for (const std::string& w : run.warnings) err << "warning: " << w << '\n';
+  for (const std::string& e : run.events) err << "event: " << e << '\n';
+  sched::ScheduleResult result = sched::Schedule(objects, options.scheduler);
+  result.generated = std::move(run.generated);
   std::string text;
   switch (options.output) {
     case OutputFormat::kTable:

@@ -9,6 +9,8 @@
 #include <nlohmann/json.hpp>
 #include <yaml-cpp/yaml.h>
 
+#include "codec/generated_encoding.h"
+
 namespace wasched::codec {
 namespace {
 
@@ -89,7 +91,7 @@ std::string EncodeScheduleResultJson(const sched::ScheduleResult& result) {
     groups.push_back(std::move(group));
   }
   doc["groups"] = std::move(groups);
-  doc["generated"] = Json::array();
+  doc["generated"] = Json::parse(internal::GeneratedJsonText(result.generated));
   // Invalid UTF-8 in messages is replaced rather than thrown on (never crash on input).
   return doc.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
 }
@@ -127,7 +129,7 @@ std::string EncodeScheduleResultYaml(const sched::ScheduleResult& result) {
       EmitKeyString(out, "message", c.message);
     });
   });
-  out << YAML::Key << "generated" << YAML::Value << YAML::Flow << YAML::BeginSeq << YAML::EndSeq;
+  internal::EmitGeneratedYaml(out, result.generated);
   out << YAML::EndMap;
   return std::string(out.c_str()) + "\n";
 }

@@ -6,6 +6,7 @@
 #include "workloadbuilder/builder.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <set>
 #include <utility>
@@ -176,11 +177,12 @@ void IndexComposites(const std::vector<api::CompositePodGroupTemplate>& list,
   }
 }
 
-template <typename Map>
-std::string KnownNames(const Map& index) {
-  std::string names;
-  for (const auto& [name, unused] : index) names += (names.empty() ? "" : " ") + name;
-  return "[" + names + "]";
+void CompositeNames(const std::vector<api::CompositePodGroupTemplate>& list,
+                    std::vector<std::string>* names) {
+  for (const auto& t : list) {
+    names->push_back(t.name);
+    CompositeNames(t.composite_pod_group_templates, names);
+  }
 }
 
 }  // namespace
@@ -275,23 +277,55 @@ tl::expected<api::PodGroup, std::string> Builder::NewPodGroup(const std::string&
   }
   const auto it = pod_group_template_index_->find(template_name);
   if (it == pod_group_template_index_->end()) {
-    return tl::unexpected(fmt::format("podGroupTemplate \"{}\" not found in workload \"{}\" (have {})",
-                                      template_name, (*wl)->meta.name,
-                                      KnownNames(*pod_group_template_index_)));
+    std::vector<std::string> names;
+    for (const auto& t : (*wl)->pod_group_templates) names.push_back(t.name);
+    return tl::unexpected(fmt::format("podGroupTemplate \"{}\" not found in workload \"{}\" (have [{}])",
+                                      template_name, (*wl)->meta.name, fmt::join(names, " ")));
   }
-  const api::PodGroupTemplate& t = it->second;
+  return MakePodGroup(**wl, it->second, pod_group_name);
+}
+
+api::PodGroup Builder::MakePodGroup(const api::Workload& wl, const api::PodGroupTemplate& t,
+                                    const std::string& name) const {
   api::PodGroup pg;
   pg.api_version = kWorkloadApiVersion;
-  pg.meta.name = pod_group_name;
-  pg.meta.namespace_ = (*wl)->meta.namespace_;
+  pg.meta.name = name;
+  pg.meta.namespace_ = wl.meta.namespace_;
   if (opts_.owner) pg.meta.owner_references = {*opts_.owner};
-  pg.workload_ref = api::WorkloadReference{(*wl)->meta.name, t.name};
+  pg.workload_ref = api::WorkloadReference{wl.meta.name, t.name};
   pg.scheduling_policy = t.scheduling_policy;
   pg.scheduling_constraints = t.scheduling_constraints;
   pg.disruption_mode = t.disruption_mode;
   pg.resource_claims = t.resource_claims;
   pg.priority_class_name = t.priority_class_name;
   pg.priority = t.priority;
+  return pg;
+}
+
+tl::expected<api::PodGroup, std::string> Builder::NewChildPodGroup(
+    const std::string& pod_group_name, const std::string& template_name,
+    const std::string& parent_composite_pod_group_name) {
+  auto wl = ResolveWorkload();
+  if (!wl) return tl::unexpected(wl.error());
+  const api::PodGroupTemplate* found = nullptr;
+  for (const auto& t : (*wl)->pod_group_templates) {
+    if (t.name == template_name) found = &t;
+  }
+  std::map<std::string, api::CompositePodGroupTemplate> composites;
+  IndexComposites((*wl)->composite_pod_group_templates, &composites);
+  for (const auto& [unused, c] : composites) {
+    for (const auto& t : c.pod_group_templates) {
+      if (found == nullptr && t.name == template_name) found = &t;
+    }
+  }
+  if (found == nullptr) {
+    return tl::unexpected(fmt::format("podGroupTemplate \"{}\" not found in workload \"{}\"",
+                                      template_name, (*wl)->meta.name));
+  }
+  api::PodGroup pg = MakePodGroup(**wl, *found, pod_group_name);
+  if (!parent_composite_pod_group_name.empty()) {
+    pg.parent_composite_pod_group_name = parent_composite_pod_group_name;
+  }
   return pg;
 }
 
@@ -305,9 +339,11 @@ tl::expected<api::CompositePodGroup, std::string> Builder::NewCompositePodGroup(
   }
   const auto it = composite_template_index_->find(template_name);
   if (it == composite_template_index_->end()) {
+    std::vector<std::string> names;
+    CompositeNames((*wl)->composite_pod_group_templates, &names);
     return tl::unexpected(
-        fmt::format("compositePodGroupTemplate \"{}\" not found in workload \"{}\" (have {})",
-                    template_name, (*wl)->meta.name, KnownNames(*composite_template_index_)));
+        fmt::format("compositePodGroupTemplate \"{}\" not found in workload \"{}\" (have [{}])",
+                    template_name, (*wl)->meta.name, fmt::join(names, " ")));
   }
   const api::CompositePodGroupTemplate& t = it->second;
   api::CompositePodGroup g;

@@ -113,6 +113,15 @@ class Builder {
   [[nodiscard]] tl::expected<api::CompositePodGroup, std::string> NewCompositePodGroup(
       const std::string& composite_pod_group_name, const std::string& template_name);
 
+  // NewChildPodGroup: wasched-only extension. As NewPodGroup, but the leaf template may sit
+  // anywhere in the tree (a child of a compositePodGroupTemplate) and the PodGroup gets
+  // spec.parentCompositePodGroupName = `parent_composite_pod_group_name` (when non-empty).
+  // Upstream's NewPodGroup indexes only top-level podGroupTemplates (builder snapshot of
+  // 2026-07-22), so a composite tree's leaves cannot be materialized through it yet.
+  [[nodiscard]] tl::expected<api::PodGroup, std::string> NewChildPodGroup(
+      const std::string& pod_group_name, const std::string& template_name,
+      const std::string& parent_composite_pod_group_name);
+
   [[nodiscard]] const BuildOptions& options() const { return opts_; }
   // mutable_options: e.g. to clear the owner after building (PodGroups then carry none).
   [[nodiscard]] BuildOptions& mutable_options() { return opts_; }
@@ -120,6 +129,8 @@ class Builder {
  private:
   Builder() = default;
   tl::expected<const api::Workload*, std::string> ResolveWorkload() const;
+  api::PodGroup MakePodGroup(const api::Workload& wl, const api::PodGroupTemplate& t,
+                             const std::string& name) const;
 
   std::optional<WorkloadItem> root_;
   BuildOptions opts_;

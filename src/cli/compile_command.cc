@@ -1,0 +1,105 @@
+// File: cli/compile_command.cc
+#include "cli/compile_command.h"
+
+#include <CLI/CLI.hpp>
+#include <istream>
+#include <memory>
+#include <ostream>
+#include <string_view>
+
+#include "cli/feature_gates.h"
+#include "cli/schedule_command.h"
+#include "codec/generated_encoding.h"
+#include "codec/loader.h"
+#include "controller/job/job_controller.h"
+#include "validation/api_validation.h"
+
+namespace wasched::cli {
+
+int RunCompile(const CompileOptions& options, std::istream& in, std::ostream& out,
+               std::ostream& err) {
+  auto loaded = codec::LoadPaths(options.paths, in);
+  if (!loaded) {
+    for (const InputError& e : loaded.error()) err << "error: " << e.ToString() << '\n';
+    return kExitInvalidInput;
+  }
+  for (const std::string& w : loaded->warnings) err << "warning: " << w << '\n';
+  api::ObjectSet objects = std::move(loaded->objects);
+  for (const std::string& w : ApplyFeatureGates(options.gates, &objects)) {
+    err << "warning: " << w << '\n';
+  }
+  const InputErrors errors = validation::ValidateCreate(objects, options.gates);
+  if (!errors.empty()) {
+    for (const InputError& e : errors) err << "error: " << e.ToString() << '\n';
+    return kExitInvalidInput;
+  }
+  if (objects.jobs.empty()) {
+    err << "error: no batch/v1 Job in the input: compile shows what the Job controller makes of "
+           "a Job\n";
+    return kExitInvalidInput;
+  }
+  const controller::job::ControllerRun run =
+      controller::job::RunJobController(&objects, options.gates);
+  for (const std::string& w : run.warnings) err << "warning: " << w << '\n';
+  for (const std::string& e : run.events) err << "event: " << e << '\n';
+  const std::string text = options.json ? codec::EncodeObjectsJsonList(run.generated)
+                                        : codec::EncodeObjectsYaml(run.generated);
+  return WriteOutput(out, err, text, kExitOk);
+}
+
+std::optional<int> RunCompileIfSelected(CLI::App& app, int argc, const char* const* argv,
+                                        std::istream& in, std::ostream& out, std::ostream& err) {
+  CLI::App* compile = app.add_subcommand(
+      "compile",
+      "Show what the v1.37 Job controller makes of batch/v1 Jobs: the Workload compiled from "
+      "spec.scheduling, its PodGroup and the Job's Pods");
+  struct Flags {
+    std::vector<std::string> paths;
+    std::string output = "yaml";
+    std::vector<std::string> gates;
+  };
+  // The flags are bound to `flags`; the no-op callback keeps them alive as long as `app`.
+  auto flags = std::make_shared<Flags>();
+  compile->callback([flags] {});
+  compile
+      ->add_option("-f,--filename", flags->paths,
+                   "Job manifests: files, folders (every *.yaml, *.yml, *.json, sorted) or - for "
+                   "stdin")
+      ->required()
+      ->type_name("PATH");
+  compile->add_option("-o,--output", flags->output, "Output format: yaml or json (a v1 List)")
+      ->check(CLI::IsMember({"yaml", "json"}))
+      ->capture_default_str();
+  compile->add_option("--feature-gates", flags->gates, "Comma-separated Name=true|false pairs")
+      ->allow_extra_args(false)
+      ->type_name("K=V,...");
+
+  bool selected = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg.starts_with("-")) continue;
+    selected = arg == "compile";
+    break;
+  }
+  if (!selected) return std::nullopt;
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e, out, err);
+    return code == 0 ? kExitOk : kExitUsage;
+  }
+  CompileOptions options;
+  options.paths = flags->paths;
+  options.json = flags->output == "json";
+  std::string spec;
+  for (const std::string& s : flags->gates) spec += s + ",";
+  auto gates = ParseFeatureGates(spec);
+  if (!gates) {
+    err << "error: " << gates.error() << '\n';
+    return kExitUsage;
+  }
+  options.gates = *gates;
+  return RunCompile(options, in, out, err);
+}
+
+}  // namespace wasched::cli

@@ -1,0 +1,53 @@
+// File: cli/compile_command.h
+//
+// `wasched compile`: what a batch/v1 Job becomes under the v1.37 Job controller (gate
+// WorkloadWithJob; spec/was-v1.37.md §8, KEP-5547): the Workload compiled from its
+// `spec.scheduling`, the PodGroup materialized from it and the Job's Pods naming that PodGroup.
+//
+//   wasched compile -f JOB... [-o yaml|json] [--feature-gates K=V,...]
+//
+// Pipeline: codec::LoadPaths → ApplyFeatureGates → validation::ValidateCreate (the Jobs and
+// anything else in the input, as the API server would) → controller::job::RunJobController
+// (every Job, in input order; Workloads / PodGroups / Pods already in the input are discovered,
+// not recreated) → the created objects on stdout: YAML documents separated by `---` (default)
+// or a `v1` `List` (JSON), Workloads first, then PodGroups, then Pods.
+// stderr: `warning: …` lines (a Job without metadata.uid gets a uid derived from its namespace
+// and name; controller errors) and `event: <type> <reason> Job <ns/name>: <message>` lines
+// (the events the controller records: WorkloadCreated, PodGroupCreated, …).
+// Exit codes (design.md): 0 compiled; 1 invalid input (`error: …` lines naming file, object and
+// field path; nothing on stdout), also when the input holds no Job; 2 usage error.
+#pragma once
+
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "util/feature_gates.h"
+
+namespace CLI {
+class App;
+}  // namespace CLI
+
+namespace wasched::cli {
+
+// CompileOptions: the flags, parsed.
+struct CompileOptions {
+  std::vector<std::string> paths;
+  bool json = false;
+  FeatureGates gates;
+};
+
+// RunCompile: the pipeline above; `in` serves "-". Output is written only on success.
+// O(input size + generated objects).
+[[nodiscard]] int RunCompile(const CompileOptions& options, std::istream& in, std::ostream& out,
+                             std::ostream& err);
+
+// RunCompileIfSelected: registers `compile` on `app` (so `wasched --help` lists it) and, when
+// argv selects it, parses argv, runs it and returns the exit code; nullopt otherwise (as
+// RunConvertIfSelected).
+[[nodiscard]] std::optional<int> RunCompileIfSelected(CLI::App& app, int argc,
+                                                      const char* const* argv, std::istream& in,
+                                                      std::ostream& out, std::ostream& err);
+
+}  // namespace wasched::cli
