@@ -192,6 +192,59 @@ std::vector<std::string> Names(std::initializer_list<const char*> names) {
   return out;
 }
 
+// ExpectHierarchyRefused: runtime hierarchy validation (spec §4.6, upstream G04–G08): every
+// CompositePodGroup and PodGroup of the tree has a False *InitiallyScheduled condition with
+// reason SchedulerError whose message contains `why`; its pods are pending SchedulerError;
+// nothing binds.
+void ExpectHierarchyRefused(const Outcome& o, std::initializer_list<const char*> composites,
+                            std::initializer_list<const char*> pod_groups,
+                            std::initializer_list<const char*> pods, const std::string& why) {
+  EXPECT_THAT(o.result.bindings, IsEmpty());
+  auto check = [&](const char* kind, const char* type, const char* name) {
+    const sched::GroupResult* g = test::FindGroup(o.result, kind, Pod(name));
+    if (g == nullptr) {
+      ADD_FAILURE() << "no group result for " << kind << " " << name;
+      return;
+    }
+    const api::Condition* c = test::FindCondition(*g, type);
+    if (c == nullptr) {
+      ADD_FAILURE() << kind << " " << name << " has no " << type << " condition";
+      return;
+    }
+    EXPECT_EQ(c->status, "False") << name;
+    EXPECT_EQ(c->reason, api::kReasonSchedulerError) << name;
+    EXPECT_THAT(c->message, HasSubstr(why)) << name;
+  };
+  for (const char* n : composites) {
+    check("CompositePodGroup", api::kCompositePodGroupInitiallyScheduled, n);
+  }
+  for (const char* n : pod_groups) check("PodGroup", api::kPodGroupInitiallyScheduled, n);
+  const auto pending = test::PendingMap(o.result);
+  for (const auto& p : Names(pods)) {
+    auto it = pending.find(p);
+    if (it == pending.end()) {
+      ADD_FAILURE() << p << " should be pending";
+      continue;
+    }
+    EXPECT_EQ(it->second.reason, api::kReasonSchedulerError) << p;
+  }
+}
+
+// ExpectPendingWith: each pod is pending with `reason` and a message containing `message`.
+void ExpectPendingWith(const Outcome& o, const std::vector<std::string>& pods, const std::string& reason,
+                       const std::string& message) {
+  const auto pending = test::PendingMap(o.result);
+  for (const auto& p : pods) {
+    auto it = pending.find(p);
+    if (it == pending.end()) {
+      ADD_FAILURE() << p << " should be pending";
+      continue;
+    }
+    EXPECT_EQ(it->second.reason, reason) << p;
+    EXPECT_THAT(it->second.message, HasSubstr(message)) << p;
+  }
+}
+
 void CheckS6(const Outcome& o) {
   // The only valid assignment: X (30 CPU) on node-b (31 CPU), Y (50 CPU) on node-a (53 CPU).
   ExpectAllBound(o, {Pod("task-x")}, "node-b");
@@ -321,6 +374,69 @@ const std::map<std::string, Check>& Checks() {
          // Unschedulable now, but the condition was True already: it never goes back to False.
          EXPECT_THAT(o.result.bindings, IsEmpty());
          ExpectAllPending(o, Names({"p1", "p2", "p3"}));
+         ExpectCondition(o, "default/pg", "True", api::kReasonScheduled);
+       }},
+      // Queue / hierarchy-validation scenarios (issue 4, queue half).
+      {"hv-g04-podgroup-depth-five",
+       [](const Outcome& o) {
+         ExpectHierarchyRefused(o, {"cpg-root", "cpg1", "cpg2", "cpg3"}, {"pg1"}, {"p1"}, "depth");
+       }},
+      {"hv-g05-composite-depth-four",
+       [](const Outcome& o) {
+         ExpectHierarchyRefused(o, {"cpg-root", "cpg1", "cpg2", "cpg3"}, {"pg1"}, {"p1"}, "cpg3 is at depth 4");
+       }},
+      {"hv-g06-several-workloads",
+       [](const Outcome& o) {
+         ExpectHierarchyRefused(o, {"cpg-root"}, {"pg1"}, {"p1"}, "several Workloads");
+       }},
+      {"hv-g07-gang-composite-basic-child",
+       [](const Outcome& o) {
+         ExpectHierarchyRefused(o, {"cpg-root"}, {"pg1"}, {"p1"}, "Basic child PodGroup");
+       }},
+      {"hv-g08-all-parent-single-child",
+       [](const Outcome& o) {
+         ExpectHierarchyRefused(o, {"cpg-root"}, {"pg1"}, {"p1"}, "disruption mode all");
+       }},
+      {"q1-tree-below-quorum",
+       [](const Outcome& o) {
+         // Never attempted: no binding, no condition decided on any level, upstream's message.
+         EXPECT_THAT(o.result.bindings, IsEmpty());
+         ExpectPendingWith(o, Names({"a-0", "a-1", "b-0"}), "SchedulingGated",
+                           "waiting for composite pod group \"root\" tree to meet quorum");
+         for (const auto& g : o.result.groups) EXPECT_THAT(g.conditions, IsEmpty()) << g.name;
+         const sched::GroupResult* leaf = test::FindGroup(o.result, "PodGroup", "default/leaf-a");
+         ASSERT_NE(leaf, nullptr);
+         EXPECT_EQ(leaf->parent, std::optional<std::string>("default/root"));
+       }},
+      {"q2-composite-spec-missing",
+       [](const Outcome& o) {
+         ExpectPendingWith(o, Names({"o-0"}), "SchedulingGated",
+                           "waiting for composite pod group \"ghost\" spec to appear");
+         ExpectAllBound(o, Names({"s-0"}), "node-1");
+       }},
+      {"q3-mincount-raised-no-room",
+       [](const Outcome& o) {
+         // minCount raised above what fits: the new pods stay pending, the running ones are not
+         // touched (never evicted, never reported), the True condition does not regress.
+         EXPECT_THAT(o.result.bindings, IsEmpty());
+         EXPECT_THAT(o.result.evictions, IsEmpty());
+         ExpectPendingWith(o, Names({"p4", "p5"}), "Unschedulable", "minCount 5");
+         EXPECT_EQ(o.result.pending.size(), 2u);
+         EXPECT_EQ(Scheduled(o, "default/pg"), 3);
+         ExpectCondition(o, "default/pg", "True", api::kReasonScheduled);
+       }},
+      {"q4-mincount-raised-fits",
+       [](const Outcome& o) {
+         ExpectAllBound(o, Names({"p3", "p4"}), "node-1");
+         EXPECT_EQ(o.result.bindings.size(), 2u);
+         EXPECT_EQ(Scheduled(o, "default/pg"), 4);
+       }},
+      {"q5-mincount-lowered",
+       [](const Outcome& o) {
+         ExpectAllBound(o, Names({"p4"}), "node-1");
+         EXPECT_EQ(o.result.bindings.size(), 1u);
+         EXPECT_THAT(o.result.evictions, IsEmpty());
+         EXPECT_EQ(Scheduled(o, "default/pg"), 4);
          ExpectCondition(o, "default/pg", "True", api::kReasonScheduled);
        }},
   };

@@ -15,6 +15,7 @@
 
 #include "codec/decode_batch.h"
 #include "codec/decode_core.h"
+#include "codec/decode_policy.h"
 #include "codec/decode_scheduling.h"
 #include "codec/manifest_files.h"
 #include "codec/yaml_documents.h"
@@ -29,6 +30,7 @@ using internal::ValueKind;
 
 constexpr std::string_view kCoreV1 = "v1";
 constexpr std::string_view kBatchV1 = "batch/v1";
+constexpr std::string_view kPolicyV1 = "policy/v1";
 constexpr std::string_view kSchedulingV1 = "scheduling.k8s.io/v1";
 constexpr std::string_view kSchedulingV1beta1 = "scheduling.k8s.io/v1beta1";
 constexpr std::string_view kSchedulingV1alpha3 = "scheduling.k8s.io/v1alpha3";
@@ -225,6 +227,9 @@ void Loader::DecodeObject(const Reader& r, const api::SourceRef& source,
       internal::DecodeJob(r, &j);
       j.api_version = api_version;
     });
+  } else if (api_version == kPolicyV1 && kind == "PodDisruptionBudget") {
+    DecodeInto(r, source, label_kind, &objects.pod_disruption_budgets,
+               [&](api::PodDisruptionBudget& b) { internal::DecodePodDisruptionBudget(r, &b); });
   } else {
     NoteSkipped(api_version, kind, source, r.Path());
   }

@@ -83,6 +83,11 @@ class Run {
   void Enqueue();
   void ScheduleBarePod(PodIndex p);
   void EnqueueTrees();
+  // PreEnqueueRoot: GangScheduling PreEnqueue of the hierarchy rooted at `root`; false holds it
+  // (its pending pods get SchedulingGated and the reason). O(groups + pods of the tree).
+  [[nodiscard]] bool PreEnqueueRoot(TreeIndex root);
+  // HoldTree: every pending, ungated member pod of the tree gets `reason` / `message`.
+  void HoldTree(TreeIndex root, const std::string& reason, const std::string& message);
   void ScheduleGroup(TreeIndex root);
   void ScheduleTree(TreeIndex root);
   void SetGroupCondition(GroupState& g, bool ok, const std::string& reason,
@@ -270,132 +275,112 @@ void Run::Enqueue() {
     if (pi.group != kNoGroup) continue;
     queue_.Add({false, static_cast<int32_t>(p), pi.priority, pi.creation, pi.input_order});
   }
-  for (size_t g = 0; g < groups_.size(); ++g) {
-    GroupState& gs = groups_[g];
-    bool any_pending = false;
-    for (PodIndex p : gs.members) {
-      if (pods_[p].node == kNoNode && !gated_[p]) any_pending = true;
-    }
-    if (!any_pending) continue;
-    int32_t known = 0;  // pending + assumed + bound members the gang plugin can see
-    for (PodIndex p : gs.members) {
-      if (!gated_[p]) ++known;
-    }
-    // Members of a CompositePodGroup tree travel with its root (EnqueueTrees).
-    if (gs.pod_group->parent_composite_pod_group_name) continue;
-    std::string unsupported;
-    for (PodIndex p : gs.members) {
-      if (!unsupported.empty()) break;
-      const auto& hard = pods_[p].pod->unsupported_constraints;
-      if (pods_[p].node == kNoNode && !hard.empty()) {
-        unsupported = fmt::format(
-            "pod group {}: member pod {} has hard constraint(s) wasched does not model: {}",
-            gs.key, pods_[p].key, fmt::join(hard, ", "));
-      }
-    }
-    if (!unsupported.empty()) {
-      for (PodIndex p : gs.members) {
-        if (pods_[p].node != kNoNode) continue;
-        pending_reason_[p] = "Unsupported";
-        pending_message_[p] = unsupported;
-      }
-      continue;
-    }
-    Status pre =
-        plugins::PreEnqueue(true, gs.pod_group->meta.name, gs.is_gang, known, gs.min_count);
-    if (!pre.IsSuccess()) {
-      for (PodIndex p : gs.members) {
-        if (pods_[p].node != kNoNode || gated_[p]) continue;
-        pending_reason_[p] = "SchedulingGated";
-        pending_message_[p] = fmt::format("{} ({} of minCount {} pods exist)", pre.Message(),
-                                          known, gs.min_count);
-      }
-      continue;
-    }
-    queue_.Add(GroupUnit(static_cast<GroupIndex>(g)));
-  }
   EnqueueTrees();
 }
 
-void Run::EnqueueTrees() {
-  // Minimal admission of CompositePodGroup trees (H4a; the queue work of issue 4 refines it):
-  // a member of a tree whose chain misses a CompositePodGroup waits; a refused tree (§4.6) gets
-  // SchedulerError on every level; otherwise the root is queued once its tree meets quorum
-  // recursively (leaf: known members ≥ minCount; CompositePodGroup: ready children ≥
-  // minGroupCount; spec §4.2 step 3).
+bool Run::PreEnqueueRoot(TreeIndex root) {
+  // GangScheduling PreEnqueue for a whole hierarchy (spec §4.2; upstream
+  // preEnqueueWithHierarchies / isCPGTreeReady): a leaf is ready when its known pods (pending,
+  // assumed and running; not those held by scheduling gates) reach minCount (basic: 1); a
+  // CompositePodGroup when its ready children reach minGroupCount (basic: 1). Held pods get
+  // reason SchedulingGated and upstream's message plus the counts.
   std::vector<TreeIndex> order;
-  for (TreeIndex t = static_cast<TreeIndex>(groups_.size()); t < tree_->size(); ++t) {
+  tree_->Preorder(root, order);
+  std::vector<int32_t> count(static_cast<size_t>(tree_->size()), 0);
+  std::vector<char> ready(static_cast<size_t>(tree_->size()), 0);
+  for (auto it = order.rbegin(); it != order.rend(); ++it) {
+    const GroupTreeNode& n = tree_->node(*it);
+    if (n.is_composite) {
+      for (TreeIndex c : n.children) count[*it] += ready[c];
+    } else {
+      for (PodIndex p : n.members) count[*it] += gated_[p] ? 0 : 1;
+    }
+    ready[*it] = count[*it] >= n.quorum ? 1 : 0;
+  }
+  if (ready[root]) return true;
+  const GroupTreeNode& r = tree_->node(root);
+  std::string message;
+  if (r.is_composite) {
+    message = fmt::format("{} ({} of minGroupCount {} child groups ready)",
+                          plugins::TreeQuorumNotMet(r.composite->meta.name).Message(),
+                          count[root], r.quorum);
+  } else {
+    const GroupState& gs = groups_[root];
+    message = fmt::format(
+        "{} ({} of minCount {} pods exist)",
+        plugins::PreEnqueue(true, gs.pod_group->meta.name, gs.is_gang, count[root], gs.min_count)
+            .Message(),
+        count[root], gs.min_count);
+  }
+  HoldTree(root, "SchedulingGated", message);
+  return false;
+}
+
+void Run::HoldTree(TreeIndex root, const std::string& reason, const std::string& message) {
+  std::vector<TreeIndex> leaves;
+  tree_->Leaves(root, leaves);
+  for (TreeIndex l : leaves) {
+    for (PodIndex p : tree_->node(l).members) {
+      if (pods_[p].node != kNoNode || gated_[p]) continue;
+      pending_reason_[p] = reason;
+      pending_message_[p] = message;
+    }
+  }
+}
+
+void Run::EnqueueTrees() {
+  // Only the root of a hierarchy is queued (spec §4.1): a standalone PodGroup or a root
+  // CompositePodGroup, once something under it is pending. A tree refused by runtime hierarchy
+  // validation (§4.6) gets SchedulerError on every level and is not tried; a member pod with a
+  // hard constraint wasched does not model holds its whole tree (Unsupported); otherwise the
+  // queue runs PreEnqueueRoot (gated until the tree meets quorum).
+  queue_.SetPreEnqueue([this](const QueuedUnit& u) { return !u.is_group || PreEnqueueRoot(u.index); });
+  queue_.SetGangHint([](const ClusterEvent& e, const QueuedUnit& u) {
+    return plugins::GangSchedulingHint(e, u.is_group ? u.index : -1);
+  });
+  std::vector<TreeIndex> order;
+  for (TreeIndex t : tree_->roots()) {
     const GroupTreeNode& node = tree_->node(t);
-    if (node.root != t) continue;
     order.clear();
     tree_->Preorder(t, order);
-    std::vector<char> ready(static_cast<size_t>(tree_->size()), 0);
     bool any_pending = false;
     std::string unsupported;
-    for (auto it = order.rbegin(); it != order.rend(); ++it) {
-      const GroupTreeNode& n = tree_->node(*it);
-      int32_t count = 0;
-      if (n.is_composite) {
-        for (TreeIndex c : n.children) count += ready[c];
-      } else {
-        for (PodIndex p : n.members) {
-          if (gated_[p]) continue;
-          ++count;
-          if (pods_[p].node == kNoNode) any_pending = true;
-          if (pods_[p].node == kNoNode && unsupported.empty() &&
-              !pods_[p].pod->unsupported_constraints.empty()) {
-            unsupported = fmt::format(
-                "pod group {}: member pod {} has hard constraint(s) wasched does not model: {}",
-                n.key, pods_[p].key, fmt::join(pods_[p].pod->unsupported_constraints, ", "));
-          }
+    for (TreeIndex g : order) {
+      for (PodIndex p : tree_->node(g).members) {
+        if (gated_[p] || pods_[p].node != kNoNode) continue;
+        any_pending = true;
+        if (unsupported.empty() && !pods_[p].pod->unsupported_constraints.empty()) {
+          unsupported = fmt::format(
+              "pod group {}: member pod {} has hard constraint(s) wasched does not model: {}",
+              tree_->node(g).key, pods_[p].key,
+              fmt::join(pods_[p].pod->unsupported_constraints, ", "));
         }
       }
-      ready[*it] = count >= n.quorum ? 1 : 0;
     }
     if (!any_pending) continue;
-    auto hold = [&](const std::string& reason, const std::string& message) {
-      for (TreeIndex g : order) {
-        if (tree_->node(g).is_composite) continue;
-        for (PodIndex p : tree_->node(g).members) {
-          if (pods_[p].node != kNoNode || gated_[p]) continue;
-          pending_reason_[p] = reason;
-          pending_message_[p] = message;
-        }
-      }
-    };
     if (!node.problem.empty()) {
       for (TreeIndex g : order) SetTreeCondition(g, false, api::kReasonSchedulerError, node.problem);
-      hold(api::kReasonSchedulerError, node.problem);
+      HoldTree(t, api::kReasonSchedulerError, node.problem);
       continue;
     }
     if (!unsupported.empty()) {
-      hold("Unsupported", unsupported);
-      continue;
-    }
-    if (!ready[t]) {
-      hold("SchedulingGated",
-           fmt::format("waiting for the pod group hierarchy of composite pod group \"{}\" to meet "
-                       "quorum", node.composite->meta.name));
+      HoldTree(t, "Unsupported", unsupported);
       continue;
     }
     queue_.Add(GroupUnit(t));
   }
-  // Members of a tree whose chain names an absent CompositePodGroup wait for it (PreEnqueue).
-  for (size_t g = 0; g < groups_.size(); ++g) {
-    const GroupTreeNode& n = tree_->node(static_cast<TreeIndex>(g));
-    if (n.missing_parent.empty() && !n.cyclic) continue;
+  // Members of a chain that names an absent CompositePodGroup wait for it at PreEnqueue; groups
+  // on (or under) a cycle are refused like any invalid hierarchy.
+  for (TreeIndex t = 0; t < tree_->size(); ++t) {
+    const GroupTreeNode& n = tree_->node(t);
+    if (n.cyclic) SetTreeCondition(t, false, api::kReasonSchedulerError, n.problem);
+    if (n.is_composite || (n.missing_parent.empty() && !n.cyclic)) continue;
     for (PodIndex p : n.members) {
       if (pods_[p].node != kNoNode || gated_[p]) continue;
       pending_reason_[p] = n.cyclic ? api::kReasonSchedulerError : "SchedulingGated";
       pending_message_[p] =
-          n.cyclic ? n.problem
-                   : fmt::format("waiting for composite pod group \"{}\" spec to appear",
-                                 n.missing_parent);
+          n.cyclic ? n.problem : plugins::CompositeSpecMissing(n.missing_parent).Message();
     }
-    if (n.cyclic) SetTreeCondition(static_cast<TreeIndex>(g), false, api::kReasonSchedulerError, n.problem);
-  }
-  for (TreeIndex t = static_cast<TreeIndex>(groups_.size()); t < tree_->size(); ++t) {
-    if (tree_->node(t).cyclic) SetTreeCondition(t, false, api::kReasonSchedulerError, tree_->node(t).problem);
   }
 }
 
@@ -699,58 +684,40 @@ ScheduleResult Run::Assemble() const {
   });
   std::sort(r.pending.begin(), r.pending.end(),
             [](const PendingPod& a, const PendingPod& b) { return a.pod < b.pod; });
-  for (const auto& g : groups_) {
-    GroupResult gr;
-    gr.kind = "PodGroup";
-    gr.name = g.key;
-    for (PodIndex p : g.members) {
-      if (pods_[p].node != kNoNode) ++gr.scheduled;
-    }
-    gr.min_count = g.min_count;
-    gr.conditions = g.conditions;
-    r.groups.push_back(std::move(gr));
-  }
-  // CompositePodGroups: `scheduled` counts children that meet their own quorum (a PodGroup with
-  // ≥ minCount members placed, a CompositePodGroup with ≥ minGroupCount such children). Trees
-  // are not scheduled by this version, so conditions are reported as given.
-  auto group_satisfied = [&](const std::string& ns, const std::string& name) {
-    for (const auto& g : groups_) {
-      if (g.pod_group->meta.namespace_ != ns || g.pod_group->meta.name != name) continue;
-      int32_t placed = 0;
-      for (PodIndex p : g.members) placed += pods_[p].node != kNoNode ? 1 : 0;
-      return placed >= g.min_count;
-    }
-    return false;
-  };
-  std::function<int32_t(const api::CompositePodGroup&, int)> satisfied_children =
-      [&](const api::CompositePodGroup& cpg, int depth) -> int32_t {
-    if (depth > api::kWorkloadMaxTreeDepth) return 0;  // cycle or too deep: nothing counts
+  // Every level of every tree (and every standalone PodGroup) is one GroupResult. A
+  // CompositePodGroup's `scheduled` counts children that meet their own quorum (a PodGroup with
+  // ≥ minCount members placed, a CompositePodGroup with ≥ minGroupCount such children); the
+  // depth guard keeps a cyclic chain finite (nothing on a cycle counts).
+  std::function<bool(TreeIndex, int)> satisfied = [&](TreeIndex t, int depth) -> bool {
+    const GroupTreeNode& n = tree_->node(t);
+    if (depth > api::kWorkloadMaxTreeDepth + 1 || n.cyclic) return false;
     int32_t count = 0;
-    const std::string& ns = cpg.meta.namespace_;
-    for (const auto& g : groups_) {
-      const auto& pg = *g.pod_group;
-      if (pg.meta.namespace_ == ns && pg.parent_composite_pod_group_name == cpg.meta.name &&
-          group_satisfied(ns, pg.meta.name)) {
-        ++count;
-      }
+    if (n.is_composite) {
+      for (TreeIndex c : n.children) count += satisfied(c, depth + 1) ? 1 : 0;
+    } else {
+      for (PodIndex p : n.members) count += pods_[p].node != kNoNode ? 1 : 0;
     }
-    for (const auto& child : objects_.composite_pod_groups) {
-      if (child.meta.namespace_ != ns || child.parent_composite_pod_group_name != cpg.meta.name) {
-        continue;
-      }
-      int32_t need = child.scheduling_policy.gang ? child.scheduling_policy.gang->min_group_count : 1;
-      if (satisfied_children(child, depth + 1) >= need) ++count;
-    }
-    return count;
+    return count >= n.quorum;
   };
-  for (const auto& cpg : objects_.composite_pod_groups) {
+  const auto pg_count = static_cast<TreeIndex>(groups_.size());
+  for (TreeIndex t = 0; t < tree_->size(); ++t) {
+    const GroupTreeNode& n = tree_->node(t);
     GroupResult gr;
-    gr.kind = "CompositePodGroup";
-    gr.name = api::NamespacedName(cpg.meta);
-    gr.scheduled = satisfied_children(cpg, 1);
-    gr.min_group_count =
-        cpg.scheduling_policy.gang ? cpg.scheduling_policy.gang->min_group_count : 1;
-    gr.conditions = composite_conditions_[&cpg - objects_.composite_pod_groups.data()];
+    gr.kind = n.is_composite ? "CompositePodGroup" : "PodGroup";
+    gr.name = n.key;
+    const api::ObjectMeta& meta = n.is_composite ? n.composite->meta : n.pod_group->meta;
+    const auto& parent = n.is_composite ? n.composite->parent_composite_pod_group_name
+                                        : n.pod_group->parent_composite_pod_group_name;
+    if (parent) gr.parent = meta.namespace_ + "/" + *parent;
+    if (n.is_composite) {
+      for (TreeIndex c : n.children) gr.scheduled += !n.cyclic && satisfied(c, 2) ? 1 : 0;
+      gr.min_group_count = n.quorum;
+      gr.conditions = composite_conditions_[t - pg_count];
+    } else {
+      for (PodIndex p : groups_[t].members) gr.scheduled += pods_[p].node != kNoNode ? 1 : 0;
+      gr.min_count = groups_[t].min_count;
+      gr.conditions = groups_[t].conditions;
+    }
     r.groups.push_back(std::move(gr));
   }
   std::sort(r.groups.begin(), r.groups.end(), [](const GroupResult& a, const GroupResult& b) {

@@ -13,6 +13,7 @@
 
 #include "validation/composite_pod_group_validation.h"
 #include "validation/job_validation.h"
+#include "validation/pod_disruption_budget_validation.h"
 #include "validation/pod_group_validation.h"
 #include "validation/pod_validation.h"
 #include "validation/workload_validation.h"
@@ -106,6 +107,13 @@ void AppendApiErrors(const api::ObjectSet& objects, const api::ObjectSet* old,
                 [&](const api::Job& j, const api::Job* prev, std::size_t i) {
                   out->AddAll(j.meta, ObjectLabel("Job", j.meta), kRankJob, i,
                               ValidateJob(j, prev, gates));
+                });
+  ForEachPaired(objects.pod_disruption_budgets,
+                old != nullptr ? &old->pod_disruption_budgets : nullptr,
+                [&](const api::PodDisruptionBudget& b, const api::PodDisruptionBudget*,
+                    std::size_t i) {
+                  out->AddAll(b.meta, ObjectLabel("PodDisruptionBudget", b.meta),
+                              kRankPodDisruptionBudget, i, ValidatePodDisruptionBudget(b));
                 });
   ForEachPaired(objects.priority_classes, old != nullptr ? &old->priority_classes : nullptr,
                 [&](const api::PriorityClass& pc, const api::PriorityClass* prev, std::size_t i) {

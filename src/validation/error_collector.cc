@@ -114,6 +114,7 @@ InputErrors ErrorCollector::Finish(const api::ObjectSet& objects) && {
   ranks.AddSequence(FilesOf(objects.pod_groups));
   ranks.AddSequence(FilesOf(objects.pods));
   ranks.AddSequence(FilesOf(objects.jobs));
+  ranks.AddSequence(FilesOf(objects.pod_disruption_budgets));
   ranks.Compute();
   std::vector<std::pair<std::size_t, Entry*>> order;
   order.reserve(entries_.size());

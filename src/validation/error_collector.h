@@ -31,6 +31,7 @@ enum KindRank : int {
   kRankPodGroup,
   kRankPod,
   kRankJob,
+  kRankPodDisruptionBudget,
 };
 
 // ObjectLabel: "Kind ns/name" ("Node name" for cluster-scoped kinds; "Kind" when unnamed).
