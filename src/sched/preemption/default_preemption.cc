@@ -32,32 +32,37 @@ bool DefaultPreemption::SelectVictimsOnNode(const PodInfo& pod, NodeIndex n, int
   std::stable_sort(scratch_units_.begin(), scratch_units_.end(), [&](int32_t a, int32_t b) {
     return MoreImportantUnit(units.Unit(a), units.Unit(b));
   });
-  // Remove them all, remembering where each unit's pods ran.
-  removed_.clear();
-  offsets_.clear();
-  for (int32_t slot : scratch_units_) {
-    offsets_.push_back(removed_.size());
-    for (PodIndex q : units.Unit(slot).pods) {
-      if (pods_[q].node == kNoNode) continue;
-      removed_.emplace_back(q, pods_[q].node);
-      snapshot_.Remove(q);
-    }
+  // The node is simulated on the preemptor's requested resources only, without touching the
+  // NodeTable: free[k] = allocatable − requested for request k; a unit's amount[k] is what its
+  // pods on this node request of it (pods elsewhere do not matter for this node).
+  const NodeTable& nodes = snapshot_.nodes();
+  const size_t width = pod.requests.size();
+  free_.resize(width);
+  for (size_t k = 0; k < width; ++k) {
+    const ResourceId r = pod.requests[k].id;
+    free_[k] = r < nodes.resource_count() ? nodes.Allocatable(r, n) - nodes.Requested(r, n) : 0;
   }
-  offsets_.push_back(removed_.size());
-  auto restore_range = [&](size_t i) {
-    for (size_t k = offsets_[i]; k < offsets_[i + 1]; ++k) {
-      snapshot_.Restore(removed_[k].first, removed_[k].second);
+  amount_.assign(scratch_units_.size() * width, 0);
+  for (size_t i = 0; i < scratch_units_.size(); ++i) {
+    for (PodIndex q : units.Unit(scratch_units_[i]).pods) {
+      if (pods_[q].node != n) continue;
+      for (const ResourceAmount& ra : pods_[q].requests) {
+        for (size_t k = 0; k < width; ++k) {
+          if (pod.requests[k].id == ra.id) amount_[i * width + k] += ra.amount;
+        }
+      }
     }
+    for (size_t k = 0; k < width; ++k) free_[k] += amount_[i * width + k];
+  }
+  auto fits = [&]() -> int64_t {  // index of the first request that does not fit, or -1
+    for (size_t k = 0; k < width; ++k) {
+      if (free_[k] < pod.requests[k].amount) return static_cast<int64_t>(k);
+    }
+    return -1;
   };
-  auto remove_range = [&](size_t i) {
-    for (size_t k = offsets_[i]; k < offsets_[i + 1]; ++k) snapshot_.Remove(removed_[k].first);
-  };
-  ResourceId insufficient = -1;
-  if (!ResourcesFit(snapshot_.nodes(), pod, n, &insufficient)) {
-    for (size_t i = scratch_units_.size(); i-- > 0;) restore_range(i);
-    *reason = insufficient >= 0 && insufficient < resources_.size()
-                  ? "Insufficient " + resources_.Name(insufficient)
-                  : std::string("Insufficient resources");
+  if (const int64_t bad = fits(); bad >= 0) {
+    const ResourceId r = pod.requests[bad].id;
+    *reason = r == kPods ? std::string("Too many pods") : "Insufficient " + resources_.Name(r);
     return false;
   }
   // PDB classification in importance order, then reprieve: violating first, most important
@@ -73,13 +78,12 @@ bool DefaultPreemption::SelectVictimsOnNode(const PodInfo& pod, NodeIndex n, int
   for (int pass = 0; pass < 2; ++pass) {
     for (size_t i = 0; i < scratch_units_.size(); ++i) {
       if ((violations_[i] > 0) != (pass == 0)) continue;
-      restore_range(i);
-      if (ResourcesFit(snapshot_.nodes(), pod, n)) continue;  // reprieved
-      remove_range(i);
+      for (size_t k = 0; k < width; ++k) free_[k] -= amount_[i * width + k];
+      if (fits() < 0) continue;  // reprieved
+      for (size_t k = 0; k < width; ++k) free_[k] += amount_[i * width + k];
       victim_[i] = true;
     }
   }
-  // Record the candidate and undo (dry run).
   out->node = n;
   out->units.clear();
   out->highest_priority = std::numeric_limits<int32_t>::min();
@@ -98,7 +102,6 @@ bool DefaultPreemption::SelectVictimsOnNode(const PodInfo& pod, NodeIndex n, int
     } else if (u.priority == out->highest_priority) {
       out->highest_start = std::min(out->highest_start, u.earliest_start);
     }
-    restore_range(i);
   }
   return true;
 }
@@ -140,7 +143,10 @@ Outcome DefaultPreemption::Preempt(const Preemptor& preemptor, VictimUnitIndex& 
   int64_t violating = 0, non_violating = 0;
   Candidate c;
   std::string reason;
-  for (NodeIndex n : potential) {
+  const size_t count = potential.size();
+  const size_t offset = count == 0 ? 0 : next_offset_ % count;
+  for (size_t visited = 0; visited < count; ++visited) {
+    const NodeIndex n = potential[(offset + visited) % count];
     c = Candidate{};
     if (SelectVictimsOnNode(pod, n, preemptor.priority, units, node_pods, budgets, &c, &reason)) {
       (c.pdb_violations > 0 ? violating : non_violating)++;
@@ -160,6 +166,9 @@ Outcome DefaultPreemption::Preempt(const Preemptor& preemptor, VictimUnitIndex& 
     return out;
   }
   const Candidate& best = candidates[PickOne(candidates)];
+  // The next search starts after the chosen node (upstream starts at a random offset).
+  next_offset_ = static_cast<size_t>(
+      std::lower_bound(potential.begin(), potential.end(), best.node) - potential.begin() + 1);
   out.victim_units = best.units;
   for (int32_t slot : best.units) {
     const VictimUnit& u = units.Unit(slot);

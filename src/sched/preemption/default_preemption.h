@@ -9,8 +9,11 @@
 //
 //  1. eligibility: policy Never → Unschedulable "not eligible due to preemptionPolicy=Never.";
 //  2. candidate nodes: the nodes where only Unschedulable (resource) filters rejected the pod —
-//     its statically feasible nodes — from offset 0 (upstream picks a random offset), dry-run
-//     until max(100, 10% of them) candidates are found with at least one not violating a PDB;
+//     its statically feasible nodes — dry-run in node order from an offset until
+//     max(100, 10% of them) candidates are found with at least one not violating a PDB.
+//     Upstream draws the offset at random; wasched, to stay deterministic, starts after the
+//     node the previous preemption chose (so successive preemptors spread as with a random
+//     start, instead of re-walking exhausted nodes);
 //  3. per node (SelectVictimsOnNode): remove every unit with a pod on the node whose priority is
 //     below the pod's; none → "No preemption victims found for incoming pod"; the pod still
 //     does not fit → that node's reason ("Insufficient cpu"); else reprieve units, PDB-violating
@@ -21,8 +24,9 @@
 //  5. no candidate → Unschedulable "preemption: 0/N nodes are available: <reasons>." (the
 //     caller appends it to the pod's FitError message, as upstream's FitError.Error()).
 //
-// A dry run: the snapshot is unchanged on return; the caller evicts `victims` and binds the pod
-// to `nominations[0].node`. Not thread-safe.
+// A dry run on local arithmetic over the preemptor's requested resources: the snapshot is never
+// written; the caller evicts `victims` and binds the pod to `nominations[0].node`. Not
+// thread-safe; keep one instance per scheduling run (it remembers the search offset).
 #pragma once
 
 #include <cstdint>
@@ -80,9 +84,10 @@ class DefaultPreemption {
   const std::vector<PodInfo>& pods_;
   const ResourceTable& resources_;
   std::vector<int32_t> scratch_units_;
-  std::vector<std::pair<PodIndex, NodeIndex>> removed_;
-  std::vector<size_t> offsets_;       // unit i's pods are removed_[offsets_[i], offsets_[i+1])
+  std::vector<int64_t> free_;         // per preemptor request: free on the node being tried
+  std::vector<int64_t> amount_;       // [unit × request]: the unit's pods' requests there
   std::vector<int32_t> violations_;   // per unit of scratch_units_
+  size_t next_offset_ = 0;            // where the next candidate search starts
   std::vector<bool> victim_;
 };
 

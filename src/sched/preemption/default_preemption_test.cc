@@ -148,7 +148,7 @@ TEST(DefaultPreemption, EvictingEverythingStillDoesNotFit) {
   c.Build();
   Outcome o = PreemptFor(c, q);
   EXPECT_EQ(o.status.code(), Code::kUnschedulable);
-  EXPECT_EQ(o.status.Message(), "preemption: 0/4 nodes are available: 4 Insufficient pods.");
+  EXPECT_EQ(o.status.Message(), "preemption: 0/4 nodes are available: 4 Too many pods.");
   EXPECT_THAT(o.victims, IsEmpty());
 }
 
