@@ -26,11 +26,18 @@ class SaxBuilder {
     return Add(builder_.AddOwnedScalar(std::to_string(v), ScalarStyle::kPlain));
   }
   bool number_float(number_float_t, const string_t& text) {
+    if (text.size() > kMaxScalarBytes) return false;
     return Add(builder_.AddOwnedScalar(text, ScalarStyle::kPlain));
   }
-  bool string(string_t& v) { return Add(builder_.AddOwnedScalar(std::move(v), ScalarStyle::kString)); }
+  bool string(string_t& v) {
+    if (v.size() > kMaxScalarBytes) return false;
+    return Add(builder_.AddOwnedScalar(std::move(v), ScalarStyle::kString));
+  }
   bool binary(binary_t&) { return false; }
-  bool key(string_t& k) { return Add(builder_.AddOwnedScalar(std::move(k), ScalarStyle::kString)); }
+  bool key(string_t& k) {
+    if (k.size() > kMaxScalarBytes) return false;
+    return Add(builder_.AddOwnedScalar(std::move(k), ScalarStyle::kString));
+  }
   bool start_object(std::size_t) { return Open(); }
   bool end_object() { return Close(YamlType::kMap); }
   bool start_array(std::size_t) { return Open(); }
@@ -51,7 +58,7 @@ class SaxBuilder {
     return true;
   }
   bool Open() {
-    if (static_cast<int>(frames_.size()) >= kMaxJsonDepth) return false;
+    if (static_cast<int>(frames_.size()) >= kMaxNestingDepth) return false;
     frames_.push_back(stack_.size());
     return true;
   }

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string_view>
 
+#include "codec/input_limits.h"
 #include "codec/yaml_dom.h"
 
 namespace wasched::codec::internal {
@@ -18,8 +19,9 @@ namespace wasched::codec::internal {
 
 // ParseJson: the single JSON document in `text`, or nullopt when `text` is not strict JSON
 // (callers then parse it as YAML, which also covers YAML flow style and yields YAML's error
-// messages). Nesting deeper than kMaxJsonDepth is rejected (nullopt). O(text size).
-inline constexpr int kMaxJsonDepth = 512;
+// messages). Input beyond the limits of codec/input_limits.h (nesting deeper than
+// kMaxNestingDepth, a string or key longer than kMaxScalarBytes) is nullopt too: the YAML parser
+// then reports it with its line and column. O(text size).
 [[nodiscard]] std::optional<YamlDom> ParseJson(std::string_view text);
 
 }  // namespace wasched::codec::internal

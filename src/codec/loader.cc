@@ -17,6 +17,7 @@
 #include "codec/decode_core.h"
 #include "codec/decode_policy.h"
 #include "codec/decode_scheduling.h"
+#include "codec/input_limits.h"
 #include "codec/manifest_files.h"
 #include "codec/yaml_documents.h"
 #include "codec/yaml_reader.h"
@@ -27,6 +28,9 @@ namespace {
 using internal::Diagnostics;
 using internal::Reader;
 using internal::ValueKind;
+using internal::ExpansionBudget;
+using internal::kMaxObjectBytes;
+using internal::kMaxObjects;
 
 constexpr std::string_view kCoreV1 = "v1";
 constexpr std::string_view kBatchV1 = "batch/v1";
@@ -98,6 +102,8 @@ class Loader {
   std::unordered_map<std::string, size_t> skipped_index_;
   int defaulted_pods_ = 0;
   std::string defaulted_pods_first_;
+  size_t document_bytes_ = 0;  // text size of the document being decoded
+  int64_t objects_seen_ = 0;   // objects (not Lists) of this load, for kMaxObjects
 };
 
 void Loader::Flush(const ObjectScope& scope, const api::SourceRef& source,
@@ -188,6 +194,25 @@ void Loader::DecodeObject(const Reader& r, const api::SourceRef& source,
     return;
   }
 
+  // Input limits (codec/input_limits.h): reported once each, at the object's path.
+  if (++objects_seen_ > kMaxObjects) {
+    if (objects_seen_ == kMaxObjects + 1) {
+      r.Error(FieldErrorType::kTooMany, "",
+              fmt::format("more than {} objects in the input (see README \"Input limits\")",
+                          kMaxObjects));
+    }
+    Flush(scope, source, "");
+    return;
+  }
+  if (list_depth == 0 && document_bytes_ > kMaxObjectBytes) {
+    r.Error(FieldErrorType::kTooLong, "",
+            fmt::format("object document is {} bytes, more than the limit of {} bytes (see README "
+                        "\"Input limits\")",
+                        document_bytes_, kMaxObjectBytes));
+    Flush(scope, source, "");
+    return;
+  }
+
   api::ObjectSet& objects = result_.objects;
   const std::string label_kind = kind;
   if (api_version == kCoreV1 && kind == "Node") {
@@ -246,8 +271,9 @@ void Loader::LoadText(std::string_view text, const std::string& file) {
     }
     if (internal::Classify(doc.dom, doc.dom.root()) == ValueKind::kNull) return;  // empty
     // Budget: a document cannot have more nodes than bytes unless aliases repeat them.
-    Diagnostics diag(static_cast<int64_t>(doc.text_size) * 2 + 1024);
+    Diagnostics diag(ExpansionBudget(doc.text_size));
     diag_ = &diag;
+    document_bytes_ = doc.text_size;
     const Reader root(doc.dom, doc.dom.root(), "", &diag);
     DecodeObject(root, source, "", "", 0);
     diag_ = nullptr;

@@ -14,6 +14,8 @@
 #include <set>
 #include <system_error>
 
+#include "codec/input_limits.h"
+
 namespace wasched::codec::internal {
 namespace {
 
@@ -36,15 +38,33 @@ std::optional<std::string> ReadWholeFile(const std::string& path, InputErrors* e
         PathError(path, FieldErrorType::kInvalid, "cannot read file: " + ec.message()));
     return std::nullopt;
   }
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return ReadLimited(in, path, kMaxFileBytes, errors);
+}
+
+}  // namespace
+
+std::optional<std::string> ReadLimited(std::istream& in, const std::string& path, size_t limit,
+                                       InputErrors* errors) {
+  std::string text;
+  char buffer[1 << 16];
+  while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
+    const auto got = static_cast<size_t>(in.gcount());
+    if (got > limit - text.size()) {
+      errors->push_back(PathError(
+          path, FieldErrorType::kTooLong,
+          fmt::format("input is longer than {} bytes (the limit of one file, see README \"Input "
+                      "limits\")",
+                      limit)));
+      return std::nullopt;
+    }
+    text.append(buffer, got);
+  }
   if (in.bad()) {
     errors->push_back(PathError(path, FieldErrorType::kInvalid, "cannot read file: I/O error"));
     return std::nullopt;
   }
   return text;
 }
-
-}  // namespace
 
 void ForEachManifestText(const std::vector<std::string>& paths, std::istream& stdin_stream,
                          InputErrors* errors, std::vector<std::string>* warnings,
@@ -62,9 +82,7 @@ void ForEachManifestText(const std::vector<std::string>& paths, std::istream& st
   };
   for (const std::string& path : paths) {
     if (path == "-") {
-      const std::string text((std::istreambuf_iterator<char>(stdin_stream)),
-                             std::istreambuf_iterator<char>());
-      fn(path, text);
+      if (auto text = ReadLimited(stdin_stream, path, kMaxFileBytes, errors)) fn(path, *text);
       continue;
     }
     std::error_code ec;

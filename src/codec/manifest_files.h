@@ -12,6 +12,7 @@
 
 #include <functional>
 #include <istream>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,6 +27,13 @@ namespace wasched::codec::internal {
 // warning. A file reached twice (same canonical path: named twice, or named and inside a named
 // folder) is read the first time only, with the warning `file X given more than once; read
 // once`. Reads one file at a time. O(total size + files × log files).
+// ReadLimited: all of `in`, or nullopt after adding a TooLong error naming `path` once it passes
+// `limit` bytes (files and stdin use kMaxFileBytes, codec/input_limits.h: an endless stream such
+// as /dev/zero stops there instead of exhausting memory); a read error is an Invalid error.
+// O(min(size, limit)).
+[[nodiscard]] std::optional<std::string> ReadLimited(std::istream& in, const std::string& path,
+                                                     size_t limit, InputErrors* errors);
+
 void ForEachManifestText(const std::vector<std::string>& paths, std::istream& stdin_stream,
                          InputErrors* errors, std::vector<std::string>* warnings,
                          const std::function<void(const std::string&, std::string_view)>& fn);

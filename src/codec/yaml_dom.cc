@@ -3,6 +3,7 @@
 // YamlDom storage, its builder, and the yaml-cpp event handler that fills it.
 #include "codec/yaml_dom.h"
 
+#include <fmt/format.h>
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/exceptions.h>
 #include <yaml-cpp/mark.h>
@@ -12,7 +13,9 @@
 #include <sstream>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 
+#include "codec/input_limits.h"
 #include "codec/yaml_reader.h"
 
 namespace wasched::codec::internal {
@@ -80,7 +83,8 @@ void AppendDebug(const YamlDom& d, YamlNodeId id, std::string* out) {
 // DomEventHandler: yaml-cpp events → YamlDom, one document per HandleNextDocument call.
 class DomEventHandler : public YAML::EventHandler {
  public:
-  explicit DomEventHandler(std::string_view text) : text_(text) {}
+  explicit DomEventHandler(std::string_view text)
+      : text_(text), merge_budget_(ExpansionBudget(text.size())) {}
 
   // OnDocumentStart: `mark` is where the document's first token starts. yaml-cpp 0.7 starts a
   // document without consuming anything when the next token cannot begin a node (a stray `,` as
@@ -112,8 +116,13 @@ class DomEventHandler : public YAML::EventHandler {
     Add(it->second, YAML::NullAnchor);
   }
 
-  void OnScalar(const YAML::Mark&, const std::string& tag, YAML::anchor_t anchor,
+  void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
                 const std::string& value) override {
+    if (value.size() > kMaxScalarBytes) {
+      throw YAML::ParserException(
+          mark, fmt::format("a value of {} bytes is longer than the limit of {} bytes", value.size(),
+                            kMaxScalarBytes));
+    }
     // "?" = plain, "!" = quoted or block; an explicit !!str forces a string; other explicit
     // tags resolve by content, as the codec has always done.
     const ScalarStyle style = (tag == "!" || tag == "tag:yaml.org,2002:str")
@@ -122,14 +131,16 @@ class DomEventHandler : public YAML::EventHandler {
     Add(builder_.AddOwnedScalar(value, style), anchor);
   }
 
-  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t anchor,
+  void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
                        YAML::EmitterStyle::value) override {
+    CheckDepth(mark);
     frames_.push_back(Frame{YamlType::kSeq, stack_.size(), anchor});
   }
   void OnSequenceEnd() override { Close(); }
 
-  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t anchor,
+  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
                   YAML::EmitterStyle::value) override {
+    CheckDepth(mark);
     frames_.push_back(Frame{YamlType::kMap, stack_.size(), anchor});
   }
   void OnMapEnd() override { Close(); }
@@ -148,6 +159,14 @@ class DomEventHandler : public YAML::EventHandler {
     size_t stack_start;
     YAML::anchor_t anchor;
   };
+
+  // CheckDepth: one more map or list may open (kMaxNestingDepth), else a parse error at `mark`.
+  void CheckDepth(const YAML::Mark& mark) const {
+    if (static_cast<int>(frames_.size()) >= kMaxNestingDepth) {
+      throw YAML::ParserException(
+          mark, fmt::format("maps and lists nested deeper than {} levels", kMaxNestingDepth));
+    }
+  }
 
   void Add(YamlNodeId id, YAML::anchor_t anchor) {
     if (anchor != YAML::NullAnchor) anchors_[anchor] = id;
@@ -205,20 +224,28 @@ class DomEventHandler : public YAML::EventHandler {
                                     "merge key \"<<\" needs a map or a list of maps");
       }
     }
-    auto has_key = [&](const std::vector<YamlNodeId>& pairs, YamlNodeId key) {
-      for (size_t j = 0; j < pairs.size(); j += 2) {
-        if (d.type(pairs[j]) == d.type(key) && d.scalar(pairs[j]) == d.scalar(key) &&
-            d.type(key) == YamlType::kScalar) {
-          return true;
-        }
-      }
-      return false;
+    // Scalar keys already in the map, hashed: O(entries) per map, not O(entries²).
+    std::unordered_set<std::string_view> keys;
+    auto add_key = [&](YamlNodeId key) {
+      return d.type(key) != YamlType::kScalar || keys.insert(d.scalar(key)).second;
     };
-    std::vector<YamlNodeId> merged = own;
+    std::vector<YamlNodeId> merged;
+    for (size_t j = 0; j + 1 < own.size(); j += 2) {
+      add_key(own[j]);
+      merged.push_back(own[j]);
+      merged.push_back(own[j + 1]);
+    }
     for (YamlNodeId src : sources) {
       const auto kv = d.children(src);
+      // Every merged entry is a copy of a reference: bounded like decoders' alias visits, so
+      // maps merging maps that merge maps cannot grow the document quadratically.
+      merge_budget_ -= static_cast<int64_t>(kv.size() / 2);
+      if (merge_budget_ < 0) {
+        throw YAML::ParserException(YAML::Mark::null_mark(),
+                                    "merge keys (\"<<\") expand to too many entries");
+      }
       for (size_t j = 0; j + 1 < kv.size(); j += 2) {
-        if (has_key(merged, kv[j])) continue;
+        if (!add_key(kv[j])) continue;
         merged.push_back(kv[j]);
         merged.push_back(kv[j + 1]);
       }
@@ -234,6 +261,7 @@ class DomEventHandler : public YAML::EventHandler {
   YamlNodeId root_ = kNoYamlNode;
   std::string_view text_;
   std::optional<YAML::Mark> previous_start_;
+  int64_t merge_budget_;  // map entries merge keys may still add (ExpansionBudget)
 };
 
 }  // namespace
