@@ -29,9 +29,20 @@ if ! command -v clang++ >/dev/null 2>&1; then
   echo "fuzz: skipped: clang++ is not installed (scripts/install-deps.sh installs clang and libclang-rt-dev)"
   exit 0
 fi
+probe="$(mktemp)"
+if ! echo 'extern "C" int LLVMFuzzerTestOneInput(const unsigned char*, unsigned long) { return 0; }' |
+    clang++ -fsanitize=fuzzer,address,undefined -x c++ - -o "$probe" >/dev/null 2>&1; then
+  rm -f "$probe"
+  echo "fuzz: skipped: clang++ cannot link libFuzzer (install libclang-rt-dev)"
+  exit 0
+fi
+rm -f "$probe"
 
-cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
-  -DWASCHED_FUZZ=ON -DWASCHED_BUILD_BENCH=OFF >/dev/null
+# -O1 with line tables: quick to compile, readable stack traces; no NDEBUG, so asserts (and the
+# scheduler's verify mode) stay on.
+cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Fuzz -DCMAKE_CXX_COMPILER=clang++ \
+  -DCMAKE_CXX_FLAGS_FUZZ="-O1 -gline-tables-only" -DWASCHED_FUZZ=ON -DWASCHED_BUILD_BENCH=OFF \
+  >/dev/null
 nice -n 19 cmake --build "$build" -j"${FUZZ_JOBS:-2}" --target "${targets[@]}" >&2
 
 # Seeds: every manifest of the repository, read-only (libFuzzer writes new inputs to the first

@@ -7,6 +7,9 @@ packages=(
   cmake g++ make
   libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libfmt-dev libspdlog-dev libexpected-dev
   libgtest-dev libgmock-dev librapidcheck-dev libbenchmark-dev
+  # fuzz/ (scripts/fuzz.sh, the fuzz smoke of scripts/test.sh): clang and its libFuzzer /
+  # sanitizer runtimes (a Recommends of clang, so --no-install-recommends needs it named).
+  clang libclang-rt-dev
 )
 
 missing=()

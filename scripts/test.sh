@@ -1,8 +1,17 @@
 #!/usr/bin/env bash
 # test.sh: builds everything (Release, build/) and runs every test: unit, scenario and property
-# tests through ctest, two at a time.
+# tests through ctest, two at a time; then the fuzz smoke: every libFuzzer target of fuzz/ built
+# with clang (ASan + UBSan, build-fuzz/) and run for WASCHED_FUZZ_SECONDS each (default 60; 0
+# skips the stage; skipped with a message when clang is not installed). See scripts/fuzz.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/build.sh
 ctest --test-dir build --output-on-failure -j2
+
+fuzz_seconds="${WASCHED_FUZZ_SECONDS:-60}"
+if [ "$fuzz_seconds" = 0 ]; then
+  echo "fuzz smoke: skipped (WASCHED_FUZZ_SECONDS=0)"
+else
+  scripts/fuzz.sh -t "$fuzz_seconds"
+fi
