@@ -70,7 +70,7 @@ api::WorkloadCompositePodGroupSchedulingPolicy CompositeGang(int32_t n) {
   return p;
 }
 
-validation::ErrorList Run(std::optional<WorkloadItem> root, BuildOptions opts,
+validation::ErrorList ValidateTree(std::optional<WorkloadItem> root, BuildOptions opts,
                           const WorkloadItem* old = nullptr) {
   return Builder::New(std::move(root), std::move(opts)).Validate({old});
 }
@@ -82,53 +82,53 @@ void ExpectOne(const validation::ErrorList& errs, FieldErrorType type, const std
 }
 
 TEST(ValidateTest, D01_NilRoot) {
-  ExpectOne(Run(std::nullopt, Allow({}, {DisruptionModeOption::kAllMode})),
+  ExpectOne(ValidateTree(std::nullopt, Allow({}, {DisruptionModeOption::kAllMode})),
             FieldErrorType::kInvalid, "");
 }
 
 TEST(ValidateTest, D02_BasicAllowed) {
-  EXPECT_TRUE(Run(WithBasic(Job()), Allow({SchedulingPolicyOption::kBasicPolicy}, {})).empty());
+  EXPECT_TRUE(ValidateTree(WithBasic(Job()), Allow({SchedulingPolicyOption::kBasicPolicy}, {})).empty());
 }
 
 TEST(ValidateTest, D04_NothingAllowedClosedByDefault) {
-  const auto errs = Run(WithBasic(Job()), Allow({}, {}));
+  const auto errs = ValidateTree(WithBasic(Job()), Allow({}, {}));
   ExpectOne(errs, FieldErrorType::kForbidden, "spec.scheduling.schedulingPolicy");
   EXPECT_EQ(errs[0].detail, "basic scheduling policy is not supported by this controller");
 }
 
 TEST(ValidateTest, D05_GangNotAllowed) {
-  const auto errs = Run(WithGang(Job(), 2), Allow({SchedulingPolicyOption::kBasicPolicy}, {}));
+  const auto errs = ValidateTree(WithGang(Job(), 2), Allow({SchedulingPolicyOption::kBasicPolicy}, {}));
   ExpectOne(errs, FieldErrorType::kForbidden, "spec.scheduling.schedulingPolicy");
   EXPECT_EQ(errs[0].detail, "gang scheduling policy is not supported by this controller");
 }
 
 TEST(ValidateTest, D07_AllModeNotAllowed) {
-  const auto errs = Run(WithDisruption(WithGang(Job(), 2), false, true),
+  const auto errs = ValidateTree(WithDisruption(WithGang(Job(), 2), false, true),
                         Allow({SchedulingPolicyOption::kGangPolicy}, {DisruptionModeOption::kSingleMode}));
   ExpectOne(errs, FieldErrorType::kForbidden, "spec.scheduling.disruptionMode");
   EXPECT_EQ(errs[0].detail, "the disruptionMode `all` is not supported by this controller");
 }
 
 TEST(ValidateTest, D08_BasicWithAll) {
-  const auto errs = Run(WithDisruption(WithBasic(Job()), false, true), AllAllowed());
+  const auto errs = ValidateTree(WithDisruption(WithBasic(Job()), false, true), AllAllowed());
   ExpectOne(errs, FieldErrorType::kInvalid, "spec.scheduling.disruptionMode");
   EXPECT_EQ(errs[0].detail,
             "the disruptionMode `all` is not supported with the Basic scheduling policy");
 }
 
 TEST(ValidateTest, D10_GangZeroWithPath) {
-  const auto errs = Run(WithGang(Job(), 0), AllAllowed());
+  const auto errs = ValidateTree(WithGang(Job(), 0), AllAllowed());
   ExpectOne(errs, FieldErrorType::kInvalid, "spec.scheduling.schedulingPolicy.gang.minCount");
   EXPECT_EQ(errs[0].origin, "minimum");
 }
 
 TEST(ValidateTest, D11_GangZeroWithoutPath) {
-  ExpectOne(Run(WithGang(Job(std::nullopt), 0), AllAllowed()), FieldErrorType::kInvalid,
+  ExpectOne(ValidateTree(WithGang(Job(std::nullopt), 0), AllAllowed()), FieldErrorType::kInvalid,
             "schedulingPolicy.gang.minCount");
 }
 
 TEST(ValidateTest, D13_DisruptionBothSet) {
-  const auto errs = Run(WithDisruption(WithGang(Job(), 2), true, true), AllAllowed());
+  const auto errs = ValidateTree(WithDisruption(WithGang(Job(), 2), true, true), AllAllowed());
   ExpectOne(errs, FieldErrorType::kInvalid, "spec.scheduling.disruptionMode");
   EXPECT_EQ(errs[0].origin, "union");
 }
@@ -137,14 +137,14 @@ TEST(ValidateTest, D14_TwoTopologyConstraints) {
   WorkloadItem item = WithGang(Job(), 2);
   item.input.constraints.pod_group_data = api::SchedulingConstraints{{{"a"}, {"b"}}};
   item.input.constraints.path_elements = {"schedulingConstraints"};
-  ExpectOne(Run(item, AllAllowed()), FieldErrorType::kTooMany,
+  ExpectOne(ValidateTree(item, AllAllowed()), FieldErrorType::kTooMany,
             "spec.scheduling.schedulingConstraints.topology");
 }
 
 TEST(ValidateTest, D16_CompositeWithLeafChild) {
   WorkloadItem root = Composite("root", CompositeGang(2));
   root.children.push_back(WithGang(Job(), 2));
-  EXPECT_TRUE(Run(root, AllAllowed()).empty());
+  EXPECT_TRUE(ValidateTree(root, AllAllowed()).empty());
 }
 
 TEST(ValidateTest, D17_CompositeBasicForbidden) {
@@ -152,7 +152,7 @@ TEST(ValidateTest, D17_CompositeBasicForbidden) {
   basic.basic = api::BasicSchedulingPolicy{};
   WorkloadItem root = Composite("root", basic);
   root.children.push_back(WithGang(Job(), 2));
-  ExpectOne(Run(root, Allow({SchedulingPolicyOption::kGangPolicy}, {})), FieldErrorType::kForbidden,
+  ExpectOne(ValidateTree(root, Allow({SchedulingPolicyOption::kGangPolicy}, {})), FieldErrorType::kForbidden,
             "spec.scheduling.schedulingPolicy");
 }
 
@@ -161,7 +161,7 @@ TEST(ValidateTest, D19_CompositeBothMembers) {
   both.basic = api::BasicSchedulingPolicy{};
   WorkloadItem root = Composite("root", both);
   root.children.push_back(WithGang(Job(), 2));
-  ExpectOne(Run(root, AllAllowed()), FieldErrorType::kInvalid, "spec.scheduling.schedulingPolicy");
+  ExpectOne(ValidateTree(root, AllAllowed()), FieldErrorType::kInvalid, "spec.scheduling.schedulingPolicy");
 }
 
 TEST(ValidateTest, D20_CompositeWithLeafBlockIsInternalError) {
@@ -171,23 +171,23 @@ TEST(ValidateTest, D20_CompositeWithLeafBlockIsInternalError) {
     root.children.push_back(WithGang(Job(), 2));
     BuildOptions opts = AllAllowed();
     opts.disable_declarative_validation = disable_dv;
-    ExpectOne(Run(root, opts), FieldErrorType::kInternal, "spec.scheduling");
+    ExpectOne(ValidateTree(root, opts), FieldErrorType::kInternal, "spec.scheduling");
     WorkloadItem root2 = Composite("root", CompositeGang(2));
     root2.input.disruption_mode.pod_group_data = api::DisruptionMode{.all = true};
     root2.children.push_back(WithGang(Job(), 2));
-    ExpectOne(Run(root2, opts), FieldErrorType::kInternal, "spec.scheduling");
+    ExpectOne(ValidateTree(root2, opts), FieldErrorType::kInternal, "spec.scheduling");
   }
 }
 
 TEST(ValidateTest, D22_UpdateSameRoot) {
   const WorkloadItem old = WithGang(Job(), 4);
-  EXPECT_TRUE(Run(WithGang(Job(), 8), AllAllowed(), &old).empty());
+  EXPECT_TRUE(ValidateTree(WithGang(Job(), 8), AllAllowed(), &old).empty());
 }
 
 TEST(ValidateTest, D23_UpdateRootRenamed) {
   WorkloadItem old = WithGang(Job(), 4);
   old.name = "stale-job";
-  ExpectOne(Run(WithGang(Job(), 4), AllAllowed(), &old), FieldErrorType::kInternal,
+  ExpectOne(ValidateTree(WithGang(Job(), 4), AllAllowed(), &old), FieldErrorType::kInternal,
             "spec.scheduling");
 }
 
@@ -197,7 +197,7 @@ TEST(ValidateTest, D25_UnchangedInvalidChildIsRatcheted) {
   leaf.name = "leaf";
   root.children.push_back(leaf);
   const WorkloadItem old = root;
-  EXPECT_TRUE(Run(root, AllAllowed(), &old).empty());
+  EXPECT_TRUE(ValidateTree(root, AllAllowed(), &old).empty());
 }
 
 TEST(ValidateTest, D26_MovedChildValidatesAsNew) {
@@ -209,7 +209,7 @@ TEST(ValidateTest, D26_MovedChildValidatesAsNew) {
   old.children.push_back(mid);
   WorkloadItem root = Composite("root", CompositeGang(1));
   root.children.push_back(leaf);
-  ExpectOne(Run(root, AllAllowed(), &old), FieldErrorType::kInvalid,
+  ExpectOne(ValidateTree(root, AllAllowed(), &old), FieldErrorType::kInvalid,
             "spec.scheduling.schedulingPolicy.gang.minCount");
 }
 
