@@ -209,6 +209,7 @@ NodeIndex Framework::FindNodeIndexed(Signature& sig) {
 }
 
 NodeIndex Framework::FindNode(const PodInfo& pod) {
+  if (restricted_) return FindNodeAllowed(pod);
   if (use_score_index_ && pod.signature >= 0) return FindNodeIndexed(signatures_[pod.signature]);
   return FindNodeScan(pod);
 }
@@ -252,6 +253,51 @@ NodeIndex Framework::FindNodeScan(const PodInfo& pod) {
   return best;
 }
 
+int32_t Framework::PositionIn(const PodClass& cls, NodeIndex n) const {
+  if (!cls.restricted) return cls.position_of_node[n];
+  auto it = std::lower_bound(cls.feasible.begin(), cls.feasible.end(), n);
+  return it != cls.feasible.end() && *it == n ? static_cast<int32_t>(it - cls.feasible.begin()) : -1;
+}
+
+bool Framework::Allowed(NodeIndex n) const {
+  return !restricted_ || std::binary_search(allowed_.begin(), allowed_.end(), n);
+}
+
+NodeIndex Framework::FindNodeAllowed(const PodInfo& pod) {
+  // FindNodeScan over the allowed nodes only (a placement): same scores, same tie-break.
+  const PodClass& cls = classes_[pod.static_class];
+  NodeIndex best = kNoNode;
+  int64_t best_score = -1;
+  if (cls.raw_affinity.empty()) {
+    for (NodeIndex n : allowed_) {
+      if (PositionIn(cls, n) < 0 || !plugins::Fits(pod, nodes_, n)) continue;
+      int64_t s = DynamicScore(pod, n);
+      if (s > best_score) {
+        best_score = s;
+        best = n;
+      }
+    }
+    return best;
+  }
+  allowed_scratch_.clear();
+  int64_t max_aff = 0, max_taint = 0;
+  for (NodeIndex n : allowed_) {
+    int32_t pos = PositionIn(cls, n);
+    if (pos < 0 || !plugins::Fits(pod, nodes_, n)) continue;
+    allowed_scratch_.push_back(pos);
+    max_aff = std::max(max_aff, cls.raw_affinity[pos]);
+    max_taint = std::max(max_taint, cls.raw_taint[pos]);
+  }
+  for (int32_t pos : allowed_scratch_) {
+    int64_t s = TotalScore(pod, cls, static_cast<size_t>(pos), max_aff, max_taint);
+    if (s > best_score) {
+      best_score = s;
+      best = cls.feasible[pos];
+    }
+  }
+  return best;
+}
+
 void Framework::FeasibleNodes(const PodInfo& pod, std::vector<NodeIndex>& out) {
   out.clear();
   const PodClass& cls = classes_[pod.static_class];
@@ -259,7 +305,7 @@ void Framework::FeasibleNodes(const PodInfo& pod, std::vector<NodeIndex>& out) {
   int64_t max_aff = 0, max_taint = 0;
   std::vector<size_t> fit;
   for (size_t pos = 0; pos < cls.feasible.size(); ++pos) {
-    if (!plugins::Fits(pod, nodes_, cls.feasible[pos])) continue;
+    if (!plugins::Fits(pod, nodes_, cls.feasible[pos]) || !Allowed(cls.feasible[pos])) continue;
     fit.push_back(pos);
     if (!cls.raw_affinity.empty()) {
       max_aff = std::max(max_aff, cls.raw_affinity[pos]);
@@ -280,11 +326,31 @@ std::string Framework::Diagnose(const PodInfo& pod, Code* code) const {
     return "no nodes available to schedule pods";
   }
   const PodClass& cls = classes_[pod.static_class];
-  std::map<std::string, int32_t> reasons(cls.static_reasons.begin(), cls.static_reasons.end());
+  std::map<std::string, int32_t> reasons;
+  std::vector<NodeIndex> checked;
+  if (restricted_) {
+    // Only the placement's nodes count; a node failing a static filter gets that filter's reason.
+    for (NodeIndex n : allowed_) {
+      if (PositionIn(cls, n) >= 0) {
+        checked.push_back(n);
+        continue;
+      }
+      for (const auto& f : filters_) {
+        Status s = f->Filter(*pod.pod, nodes_.node(n));
+        if (!s.IsSuccess()) {
+          ++reasons[s.Message()];
+          break;
+        }
+      }
+    }
+  } else {
+    reasons.insert(cls.static_reasons.begin(), cls.static_reasons.end());
+  }
+  const std::vector<NodeIndex>& candidates = restricted_ ? checked : cls.feasible;
   std::vector<std::string> node_reasons;
   bool any_resolvable = false;
   int32_t fitting = 0;
-  for (NodeIndex n : cls.feasible) {
+  for (NodeIndex n : candidates) {
     node_reasons.clear();
     plugins::InsufficientReasons(pod, nodes_, resources_, n, node_reasons);
     if (node_reasons.empty()) {
@@ -301,7 +367,8 @@ std::string Framework::Diagnose(const PodInfo& pod, Code* code) const {
   std::vector<std::string> parts;
   for (const auto& [reason, count] : reasons) parts.push_back(fmt::format("{} {}", count, reason));
   std::sort(parts.begin(), parts.end());
-  std::string msg = fmt::format("{}/{} nodes are available", fitting, nodes_.size());
+  const auto total = restricted_ ? static_cast<int32_t>(allowed_.size()) : nodes_.size();
+  std::string msg = fmt::format("{}/{} nodes are available", fitting, total);
   if (!parts.empty()) msg += ": " + fmt::format("{}", fmt::join(parts, ", "));
   return msg + ".";
 }

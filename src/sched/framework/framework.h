@@ -19,6 +19,7 @@
 
 #include <memory>
 #include <optional>
+#include <span>
 #include <string_view>
 #include <string>
 #include <unordered_map>
@@ -56,6 +57,23 @@ class Framework {
   void set_use_score_index(bool on) { use_score_index_ = on; }
 
   static constexpr int32_t kMaxSignatures = 512;
+
+  // Restrict: limits FindNode, FeasibleNodes and Diagnose to `nodes` (a placement's nodes, KEP-5732
+  // "restrict the snapshot view to the placement's nodes"; sorted ascending, unique, must outlive
+  // the restriction) until Unrestrict. While restricted FindNode scans the allowed nodes,
+  // O(|nodes| × len(requests)), allocation-free; static scores normalise over the allowed nodes
+  // that pass the filters. Not nested: one restriction at a time. See ScopedRestriction.
+  void Restrict(std::span<const NodeIndex> nodes) {
+    restricted_ = true;
+    allowed_ = nodes;
+  }
+  void Unrestrict() {
+    restricted_ = false;
+    allowed_ = {};
+  }
+  [[nodiscard]] bool restricted() const { return restricted_; }
+  // resources: the resource-name table (diagnostics).
+  [[nodiscard]] const ResourceTable& resources() const { return resources_; }
 
   // FeasibleNodes: nodes where `pod` fits now, best score first (ties by node index). Used by
   // the gang search. O(F log F).
@@ -96,6 +114,10 @@ class Framework {
   };
 
   NodeIndex FindNodeScan(const PodInfo& pod);
+  NodeIndex FindNodeAllowed(const PodInfo& pod);
+  // PositionIn: position of node n in cls.feasible, or -1. O(1), or O(log F) for restricted classes.
+  [[nodiscard]] int32_t PositionIn(const PodClass& cls, NodeIndex n) const;
+  [[nodiscard]] bool Allowed(NodeIndex n) const;
   NodeIndex FindNodeIndexed(Signature& sig);
   int64_t LeafScore(const PodInfo& probe, NodeIndex n) const;
   int64_t DynamicScore(const PodInfo& pod, NodeIndex n) const;
@@ -117,6 +139,28 @@ class Framework {
   std::unordered_map<std::string, int32_t> signature_ids_;
   std::vector<int64_t> leaf_scratch_;
   bool use_score_index_ = true;
+  bool restricted_ = false;
+  std::span<const NodeIndex> allowed_;
+  std::vector<int32_t> allowed_scratch_;  // positions of allowed nodes that fit (two-pass scan)
+};
+
+// ScopedRestriction: Framework::Restrict for a scope; a no-op when `all` (the placement is the
+// whole cluster, so the unrestricted, indexed path stays in use).
+class ScopedRestriction {
+ public:
+  ScopedRestriction(Framework& framework, std::span<const NodeIndex> nodes, bool all)
+      : framework_(framework), active_(!all) {
+    if (active_) framework_.Restrict(nodes);
+  }
+  ~ScopedRestriction() {
+    if (active_) framework_.Unrestrict();
+  }
+  ScopedRestriction(const ScopedRestriction&) = delete;
+  ScopedRestriction& operator=(const ScopedRestriction&) = delete;
+
+ private:
+  Framework& framework_;
+  bool active_;
 };
 
 // StaticSignature: the serialized node-static constraints of a pod (class key).

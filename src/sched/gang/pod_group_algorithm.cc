@@ -3,9 +3,19 @@
 #include <algorithm>
 #include <map>
 
+#include <fmt/format.h>
+
 #include "sched/plugins/gang_scheduling/gang_scheduling.h"
 
 namespace wasched::sched {
+
+std::string GroupFailureMessage(const GroupAttempt& a, const std::string& group_key,
+                                int32_t scheduled, int32_t total, int32_t min_count) {
+  if (a.none_schedulable) return "no pods were schedulable: " + a.first_failed_message;
+  std::string summary = fmt::format("Pod group {}: {} of {} pods fit, minCount {}.", group_key,
+                                    a.fit_count + scheduled, total, min_count);
+  return a.first_failed >= 0 ? a.first_failed_message + " " + summary : summary;
+}
 
 GroupAttempt PodGroupAlgorithm::Greedy(std::span<const PodIndex> order, int32_t scheduled,
                                        int32_t min_count) {

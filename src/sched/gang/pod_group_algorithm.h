@@ -45,6 +45,13 @@ struct GroupAttempt {
   bool none_schedulable = false;  // quorum met by bound members, but no new pod fit
 };
 
+// GroupFailureMessage: the message of a failed group attempt (upstream fails every pod with the
+// group's status, whose message is the failing pod's FitError); wasched appends how many pods fit
+// against minCount: "<FitError> Pod group ns/pg: 2 of 4 pods fit, minCount 4." `scheduled`
+// members were placed before the cycle, `total` counts them too.
+[[nodiscard]] std::string GroupFailureMessage(const GroupAttempt& a, const std::string& group_key,
+                                              int32_t scheduled, int32_t total, int32_t min_count);
+
 class PodGroupAlgorithm {
  public:
   static constexpr int64_t kSearchBudget = 20000;

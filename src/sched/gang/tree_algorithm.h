@@ -1,0 +1,133 @@
+// File: sched/gang/tree_algorithm.h
+//
+// TreeAlgorithm: the scheduling algorithm for a root unit that is a CompositePodGroup tree or a
+// topology-constrained PodGroup (spec/was-v1.37.md §4.4, §5.1–5.3; KEP-6012, KEP-5732; upstream
+// pkg/scheduler/framework/…/algorithm_podgroup.go "placement algorithm").
+//
+// Schedule(group, parent placement):
+//   * no topology key → Evaluate(group, parent placement);
+//   * else candidates = TopologyPlacement(key, parent placement, pinned by running pods); each
+//     candidate is first pruned by aggregate free capacity (the sum over its nodes of free
+//     capacity per resource must hold the group's minimum demand, MinDemand below) — no trial
+//     placement for a pruned one; the others are evaluated in label-value order (assume, record
+//     the score, revert) until `PlacementsToFind` feasible ones are found; the best score wins
+//     (ties: the first in label-value order, not upstream's random pick) and is evaluated again
+//     to keep its assumptions (skipped when it was the last one tried). None feasible →
+//     "0/N placements are available: <value>: <why>; …".
+// Evaluate(group, placement):
+//   * leaf PodGroup → PodGroupAlgorithm on its pending members with the Framework restricted to
+//     the placement's nodes (the whole cluster: unrestricted, indexed);
+//   * CompositePodGroup → its children in order (GroupTree), each Schedule(child, placement) with
+//     sibling assignments kept assumed; after each child PlacementFeasible with M =
+//     minGroupCount (basic → 1), S successes, R untried, U Unschedulable children: S+R < M stops
+//     the group (Unschedulable when S+R+U ≥ M, else UnschedulableAndUnresolvable) and reverts
+//     every assumption made under it (Snapshot Mark/RevertTo); all children are tried otherwise,
+//     and S ≥ M is Success. A failed group marks its whole subtree failed: a leaf's assignments
+//     count only if all its ancestors succeed.
+//
+// Placement score (documented choice, KEP-5732 defaults): NodeResourcesFit MostAllocated over the
+// placement's nodes (weight 1) + PodGroupPodsCount normalised by the best (weight 1).
+// PlacementsToFind: pct = 100 for < 100 nodes across all candidates, else
+// max(5, 100 − 90 · nodes / 5000) (100 % for small clusters, 10 % at 5000 nodes, floor 5 %,
+// KEP-5732 PercentageOfPlacementsToScore), count = max(1, ceil(candidates · pct / 100)).
+//
+// Cost: Σ over evaluated candidates of the PodGroupAlgorithm cost restricted to the candidate
+// (O(pods × candidate nodes)), + O(candidate nodes × demanded resources) per prune test. Not
+// thread-safe; reuses its buffers across cycles (create once per run).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sched/cache/snapshot.h"
+#include "sched/framework/framework.h"
+#include "sched/framework/status.h"
+#include "sched/gang/group_tree.h"
+#include "sched/plugins/topology_placement/topology_placement.h"
+
+namespace wasched::sched {
+
+// TreeNodeOutcome: the last decided result of one group of the tree in this cycle.
+//  * code: Success, Unschedulable or UnschedulableAndUnresolvable.
+//  * message: why it failed ("" on success).
+//  * placement: the chosen domain's label value ("" without topology key / on failure).
+//  * satisfied: CompositePodGroup: children that succeeded; PodGroup: members placed.
+struct TreeNodeOutcome {
+  Code code = Code::kSuccess;
+  std::string message;
+  std::string placement;
+  int32_t satisfied = 0;
+};
+
+// TreeAttempt: the result of TreeAlgorithm::Run for a root.
+//  * code / message: the root's outcome. On Success the placements stay assumed in the snapshot
+//    (caller commits); otherwise the snapshot is as before the call.
+//  * placed: pods placed (Success only); unplaced: pending pods of the subtree left without a
+//    node (members beyond a satisfied quorum, or of a failed sub-group of a successful root).
+//  * groups: every group of the subtree (preorder), with its outcome.
+struct TreeAttempt {
+  Code code = Code::kSuccess;
+  std::string message;
+  std::vector<PodIndex> placed;
+  std::vector<PodIndex> unplaced;
+  std::vector<TreeIndex> groups;
+};
+
+class TreeAlgorithm {
+ public:
+  // TreeAlgorithm: `gated[p]` true for pods the cycle must not place (scheduling-gated,
+  // unsupported); all references must outlive it.
+  TreeAlgorithm(Framework& framework, Snapshot& snapshot, std::vector<PodInfo>& pods,
+                const GroupTree& tree, const std::vector<bool>& gated);
+
+  // Run: schedules the tree under `root` (a root CompositePodGroup or a standalone PodGroup).
+  [[nodiscard]] TreeAttempt Run(TreeIndex root);
+
+  // Outcome: the outcome of group t from the last Run (t in that Run's subtree).
+  [[nodiscard]] const TreeNodeOutcome& Outcome(TreeIndex t) const { return outcomes_[t]; }
+
+  // PlacementsToFind: feasible placements to find before scoring, for `candidates` placements
+  // holding `total_nodes` nodes together. O(1).
+  [[nodiscard]] static int32_t PlacementsToFind(int64_t total_nodes, int32_t candidates);
+
+  // PlacementsEvaluated: trial evaluations since construction (benchmarks, tests).
+  [[nodiscard]] int64_t placements_evaluated() const { return evaluated_; }
+  [[nodiscard]] int64_t placements_pruned() const { return pruned_; }
+
+ private:
+  struct Demand {
+    std::vector<std::pair<ResourceId, int64_t>> amounts;  // resource → minimum total request
+  };
+
+  Code Schedule(TreeIndex t, const plugins::Placement& parent, int32_t depth);
+  Code Evaluate(TreeIndex t, const plugins::Placement& placement, int32_t depth);
+  Code EvaluateLeaf(TreeIndex t, const plugins::Placement& placement);
+  Code EvaluateComposite(TreeIndex t, const plugins::Placement& placement, int32_t depth);
+  void Prepare(TreeIndex t);
+  void FailSubtree(TreeIndex t, const std::string& message);
+  // PruneReason: "" when the placement's aggregate free capacity can hold demand_[t], else why.
+  [[nodiscard]] std::string PruneReason(TreeIndex t, const plugins::Placement& placement) const;
+
+  Framework& framework_;
+  Snapshot& snapshot_;
+  std::vector<PodInfo>& pods_;
+  const GroupTree& tree_;
+  const std::vector<bool>& gated_;
+  const NodeTable& nodes_;
+  plugins::TopologyIndex topology_;
+  std::vector<TreeNodeOutcome> outcomes_;
+  std::vector<std::vector<PodIndex>> todo_;      // per leaf: pending members, queue order
+  std::vector<int32_t> scheduled_;               // per leaf: members placed before the cycle
+  std::vector<std::vector<NodeIndex>> pinned_;   // per group: nodes of placed members (subtree)
+  std::vector<Demand> demand_;                   // per group: minimum aggregate demand
+  std::vector<TreeIndex> subtree_;
+  // Per-depth buffers (depth ≤ kWorkloadMaxTreeDepth + 1): siblings reuse them in turn.
+  std::vector<std::vector<plugins::Placement>> candidates_;
+  std::vector<plugins::PlacementArena> arenas_;
+  std::vector<int32_t> domain_counts_;
+  int64_t evaluated_ = 0;
+  int64_t pruned_ = 0;
+};
+
+}  // namespace wasched::sched

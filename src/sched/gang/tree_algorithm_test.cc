@@ -1,0 +1,247 @@
+// Tree and topology placement through sched::Schedule (spec §4.4, §5; KEP-6012, KEP-5732).
+#include "sched/gang/tree_algorithm.h"
+
+#include <map>
+#include <set>
+#include <tuple>
+
+#include <fmt/format.h>
+#include <string>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "sched/scheduler.h"
+#include "support/builders.h"
+
+namespace wasched::sched {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+using test::MakeCompositePodGroup;
+using test::MakeNode;
+using test::MakePod;
+using test::MakePodGroup;
+
+constexpr const char* kBlock = "block";
+constexpr const char* kRack = "rack";
+constexpr const char* kZone = "zone";
+
+api::Node LabelledNode(const std::string& name, int64_t cpu_milli,
+                       std::map<std::string, std::string> labels) {
+  auto b = MakeNode().Name(name).Capacity({{"cpu", cpu_milli}, {"memory", 64 * test::kGi}, {"pods", 110}});
+  for (auto& [k, v] : labels) b.Label(k, v);
+  return b.Obj();
+}
+
+api::PodGroup Child(const std::string& name, int32_t min_count, const std::string& parent,
+                    const std::string& key = {}) {
+  auto b = MakePodGroup().Name(name).MinCount(min_count).Parent(parent).WorkloadRef("wl", name);
+  if (!key.empty()) b.TopologyKey(key);
+  return b.Obj();
+}
+
+void AddPods(api::ObjectSet& s, const std::string& group, int count, int64_t cpu_milli) {
+  for (int i = 0; i < count; ++i) {
+    s.pods.push_back(MakePod().Name(group + "-" + std::to_string(i)).Group(group)
+                         .Req({{"cpu", cpu_milli}}).Obj());
+  }
+}
+
+std::map<std::string, std::string> Bound(const ScheduleResult& r) {
+  std::map<std::string, std::string> out;
+  for (const auto& b : r.bindings) out[b.pod] = b.node;
+  return out;
+}
+
+const GroupResult* FindGroup(const ScheduleResult& r, const std::string& kind, const std::string& name) {
+  for (const auto& g : r.groups) {
+    if (g.kind == kind && g.name == name) return &g;
+  }
+  return nullptr;
+}
+
+std::string ConditionOf(const ScheduleResult& r, const std::string& kind, const std::string& name) {
+  const GroupResult* g = FindGroup(r, kind, name);
+  if (g == nullptr || g->conditions.empty()) return "none";
+  return g->conditions.front().status + "/" + g->conditions.front().reason;
+}
+
+ScheduleResult ScheduleVerified(const api::ObjectSet& s) { return Schedule(s, SchedulerOptions{.verify = true}); }
+
+// KEP-6012 worked example: block-a racks hold 3 and 5 slots, block-b 5 and 5.
+api::ObjectSet Kep6012() {
+  api::ObjectSet s;
+  for (auto [blk, r1, r2] : {std::tuple{"a", 3, 5}, std::tuple{"b", 5, 5}}) {
+    int i = 0;
+    for (int k = 0; k < r1; ++k) {
+      s.nodes.push_back(LabelledNode(fmt::format("{}1-n{}", blk, k), 1000,
+                                     {{kBlock, std::string("block-") + blk}, {kRack, std::string("rack-") + blk + "1"}}));
+    }
+    for (int k = 0; k < r2; ++k) {
+      s.nodes.push_back(LabelledNode(fmt::format("{}2-n{}", blk, k), 1000,
+                                     {{kBlock, std::string("block-") + blk}, {kRack, std::string("rack-") + blk + "2"}}));
+    }
+    (void)i;
+  }
+  s.composite_pod_groups.push_back(MakeCompositePodGroup().Name("root").MinGroupCount(2).TopologyKey(kBlock).Obj());
+  s.pod_groups.push_back(Child("pg-1", 5, "root", kRack));
+  s.pod_groups.push_back(Child("pg-2", 5, "root", kRack));
+  AddPods(s, "pg-1", 5, 1000);
+  AddPods(s, "pg-2", 5, 1000);
+  return s;
+}
+
+TEST(TreeAlgorithm, Kep6012BlockBHostsBothChildren) {
+  const ScheduleResult r = ScheduleVerified(Kep6012());
+  const auto bound = Bound(r);
+  ASSERT_EQ(bound.size(), 10U);
+  std::set<std::string> pg1_racks, pg2_racks;
+  for (const auto& [pod, node] : bound) {
+    EXPECT_EQ(node[0], 'b') << pod << " on " << node;
+    (pod.find("pg-1") != std::string::npos ? pg1_racks : pg2_racks).insert(node.substr(0, 2));
+  }
+  EXPECT_EQ(pg1_racks, (std::set<std::string>{"b1"}));
+  EXPECT_EQ(pg2_racks, (std::set<std::string>{"b2"}));
+  EXPECT_EQ(ConditionOf(r, "CompositePodGroup", "default/root"), "True/Scheduled");
+  EXPECT_EQ(ConditionOf(r, "PodGroup", "default/pg-1"), "True/Scheduled");
+}
+
+TEST(TreeAlgorithm, Kep6012WithoutRoomExplainsEveryBlock) {
+  api::ObjectSet s = Kep6012();
+  // Block b loses a slot in rack b2: no block can host both 5-pod gangs any more.
+  s.pods.push_back(MakePod().Name("blocker").Node("b2-n0").Req({{"cpu", 1000}}).Obj());
+  const ScheduleResult r = ScheduleVerified(s);
+  EXPECT_TRUE(r.bindings.empty());
+  ASSERT_EQ(r.pending.size(), 10U);
+  EXPECT_THAT(r.pending.front().message, StartsWith("0/2 placements are available: block-a: "));
+  EXPECT_THAT(r.pending.front().message, HasSubstr("; block-b: "));
+  EXPECT_EQ(ConditionOf(r, "CompositePodGroup", "default/root"), "False/Unschedulable");
+  EXPECT_EQ(ConditionOf(r, "PodGroup", "default/pg-2"), "False/Unschedulable");
+}
+
+TEST(TreeAlgorithm, HardRackConstraintIsNeverSplit) {
+  // S16: 3 nodes × 2 CPU, each its own rack; 2 × 1 CPU pods must share one node.
+  api::ObjectSet s;
+  for (int i = 0; i < 3; ++i) {
+    s.nodes.push_back(LabelledNode("n" + std::to_string(i), 2000, {{kRack, "r" + std::to_string(i)}}));
+  }
+  s.pod_groups.push_back(MakePodGroup().Name("ok").MinCount(2).TopologyKey(kRack).Obj());
+  s.pod_groups.push_back(MakePodGroup().Name("too-big").MinCount(2).TopologyKey(kRack).Obj());
+  AddPods(s, "ok", 2, 1000);
+  AddPods(s, "too-big", 2, 1500);
+  const ScheduleResult r = ScheduleVerified(s);
+  const auto bound = Bound(r);
+  ASSERT_EQ(bound.size(), 2U);
+  EXPECT_EQ(bound.at("default/ok-0"), bound.at("default/ok-1"));
+  EXPECT_THAT(r.pending.front().message, StartsWith("0/3 placements are available: r0: "));
+}
+
+TEST(TreeAlgorithm, RunningPodsPinTheDomain) {
+  api::ObjectSet s;
+  s.nodes.push_back(LabelledNode("a", 8000, {{kRack, "rack-a"}}));
+  s.nodes.push_back(LabelledNode("b", 4000, {{kRack, "rack-b"}}));
+  s.pod_groups.push_back(MakePodGroup().Name("g").MinCount(3).TopologyKey(kRack).Obj());
+  s.pods.push_back(MakePod().Name("g-run").Group("g").Node("b").Req({{"cpu", 1000}}).Obj());
+  AddPods(s, "g", 2, 1000);
+  const ScheduleResult r = ScheduleVerified(s);
+  const auto bound = Bound(r);
+  ASSERT_EQ(bound.size(), 2U);
+  EXPECT_EQ(bound.at("default/g-0"), "b");
+  EXPECT_EQ(bound.at("default/g-1"), "b");
+}
+
+TEST(TreeAlgorithm, RunningPodsInTwoDomainsAreAnError) {
+  api::ObjectSet s;
+  s.nodes.push_back(LabelledNode("a", 8000, {{kRack, "rack-a"}}));
+  s.nodes.push_back(LabelledNode("b", 8000, {{kRack, "rack-b"}}));
+  s.pod_groups.push_back(MakePodGroup().Name("g").MinCount(3).TopologyKey(kRack).Obj());
+  s.pods.push_back(MakePod().Name("g-ra").Group("g").Node("a").Req({{"cpu", 1000}}).Obj());
+  s.pods.push_back(MakePod().Name("g-rb").Group("g").Node("b").Req({{"cpu", 1000}}).Obj());
+  AddPods(s, "g", 1, 1000);
+  const ScheduleResult r = ScheduleVerified(s);
+  EXPECT_TRUE(r.bindings.empty());
+  ASSERT_EQ(r.pending.size(), 1U);
+  EXPECT_THAT(r.pending.front().message, HasSubstr("span several rack domains (rack-a, rack-b)"));
+}
+
+TEST(TreeAlgorithm, NodesWithoutTheLabelAreExcluded) {
+  api::ObjectSet s;
+  s.nodes.push_back(LabelledNode("big-unlabelled", 64000, {}));
+  s.nodes.push_back(LabelledNode("small", 2000, {{kRack, "r1"}}));
+  s.pod_groups.push_back(MakePodGroup().Name("g").MinCount(2).TopologyKey(kRack).Obj());
+  AddPods(s, "g", 3, 1000);
+  const ScheduleResult r = ScheduleVerified(s);
+  const auto bound = Bound(r);
+  ASSERT_EQ(bound.size(), 2U);
+  for (const auto& [pod, node] : bound) EXPECT_EQ(node, "small");
+}
+
+TEST(TreeAlgorithm, ParentConstraintHoldsAcrossChildren) {
+  // S18: block-a 18 nodes in 6 racks of 3, block-b 10 nodes (3 racks of 3 + 1). 4 child gangs of
+  // 3 node-exclusive pods, rack each, parent needs all 4 in one block: only block-a can.
+  api::ObjectSet s;
+  for (int r = 0; r < 6; ++r) {
+    for (int k = 0; k < 3; ++k) {
+      s.nodes.push_back(LabelledNode(fmt::format("a{}-{}", r, k), 4000, {{kBlock, "a"}, {kRack, fmt::format("a{}", r)}}));
+    }
+  }
+  for (int k = 0; k < 10; ++k) {
+    s.nodes.push_back(LabelledNode(fmt::format("b{}-{}", k / 3, k % 3), 4000, {{kBlock, "b"}, {kRack, fmt::format("b{}", k / 3)}}));
+  }
+  s.composite_pod_groups.push_back(MakeCompositePodGroup().Name("replica").MinGroupCount(4).TopologyKey(kBlock).Obj());
+  for (int g = 0; g < 4; ++g) {
+    s.pod_groups.push_back(Child(fmt::format("workers-{}", g), 3, "replica", kRack));
+    AddPods(s, fmt::format("workers-{}", g), 3, 4000);
+  }
+  const ScheduleResult r = ScheduleVerified(s);
+  const auto bound = Bound(r);
+  ASSERT_EQ(bound.size(), 12U);
+  for (const auto& [pod, node] : bound) EXPECT_EQ(node[0], 'a') << pod;
+}
+
+TEST(TreeAlgorithm, FailedSubtreeIsRevertedAndReported) {
+  // G01 shape: sub3 reaches only 1 of 2 children, so pg6 (which fit) is reverted.
+  api::ObjectSet s;
+  s.nodes.push_back(LabelledNode("node-1", 20000, {}));
+  s.composite_pod_groups.push_back(MakeCompositePodGroup().Name("root").MinGroupCount(2).Obj());
+  s.composite_pod_groups.push_back(MakeCompositePodGroup().Name("sub1").MinGroupCount(2).Parent("root").Obj());
+  s.composite_pod_groups.push_back(MakeCompositePodGroup().Name("sub2").Parent("root").Obj());
+  s.composite_pod_groups.push_back(MakeCompositePodGroup().Name("sub3").MinGroupCount(2).Parent("root").Obj());
+  for (auto [name, parent] : {std::pair{"pg1", "sub1"}, {"pg2", "sub1"}, {"pg3", "sub1"}, {"pg5", "sub2"},
+                              {"pg6", "sub3"}, {"pg7", "sub3"}}) {
+    s.pod_groups.push_back(Child(name, 3, parent));
+  }
+  s.pod_groups.push_back(MakePodGroup().Name("pg4").Basic().Parent("sub2").WorkloadRef("wl", "pg4").Obj());
+  for (const char* g : {"pg1", "pg2", "pg3", "pg4", "pg5", "pg6", "pg7"}) {
+    const bool big = std::string(g) == "pg3" || std::string(g) == "pg7";
+    AddPods(s, g, 3, big ? 100000 : 1000);
+  }
+  const ScheduleResult r = ScheduleVerified(s);
+  const auto bound = Bound(r);
+  EXPECT_EQ(bound.size(), 12U);
+  for (const char* g : {"pg1", "pg2", "pg4", "pg5"}) {
+    EXPECT_TRUE(bound.contains(fmt::format("default/{}-0", g))) << g;
+    EXPECT_EQ(ConditionOf(r, "PodGroup", fmt::format("default/{}", g)), "True/Scheduled") << g;
+  }
+  for (const char* g : {"pg3", "pg6", "pg7"}) {
+    EXPECT_FALSE(bound.contains(fmt::format("default/{}-0", g))) << g;
+    EXPECT_EQ(ConditionOf(r, "PodGroup", fmt::format("default/{}", g)), "False/Unschedulable") << g;
+  }
+  EXPECT_EQ(ConditionOf(r, "CompositePodGroup", "default/root"), "True/Scheduled");
+  EXPECT_EQ(ConditionOf(r, "CompositePodGroup", "default/sub1"), "True/Scheduled");
+  EXPECT_EQ(ConditionOf(r, "CompositePodGroup", "default/sub2"), "True/Scheduled");
+  EXPECT_EQ(ConditionOf(r, "CompositePodGroup", "default/sub3"), "False/Unschedulable");
+}
+
+TEST(TreeAlgorithm, PlacementsToFindInterpolates) {
+  EXPECT_EQ(TreeAlgorithm::PlacementsToFind(50, 10), 10);     // < 100 nodes: all
+  EXPECT_EQ(TreeAlgorithm::PlacementsToFind(5000, 250), 25);  // 10 % at 5000 nodes
+  EXPECT_EQ(TreeAlgorithm::PlacementsToFind(2500, 100), 55);  // 55 % halfway
+  EXPECT_EQ(TreeAlgorithm::PlacementsToFind(100000, 100), 5); // floor 5 %
+  EXPECT_EQ(TreeAlgorithm::PlacementsToFind(5000, 3), 1);     // at least one
+}
+
+}  // namespace
+}  // namespace wasched::sched
