@@ -29,9 +29,15 @@ bool DefaultPreemption::SelectVictimsOnNode(const PodInfo& pod, NodeIndex n, int
     *reason = kNoVictimsForPod;
     return false;
   }
-  std::stable_sort(scratch_units_.begin(), scratch_units_.end(), [&](int32_t a, int32_t b) {
-    return MoreImportantUnit(units.Unit(a), units.Unit(b));
-  });
+  // Insertion sort (stable, no allocation; a node holds few units).
+  for (size_t i = 1; i < scratch_units_.size(); ++i) {
+    const int32_t slot = scratch_units_[i];
+    size_t j = i;
+    for (; j > 0 && MoreImportantUnit(units.Unit(slot), units.Unit(scratch_units_[j - 1])); --j) {
+      scratch_units_[j] = scratch_units_[j - 1];
+    }
+    scratch_units_[j] = slot;
+  }
   // The node is simulated on the preemptor's requested resources only, without touching the
   // NodeTable: free[k] = allocatable − requested for request k; a unit's amount[k] is what its
   // pods on this node request of it (pods elsewhere do not matter for this node).
@@ -106,21 +112,15 @@ bool DefaultPreemption::SelectVictimsOnNode(const PodInfo& pod, NodeIndex n, int
   return true;
 }
 
-size_t DefaultPreemption::PickOne(const std::vector<Candidate>& candidates) const {
-  auto better = [](const Candidate& a, const Candidate& b) {
-    if (a.pdb_violations != b.pdb_violations) return a.pdb_violations < b.pdb_violations;
-    if (a.highest_priority != b.highest_priority) return a.highest_priority < b.highest_priority;
-    if (a.sum_priorities != b.sum_priorities) return a.sum_priorities < b.sum_priorities;
-    if (a.num_pods != b.num_pods) return a.num_pods < b.num_pods;
-    if (a.highest_start != b.highest_start) return a.highest_start > b.highest_start;
-    return a.node < b.node;
-  };
-  size_t best = 0;
-  for (size_t i = 1; i < candidates.size(); ++i) {
-    if (better(candidates[i], candidates[best])) best = i;
-  }
-  return best;
+bool DefaultPreemption::Better(const Candidate& a, const Candidate& b) {
+  if (a.pdb_violations != b.pdb_violations) return a.pdb_violations < b.pdb_violations;
+  if (a.highest_priority != b.highest_priority) return a.highest_priority < b.highest_priority;
+  if (a.sum_priorities != b.sum_priorities) return a.sum_priorities < b.sum_priorities;
+  if (a.num_pods != b.num_pods) return a.num_pods < b.num_pods;
+  if (a.highest_start != b.highest_start) return a.highest_start > b.highest_start;
+  return a.node < b.node;
 }
+
 
 Outcome DefaultPreemption::Preempt(const Preemptor& preemptor, VictimUnitIndex& units,
                                    const NodePods& node_pods, const PdbBudgets* budgets) {
@@ -138,34 +138,36 @@ Outcome DefaultPreemption::Preempt(const Preemptor& preemptor, VictimUnitIndex& 
                                      kMinCandidateNodesAbsolute);
   wanted = std::min(wanted, potential_count);
 
-  std::vector<Candidate> candidates;
+  // Dry run node by node; the best candidate so far is kept (pickOneNodeForPreemption's
+  // criteria are a total order, so a running minimum picks the same node).
   std::map<std::string, int32_t> reasons;
   int64_t violating = 0, non_violating = 0;
-  Candidate c;
+  Candidate best, c;
+  bool found = false;
   std::string reason;
   const size_t count = potential.size();
   const size_t offset = count == 0 ? 0 : next_offset_ % count;
   for (size_t visited = 0; visited < count; ++visited) {
     const NodeIndex n = potential[(offset + visited) % count];
-    c = Candidate{};
+    c.Reset();
     if (SelectVictimsOnNode(pod, n, preemptor.priority, units, node_pods, budgets, &c, &reason)) {
       (c.pdb_violations > 0 ? violating : non_violating)++;
-      candidates.push_back(std::move(c));
+      if (!found || Better(c, best)) std::swap(best, c);
+      found = true;
     } else {
       ++reasons[reason];
     }
     if (non_violating > 0 && non_violating + violating >= wanted) break;
   }
-  if (candidates.empty()) {
+  if (!found) {
     if (node_count > potential_count) reasons[kPreemptionNotHelpful] += node_count - potential_count;
     std::vector<std::string> parts;
-    for (const auto& [r, count] : reasons) parts.push_back(fmt::format("{} {}", count, r));
+    for (const auto& [r, k] : reasons) parts.push_back(fmt::format("{} {}", k, r));
     std::sort(parts.begin(), parts.end());
     out.status = Status::Unschedulable(fmt::format(
         "preemption: 0/{} nodes are available: {}.", node_count, fmt::join(parts, ", ")));
     return out;
   }
-  const Candidate& best = candidates[PickOne(candidates)];
   // The next search starts after the chosen node (upstream starts at a random offset).
   next_offset_ = static_cast<size_t>(
       std::lower_bound(potential.begin(), potential.end(), best.node) - potential.begin() + 1);

@@ -72,12 +72,19 @@ class DefaultPreemption {
     int64_t sum_priorities = 0;
     int64_t num_pods = 0;
     int64_t highest_start = 0;  // earliest start among the highest-priority victims
+    void Reset() {
+      node = kNoNode;
+      units.clear();  // keeps capacity
+      pdb_violations = pod_group_disruptions = highest_priority = 0;
+      sum_priorities = num_pods = highest_start = 0;
+    }
   };
   // SelectVictimsOnNode: a candidate, or an empty `reason` and false when the node can't help.
   bool SelectVictimsOnNode(const PodInfo& pod, NodeIndex n, int32_t priority,
                            VictimUnitIndex& units, const NodePods& node_pods,
                            const PdbBudgets* budgets, Candidate* out, std::string* reason);
-  [[nodiscard]] size_t PickOne(const std::vector<Candidate>& candidates) const;
+  // Better: a is preferred to b by pickOneNodeForPreemption's criteria (ties: lower node).
+  [[nodiscard]] static bool Better(const Candidate& a, const Candidate& b);
 
   Snapshot& snapshot_;
   const Framework& framework_;

@@ -310,11 +310,11 @@ TEST(PodGroupEvaluatorCasesI, I26_ErrorOnSecondReprieveAborts) {
   TestCluster c;
   c.AddNode("n1", 2);
   c.AddPod("p1", kLow, "n1", -1, 1);
-  c.AddPod("p2", kLow, "n1", -1, 2);
+  const PodIndex p2 = c.AddPod("p2", kLow, "n1", -1, 2);
   const PodIndex q = c.AddPod("preemptor-0", kHigh);
   c.Build();
-  Outcome o = Preempt(c, {q}, kHigh, 1, nullptr, [](const VictimUnit& u) {
-    return u.label == "Pod default/p2" ? Status::Error("callback failed") : Status::Success();
+  Outcome o = Preempt(c, {q}, kHigh, 1, nullptr, [p2](const VictimUnit& u) {
+    return u.pods.front() == p2 ? Status::Error("callback failed") : Status::Success();
   });
   EXPECT_EQ(o.status.code(), Code::kError);
   EXPECT_EQ(o.status.Message(), "callback failed");

@@ -46,24 +46,24 @@ VictimUnit VictimUnitIndex::Build(PodIndex p, UnitKey key) const {
       u.priority = pi.priority;
     }
     u.earliest_start = pi.creation;
-    u.uid = pi.pod->meta.uid.empty() ? pi.key : pi.pod->meta.uid;
-    u.label = "Pod " + pi.key;
+    u.uid = pi.pod->meta.uid.empty() ? std::string_view(pi.key) : std::string_view(pi.pod->meta.uid);
     return u;
   }
   const auto g = static_cast<int32_t>(-1 - key);
   const GroupNode& node = groups_[g];
-  CollectRunning(g, &u.pods, 0);
-  std::sort(u.pods.begin(), u.pods.end(), [&](PodIndex a, PodIndex b) {
+  std::vector<PodIndex> running;
+  CollectRunning(g, &running, 0);
+  std::sort(running.begin(), running.end(), [&](PodIndex a, PodIndex b) {
     return pods_[a].input_order < pods_[b].input_order;
   });
+  for (PodIndex q : running) u.pods.push_back(q);
   u.priority = node.priority;
   u.kind = node.composite ? UnitKind::kCompositePodGroup : UnitKind::kPodGroup;
   u.whole_group = true;
   u.group = g;
   u.earliest_start = pods_[u.pods.front()].creation;
   for (PodIndex q : u.pods) u.earliest_start = std::min(u.earliest_start, pods_[q].creation);
-  u.uid = node.uid.empty() ? node.label : node.uid;
-  u.label = node.label;
+  u.uid = node.uid.empty() ? std::string_view(node.label) : std::string_view(node.uid);
   return u;
 }
 
@@ -82,14 +82,31 @@ int32_t VictimUnitIndex::SlotOf(PodIndex p) {
       units_.push_back(Build(p, key));
       slot = static_cast<int32_t>(units_.size()) - 1;
       group_slot_[g] = slot + 1;
-      for (PodIndex q : units_.back().pods) pod_slot_[q] = slot + 1;
+      built_groups_.push_back(static_cast<int32_t>(g));
+      for (PodIndex q : units_.back().pods) {
+        pod_slot_[q] = slot + 1;
+        grouped_.push_back(q);
+      }
     }
   } else {
     units_.push_back(Build(p, key));
     slot = static_cast<int32_t>(units_.size()) - 1;
   }
   pod_slot_[p] = slot + 1;
+  if (key < 0) grouped_.push_back(p);
   return slot;
+}
+
+void VictimUnitIndex::Refresh() {
+  for (PodIndex q : grouped_) pod_slot_[q] = 0;
+  for (int32_t g : built_groups_) group_slot_[g] = 0;
+  grouped_.clear();
+  built_groups_.clear();
+}
+
+std::string VictimUnitIndex::Label(const VictimUnit& u) const {
+  if (u.whole_group) return groups_[u.group].label;
+  return "Pod " + pods_[u.pods.front()].key;
 }
 
 const VictimUnit& VictimUnitIndex::UnitOf(PodIndex p) { return units_[SlotOf(p)]; }

@@ -23,6 +23,9 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
+#include <span>
+#include <string_view>
 #include <string>
 #include <vector>
 
@@ -50,18 +53,49 @@ struct GroupNode {
   std::vector<int32_t> children;
 };
 
-// VictimUnit: pods evicted together. `group` is the `all` group the unit is (or, for a lone pod
+// PodList: a unit's pods without a heap allocation for the common one-pod unit (bare-pod
+// preemption builds thousands of units per preemptor). Iterable, indexable, a span.
+class PodList {
+ public:
+  PodList() = default;
+  PodList(std::initializer_list<PodIndex> pods) {
+    for (PodIndex p : pods) push_back(p);
+  }
+  void push_back(PodIndex p) {
+    if (size_ == 0) {
+      one_ = p;
+    } else {
+      if (size_ == 1) many_.push_back(one_);
+      many_.push_back(p);
+    }
+    ++size_;
+  }
+  [[nodiscard]] size_t size() const { return size_; }
+  [[nodiscard]] bool empty() const { return size_ == 0; }
+  [[nodiscard]] const PodIndex* begin() const { return size_ <= 1 ? &one_ : many_.data(); }
+  [[nodiscard]] const PodIndex* end() const { return begin() + size_; }
+  [[nodiscard]] PodIndex front() const { return *begin(); }
+  [[nodiscard]] PodIndex operator[](size_t i) const { return begin()[i]; }
+  operator std::span<const PodIndex>() const { return {begin(), size_}; }  // NOLINT: a view
+
+ private:
+  PodIndex one_ = -1;
+  size_t size_ = 0;
+  std::vector<PodIndex> many_;  // all pods when size_ ≥ 2
+};
+
+// VictimUnit: pods evicted together (label: VictimUnitIndex::Label). `group` is the `all` group the unit is (or, for a lone pod
 // of a `single` group, that pod's PodGroup; -1 for a bare pod). `pods` are running pods
 // (PodInfo::node set), in input order. `earliest_start`: smallest creation among them.
 struct VictimUnit {
-  std::vector<PodIndex> pods;
+  PodList pods;
   int32_t priority = 0;
   UnitKind kind = UnitKind::kPod;
   bool whole_group = false;  // the unit is an `all` group (evicting it evicts every pod)
   int32_t group = -1;
   int64_t earliest_start = 0;
-  std::string uid;    // tie-break: the group's or the pod's uid, else its key
-  std::string label;  // "Pod ns/name" or the group's label
+  std::string_view uid;  // tie-break: the group's or the pod's uid, else its key (views into
+                         // the GroupNode / PodInfo / api::Pod, which outlive the index)
 };
 
 // MoreImportantUnit: strict weak order, most important first (§6.2).
@@ -73,9 +107,11 @@ using UnitKey = int64_t;
 
 // VictimUnitIndex: maps running pods to their victim units, building each unit the first time a
 // member is asked for. `pods` and `groups` must outlive the index and not change shape; pod
-// placements are read at build time (a unit lists the pods running then).
+// placements are read at build time (a unit lists the pods running then). A single-pod unit
+// never changes, so the index may live across preemptions: call Refresh() before each one to
+// forget the group units (their membership follows bindings and evictions).
 // Cost: UnitOf is O(depth) for a single-pod unit and O(pods under the group) the first time for
-// a group unit, O(1) after.
+// a group unit, O(1) after; Refresh is O(pods of the group units built).
 class VictimUnitIndex {
  public:
   VictimUnitIndex(const std::vector<PodInfo>& pods, const std::vector<GroupNode>& groups)
@@ -89,6 +125,11 @@ class VictimUnitIndex {
   // SlotOf: a dense id of p's unit (position in the index, stable for the index's life).
   [[nodiscard]] int32_t SlotOf(PodIndex p);
   [[nodiscard]] const VictimUnit& Unit(int32_t slot) const { return units_[slot]; }
+  // Label: "Pod ns/name", or the `all` group's label ("PodGroup ns/name", "CompositePodGroup
+  // ns/name"); a lone pod of a `single` group is labelled as a Pod.
+  [[nodiscard]] std::string Label(const VictimUnit& u) const;
+  // Refresh: forgets every group unit (a later UnitOf rebuilds it from the current placements).
+  void Refresh();
   // AllSlots: the slot of every unit of the running pods, in order of first pod (input order).
   // O(P).
   [[nodiscard]] std::vector<int32_t> AllSlots();
@@ -102,6 +143,8 @@ class VictimUnitIndex {
   std::vector<VictimUnit> units_;     // stable addresses not needed: callers copy or re-ask
   std::vector<int32_t> pod_slot_;     // pod → position in units_ + 1 (0 = not built)
   std::vector<int32_t> group_slot_;   // group → position in units_ + 1 (0 = not built)
+  std::vector<PodIndex> grouped_;     // pods whose pod_slot_ points at a group unit
+  std::vector<int32_t> built_groups_; // groups whose group_slot_ is set
 };
 
 }  // namespace wasched::sched::preemption

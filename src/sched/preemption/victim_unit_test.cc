@@ -36,10 +36,11 @@ TEST(VictimUnits, HighestAllAncestorOwnsTheUnit) {
   VictimUnitIndex units(c.pods(), c.groups());
   EXPECT_EQ(units.KeyOf(a0), units.KeyOf(b0));
   const VictimUnit& u = units.UnitOf(a0);
-  EXPECT_THAT(c.Names(u.pods), ElementsAre("a0", "a1", "b0"));
+  EXPECT_THAT(c.Names({u.pods.begin(), u.pods.end()}), ElementsAre("a0", "a1", "b0"));
   EXPECT_EQ(u.kind, UnitKind::kCompositePodGroup);
   EXPECT_TRUE(u.whole_group);
-  EXPECT_EQ(u.label, "CompositePodGroup default/root");
+  EXPECT_EQ(units.Label(u), "CompositePodGroup default/root");
+  EXPECT_EQ(units.Label(units.UnitOf(a0)), "CompositePodGroup default/root");
   EXPECT_EQ(units.SlotOf(b0), units.SlotOf(a0));
   EXPECT_EQ(units.AllSlots().size(), 1u);
 }
@@ -62,18 +63,18 @@ TEST(VictimUnits, SingleGroupPodsAreUnitsOfTheirOwnWithTheGroupsPriority) {
 }
 
 TEST(VictimUnits, ImportanceOrder) {
-  VictimUnit pod{{1}, 10, UnitKind::kPod, false, -1, 5, "a", "Pod a"};
-  VictimUnit group{{2, 3}, 10, UnitKind::kPodGroup, true, 0, 9, "g", "PodGroup g"};
-  VictimUnit bigger{{4, 5, 6}, 10, UnitKind::kPodGroup, true, 1, 9, "h", "PodGroup h"};
-  VictimUnit cpg{{7}, 10, UnitKind::kCompositePodGroup, true, 2, 9, "c", "CompositePodGroup c"};
-  VictimUnit higher{{8}, 11, UnitKind::kPod, false, -1, 9, "z", "Pod z"};
-  VictimUnit older{{9}, 10, UnitKind::kPod, false, -1, 1, "y", "Pod y"};
-  std::vector<VictimUnit> v = {pod, group, bigger, cpg, higher, older};
+  VictimUnit pod{{1}, 10, UnitKind::kPod, false, -1, 5, "pod-a"};
+  VictimUnit group{{2, 3}, 10, UnitKind::kPodGroup, true, 0, 9, "pg-g"};
+  VictimUnit bigger{{4, 5, 6}, 10, UnitKind::kPodGroup, true, 1, 9, "pg-h"};
+  VictimUnit cpg{{7}, 10, UnitKind::kCompositePodGroup, true, 2, 9, "cpg-c"};
+  VictimUnit higher{{8}, 11, UnitKind::kPod, false, -1, 9, "pod-z"};
+  VictimUnit older{{9}, 10, UnitKind::kPod, false, -1, 1, "pod-y"};
+  VictimUnit same_but_uid{{10}, 10, UnitKind::kPod, false, -1, 5, "pod-0"};
+  std::vector<VictimUnit> v = {pod, group, bigger, cpg, higher, older, same_but_uid};
   std::sort(v.begin(), v.end(), MoreImportantUnit);
-  std::vector<std::string> labels;
-  for (const auto& u : v) labels.push_back(u.label);
-  EXPECT_THAT(labels, ElementsAre("Pod z", "CompositePodGroup c", "PodGroup h", "PodGroup g",
-                                  "Pod y", "Pod a"));
+  std::vector<std::string> uids;
+  for (const auto& u : v) uids.emplace_back(u.uid);
+  EXPECT_THAT(uids, ElementsAre("pod-z", "cpg-c", "pg-h", "pg-g", "pod-y", "pod-0", "pod-a"));
 }
 
 TEST(PdbBudgets, AllowedDisruptionsFromRunningPods) {
@@ -129,6 +130,30 @@ TEST(LabelSelector, Operators) {
   EXPECT_TRUE(api::Matches(s, labels));
   s.match_expressions.push_back({"tier", api::LabelSelectorOperator::kNotIn, "", {"front"}});
   EXPECT_FALSE(api::Matches(s, labels));
+}
+
+}  // namespace
+}  // namespace wasched::sched::preemption
+
+namespace wasched::sched::preemption {
+namespace {
+
+TEST(VictimUnits, RefreshRebuildsGroupUnitsFromCurrentPlacements) {
+  TestCluster c;
+  c.AddNode("n1", 10);
+  const int32_t g = c.AddGroup("gang", test::kLow, true);
+  const PodIndex a = c.AddPod("a", test::kLow, "n1", g);
+  const PodIndex b = c.AddPod("b", test::kLow, "n1", g);
+  const PodIndex bare = c.AddPod("bare", test::kLow, "n1");
+  c.Build();
+  VictimUnitIndex units(c.pods(), c.groups());
+  EXPECT_EQ(units.UnitOf(a).pods.size(), 2u);
+  const int32_t bare_slot = units.SlotOf(bare);
+  c.snapshot().Remove(b);
+  EXPECT_EQ(units.UnitOf(a).pods.size(), 2u);  // cached until Refresh
+  units.Refresh();
+  EXPECT_EQ(units.UnitOf(a).pods.size(), 1u);
+  EXPECT_EQ(units.SlotOf(bare), bare_slot);  // single-pod units survive
 }
 
 }  // namespace
