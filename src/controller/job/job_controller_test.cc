@@ -18,7 +18,10 @@ api::Job Train(int32_t parallelism = 4) {
   job.meta.namespace_ = "ml";
   job.meta.uid = "U";
   job.parallelism = parallelism;
-  job.pod_template.containers.push_back(api::Container{.name = "c", .requests = {{"cpu", 1000}}});
+  api::Container c;
+  c.name = "c";
+  c.requests = {{"cpu", 1000}};
+  job.pod_template.containers.push_back(c);
   return job;
 }
 
