@@ -41,6 +41,9 @@ struct Eviction {
   std::string pod;
   std::string node;
   std::string preemptor;
+  // reason: why this pod was chosen (priority, its disruption unit, PDBs), for the table; not
+  // part of the JSON contract.
+  std::string reason;
 };
 
 // GroupResult: final state of one PodGroup or CompositePodGroup (every level of a
