@@ -171,6 +171,7 @@ std::string FormatScheduleTable(const api::ObjectSet& objects,
     if (auto e = evicted.find(key); e != evicted.end()) {
       row.where = "EVICTED";
       row.note = fmt::format("preempted by {} (was on {})", e->second->preemptor, e->second->node);
+      if (!e->second->reason.empty()) row.note += ": " + e->second->reason;
     } else if (auto b = bound.find(key); b != bound.end()) {
       row.where = b->second->node;
     } else if (auto p = pending.find(key); p != pending.end()) {
