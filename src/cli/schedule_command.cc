@@ -73,7 +73,9 @@ int RunSchedule(const ScheduleOptions& options, std::istream& in, std::ostream& 
   controller::job::ControllerRun run = controller::job::RunJobController(&objects, options.gates);
   for (const std::string& w : run.warnings) err << "warning: " << w << '\n';
   for (const std::string& e : run.events) err << "event: " << e << '\n';
-  sched::ScheduleResult result = sched::Schedule(objects, options.scheduler);
+  sched::SchedulerOptions scheduler = options.scheduler;
+  scheduler.pod_group_preemption_policy = options.gates.pod_group_preemption_policy;
+  sched::ScheduleResult result = sched::Schedule(objects, scheduler);
   result.generated = std::move(run.generated);
   std::string text;
   switch (options.output) {

@@ -30,6 +30,10 @@ struct SchedulerOptions {
   // clock: the scheduling queue's time source (backoff, leftover flush), not owned; nullptr =
   // a FakeClock fixed at 0, as `wasched schedule` uses, so results never depend on time.
   const Clock* clock = nullptr;
+  // pod_group_preemption_policy: feature gate PodGroupPreemptionPolicy. On: a group preemptor
+  // uses its root group's preemptionPolicy; off: Never when any unscheduled member pod says
+  // Never (spec/was-v1.37.md §6.1).
+  bool pod_group_preemption_policy = true;
 };
 
 // Schedule: runs the scheduler over `objects` until no unit can make progress.
