@@ -26,6 +26,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "sched/scheduler.h"
+#include "support/builders.h"
 #include "support/process.h"
 
 namespace wasched {
@@ -162,6 +164,93 @@ TEST(UpstreamCasesTest, EverySectionHasCases) {
                           [](const fs::path& d) { return d.filename().string()[0] == 'C'; }),
             13);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Section G, runtime hierarchy validation (G04–G08, source S7: the 1.37 scheduler integration
+// test): node with 10 CPU, one 1-CPU pod in pg1, CompositePodGroups linked as the case says, the
+// Workload "wl" not in the input. Expected: every group of the tree gets an error condition
+// (False, SchedulerError; *InitiallyScheduled of its kind) and the pod a scheduling error.
+
+struct HierarchyCase {
+  const char* id;
+  std::vector<api::CompositePodGroup> composites;
+  std::vector<api::PodGroup> pod_groups;
+};
+
+api::CompositePodGroup Cpg(const std::string& name, const std::string& parent = "") {
+  auto b = test::MakeCompositePodGroup().Name(name).WorkloadRef("wl", name);
+  if (!parent.empty()) b.Parent(parent);
+  return b.Obj();
+}
+
+api::PodGroup Pg1(const std::string& parent) {
+  return test::MakePodGroup().Name("pg1").MinCount(1).Parent(parent).WorkloadRef("wl", "pg1").Obj();
+}
+
+std::vector<HierarchyCase> HierarchyCases() {
+  std::vector<HierarchyCase> cases;
+  const std::vector<api::CompositePodGroup> chain = {Cpg("cpg-root"), Cpg("cpg1", "cpg-root"),
+                                                     Cpg("cpg2", "cpg1"), Cpg("cpg3", "cpg2")};
+  cases.push_back({"G04", chain, {Pg1("cpg3")}});       // pg1 at depth 5
+  cases.push_back({"G05", chain, {Pg1("cpg-root")}});   // empty cpg3 at depth 4
+  {
+    api::CompositePodGroup root = Cpg("cpg-root");
+    root.workload_ref = api::WorkloadReference{"wl-1", "cpg-root"};
+    api::PodGroup pg = Pg1("cpg-root");
+    pg.workload_ref = api::WorkloadReference{"wl-2", "pg1"};
+    cases.push_back({"G06", {root}, {pg}});
+  }
+  {
+    api::CompositePodGroup root = Cpg("cpg-root");
+    root.scheduling_policy.basic.reset();
+    root.scheduling_policy.gang = api::CompositeGangSchedulingPolicy{1};
+    api::PodGroup pg = Pg1("cpg-root");
+    pg.scheduling_policy.gang.reset();
+    pg.scheduling_policy.basic = api::BasicSchedulingPolicy{};
+    cases.push_back({"G07", {root}, {pg}});
+  }
+  {
+    api::CompositePodGroup root = Cpg("cpg-root");
+    root.disruption_mode = api::DisruptionMode{.single = false, .all = true};
+    api::PodGroup pg = Pg1("cpg-root");
+    pg.disruption_mode = api::DisruptionMode{.single = true, .all = false};
+    cases.push_back({"G08", {root}, {pg}});
+  }
+  return cases;
+}
+
+class UpstreamHierarchyValidationTest : public ::testing::TestWithParam<HierarchyCase> {};
+
+TEST_P(UpstreamHierarchyValidationTest, EveryGroupErrorsAndNoPodBinds) {
+  api::ObjectSet in;
+  in.nodes.push_back(test::MakeNode().Name("node-1").Capacity({{"cpu", 10000}, {"pods", 110}}).Obj());
+  in.composite_pod_groups = GetParam().composites;
+  in.pod_groups = GetParam().pod_groups;
+  in.pods.push_back(test::MakePod().Name("p1").Group("pg1").Req({{"cpu", 1000}}).Obj());
+  sched::SchedulerOptions options;
+  options.verify = true;
+  const sched::ScheduleResult r = sched::Schedule(in, options);
+  EXPECT_TRUE(r.bindings.empty());
+  ASSERT_EQ(r.pending.size(), 1u);
+  EXPECT_EQ(r.pending[0].reason, api::kReasonSchedulerError);
+  EXPECT_FALSE(r.pending[0].message.empty());
+  ASSERT_EQ(r.groups.size(), in.composite_pod_groups.size() + in.pod_groups.size());
+  for (const sched::GroupResult& g : r.groups) {
+    const std::string type = g.kind == "PodGroup" ? api::kPodGroupInitiallyScheduled
+                                                  : api::kCompositePodGroupInitiallyScheduled;
+    ASSERT_EQ(g.conditions.size(), 1u) << g.name;
+    EXPECT_EQ(g.conditions[0].type, type) << g.name;
+    EXPECT_EQ(g.conditions[0].status, "False") << g.name;
+    EXPECT_EQ(g.conditions[0].reason, api::kReasonSchedulerError) << g.name;
+    EXPECT_EQ(g.conditions[0].message, r.pending[0].message) << g.name;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(SectionG, UpstreamHierarchyValidationTest,
+                         ::testing::ValuesIn(HierarchyCases()),
+                         [](const ::testing::TestParamInfo<HierarchyCase>& info) {
+                           return std::string(info.param.id);
+                         });
 
 }  // namespace
 }  // namespace wasched

@@ -1,0 +1,259 @@
+// File: sched/scheduler_queue_test.cc
+//
+// The scheduler's queue side (issue 4): only hierarchy roots are queued and admitted by the
+// recursive PreEnqueue readiness of spec §4.2 (running members count, scheduling-gated pods do
+// not), runtime hierarchy validation (§4.6) puts a False SchedulerError condition on every level,
+// *InitiallyScheduled conditions never regress on any level, live minCount changes never touch
+// running pods, and an injected clock changes nothing in a one-shot run.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "sched/scheduler.h"
+#include "support/builders.h"
+
+namespace wasched::sched {
+namespace {
+
+using test::MakeCompositePodGroup;
+using test::MakeNode;
+using test::MakePod;
+using test::MakePodGroup;
+using ::testing::HasSubstr;
+using ::testing::IsEmpty;
+
+SchedulerOptions Verified() {
+  SchedulerOptions o;
+  o.verify = true;
+  return o;
+}
+
+const PendingPod* PendingOf(const ScheduleResult& r, const std::string& pod) {
+  for (const auto& p : r.pending) {
+    if (p.pod == pod) return &p;
+  }
+  return nullptr;
+}
+
+const GroupResult* GroupOf(const ScheduleResult& r, const std::string& kind, const std::string& name) {
+  for (const auto& g : r.groups) {
+    if (g.kind == kind && g.name == name) return &g;
+  }
+  return nullptr;
+}
+
+const api::Condition* ConditionOf(const ScheduleResult& r, const std::string& kind,
+                                  const std::string& name) {
+  const GroupResult* g = GroupOf(r, kind, name);
+  if (g == nullptr) return nullptr;
+  const std::string type = kind == "PodGroup" ? api::kPodGroupInitiallyScheduled
+                                              : api::kCompositePodGroupInitiallyScheduled;
+  for (const auto& c : g->conditions) {
+    if (c.type == type) return &c;
+  }
+  return nullptr;
+}
+
+api::PodGroup Leaf(const std::string& name, const std::string& parent, int32_t min_count) {
+  return MakePodGroup().Name(name).MinCount(min_count).Parent(parent).WorkloadRef("wl", name).Obj();
+}
+
+api::ObjectSet OneNode(int64_t milli_cpu = 20000) {
+  api::ObjectSet in;
+  in.nodes.push_back(MakeNode().Name("n1").Capacity({{"cpu", milli_cpu}, {"pods", 110}}).Obj());
+  return in;
+}
+
+void AddPods(api::ObjectSet& in, const std::string& group, int count, const std::string& node = "") {
+  for (int i = 0; i < count; ++i) {
+    auto b = MakePod().Name(group + "-" + std::to_string(i)).Group(group).Req({{"cpu", 1000}});
+    if (!node.empty()) b.Node(node);
+    in.pods.push_back(b.Obj());
+  }
+}
+
+// A Basic CompositePodGroup is ready with one ready child: the ready leaf's tree is admitted.
+TEST(SchedulerQueueTest, BasicRootNeedsOneReadyChild) {
+  api::ObjectSet in = OneNode();
+  in.composite_pod_groups.push_back(MakeCompositePodGroup().Name("root").Basic().Obj());
+  in.pod_groups = {Leaf("a", "root", 2), Leaf("b", "root", 2)};
+  AddPods(in, "a", 2);
+  AddPods(in, "b", 1);  // b is not ready, but the basic root needs only one ready child
+  ScheduleResult r = Schedule(in, Verified());
+  for (const auto& p : r.pending) EXPECT_NE(p.reason, "SchedulingGated") << p.pod;
+}
+
+// A gang root needs minGroupCount ready children; the rejection names the root and the counts.
+TEST(SchedulerQueueTest, GangRootBelowQuorumIsHeldWithUpstreamMessage) {
+  api::ObjectSet in = OneNode();
+  in.composite_pod_groups.push_back(MakeCompositePodGroup().Name("root").MinGroupCount(2).Obj());
+  in.pod_groups = {Leaf("a", "root", 2), Leaf("b", "root", 2)};
+  AddPods(in, "a", 2);
+  AddPods(in, "b", 1);
+  ScheduleResult r = Schedule(in, Verified());
+  EXPECT_THAT(r.bindings, IsEmpty());
+  ASSERT_EQ(r.pending.size(), 3u);
+  for (const auto& p : r.pending) {
+    EXPECT_EQ(p.reason, "SchedulingGated");
+    EXPECT_EQ(p.message,
+              "waiting for composite pod group \"root\" tree to meet quorum (1 of minGroupCount 2 "
+              "child groups ready)");
+  }
+  for (const auto& g : r.groups) EXPECT_THAT(g.conditions, IsEmpty()) << g.name;
+}
+
+// Readiness is recursive: a nested gang CompositePodGroup whose only leaf lacks pods is not a
+// ready child of the root.
+TEST(SchedulerQueueTest, NestedCompositeReadinessIsRecursive) {
+  api::ObjectSet in = OneNode();
+  in.composite_pod_groups.push_back(MakeCompositePodGroup().Name("root").MinGroupCount(2).Obj());
+  in.composite_pod_groups.push_back(
+      MakeCompositePodGroup().Name("mid").MinGroupCount(1).Parent("root").Obj());
+  in.pod_groups = {Leaf("a", "root", 1), Leaf("deep", "mid", 3)};
+  AddPods(in, "a", 1);
+  AddPods(in, "deep", 2);
+  ScheduleResult r = Schedule(in, Verified());
+  const PendingPod* p = PendingOf(r, "default/deep-0");
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(p->reason, "SchedulingGated");
+  EXPECT_THAT(p->message, HasSubstr("(1 of minGroupCount 2 child groups ready)"));
+
+  in.pods.push_back(MakePod().Name("deep-2").Group("deep").Req({{"cpu", 1000}}).Obj());
+  r = Schedule(in, Verified());
+  EXPECT_EQ(r.bindings.size(), 4u);  // the whole tree now meets quorum and fits
+}
+
+// Running members count toward readiness (upstream AllPodsCount); pods held by scheduling gates
+// do not.
+TEST(SchedulerQueueTest, RunningMembersCountGatedPodsDoNot) {
+  api::ObjectSet in = OneNode();
+  in.composite_pod_groups.push_back(MakeCompositePodGroup().Name("root").MinGroupCount(1).Obj());
+  in.pod_groups = {Leaf("a", "root", 3)};
+  AddPods(in, "a", 2, "n1");  // a-0, a-1 already run
+  in.pods.push_back(MakePod().Name("a-new").Group("a").Req({{"cpu", 1000}}).Obj());
+  ScheduleResult r = Schedule(in, Verified());
+  ASSERT_EQ(r.bindings.size(), 1u);
+  EXPECT_EQ(r.bindings[0].pod, "default/a-new");
+
+  api::ObjectSet gated = OneNode();
+  gated.composite_pod_groups = in.composite_pod_groups;
+  gated.pod_groups = in.pod_groups;
+  AddPods(gated, "a", 2);
+  api::Pod held = MakePod().Name("a-held").Group("a").Req({{"cpu", 1000}}).Obj();
+  held.scheduling_gates = {"example.com/wait"};
+  gated.pods.push_back(held);
+  r = Schedule(gated, Verified());
+  EXPECT_THAT(r.bindings, IsEmpty());
+  const PendingPod* p = PendingOf(r, "default/a-0");
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(p->reason, "SchedulingGated");
+  EXPECT_THAT(p->message, HasSubstr("tree to meet quorum"));
+}
+
+// A standalone gang keeps its message: "waiting for minCount pods …" with the counts.
+TEST(SchedulerQueueTest, StandaloneGangBelowMinCount) {
+  api::ObjectSet in = OneNode();
+  in.pod_groups.push_back(MakePodGroup().Name("pg").MinCount(3).Obj());
+  AddPods(in, "pg", 2);
+  ScheduleResult r = Schedule(in, Verified());
+  ASSERT_EQ(r.pending.size(), 2u);
+  EXPECT_EQ(r.pending[0].message,
+            "waiting for minCount pods from a gang to appear in scheduling queue (2 of minCount 3 "
+            "pods exist)");
+}
+
+// A PodGroup whose parent CompositePodGroup is absent waits for its spec.
+TEST(SchedulerQueueTest, MissingCompositeSpecWaits) {
+  api::ObjectSet in = OneNode();
+  in.pod_groups = {Leaf("a", "ghost", 1)};
+  AddPods(in, "a", 1);
+  ScheduleResult r = Schedule(in, Verified());
+  ASSERT_EQ(r.pending.size(), 1u);
+  EXPECT_EQ(r.pending[0].reason, "SchedulingGated");
+  EXPECT_EQ(r.pending[0].message, "waiting for composite pod group \"ghost\" spec to appear");
+  const GroupResult* g = GroupOf(r, "PodGroup", "default/a");
+  ASSERT_NE(g, nullptr);
+  EXPECT_EQ(g->parent, std::optional<std::string>("default/ghost"));
+}
+
+// §4.6: every level of a refused tree is False/SchedulerError and no pod binds — even a leaf
+// whose own pods would fit. A True condition from the input never regresses.
+TEST(SchedulerQueueTest, RefusedHierarchyMarksEveryLevelWithoutRegressing) {
+  api::ObjectSet in = OneNode();
+  api::CompositePodGroup root = MakeCompositePodGroup().Name("root").MinGroupCount(1).Obj();
+  root.disruption_mode = api::DisruptionMode{.single = false, .all = true};
+  in.composite_pod_groups.push_back(root);
+  in.composite_pod_groups.push_back(MakeCompositePodGroup().Name("mid").Parent("root").Obj());
+  in.composite_pod_groups.back().disruption_mode = root.disruption_mode;
+  api::PodGroup ok = Leaf("ok", "mid", 1);
+  ok.disruption_mode = root.disruption_mode;
+  ok.conditions.push_back(
+      api::Condition{api::kPodGroupInitiallyScheduled, "True", api::kReasonScheduled, "", 0, 0});
+  in.pod_groups = {ok, Leaf("single", "root", 1)};  // single under an `all` parent: refused
+  AddPods(in, "ok", 1);
+  AddPods(in, "single", 1);
+  ScheduleResult r = Schedule(in, Verified());
+  EXPECT_THAT(r.bindings, IsEmpty());
+  ASSERT_EQ(r.pending.size(), 2u);
+  for (const auto& p : r.pending) {
+    EXPECT_EQ(p.reason, api::kReasonSchedulerError) << p.pod;
+    EXPECT_THAT(p.message, HasSubstr("disruption mode all")) << p.pod;
+  }
+  for (const auto& [kind, name] : std::vector<std::pair<std::string, std::string>>{
+           {"CompositePodGroup", "default/root"},
+           {"CompositePodGroup", "default/mid"},
+           {"PodGroup", "default/single"}}) {
+    const api::Condition* c = ConditionOf(r, kind, name);
+    ASSERT_NE(c, nullptr) << name;
+    EXPECT_EQ(c->status, "False") << name;
+    EXPECT_EQ(c->reason, api::kReasonSchedulerError) << name;
+  }
+  const api::Condition* kept = ConditionOf(r, "PodGroup", "default/ok");
+  ASSERT_NE(kept, nullptr);
+  EXPECT_EQ(kept->status, "True");  // never regresses
+}
+
+// Raising minCount on a live gang above what fits: nothing binds, nothing running moves or is
+// reported; lowering it lets a new member bind on its own.
+TEST(SchedulerQueueTest, LiveMinCountChangesNeverTouchRunningPods) {
+  for (const int32_t min_count : {5, 2}) {
+    api::ObjectSet in = OneNode(4000);
+    in.pod_groups.push_back(MakePodGroup().Name("pg").MinCount(min_count).Obj());
+    AddPods(in, "pg", 3, "n1");
+    in.pods.push_back(MakePod().Name("new-0").Group("pg").Req({{"cpu", 1000}}).Obj());
+    in.pods.push_back(MakePod().Name("new-1").Group("pg").Req({{"cpu", 1000}}).Obj());
+    ScheduleResult r = Schedule(in, Verified());
+    EXPECT_THAT(r.evictions, IsEmpty());
+    for (const auto& b : r.bindings) EXPECT_THAT(b.pod, HasSubstr("new-")) << min_count;
+    for (const auto& p : r.pending) EXPECT_THAT(p.pod, HasSubstr("new-")) << min_count;
+    const GroupResult* g = GroupOf(r, "PodGroup", "default/pg");
+    ASSERT_NE(g, nullptr);
+    if (min_count == 5) {
+      EXPECT_THAT(r.bindings, IsEmpty());  // 3 running + 1 that fits < 5
+      EXPECT_EQ(g->scheduled, 3);
+    } else {
+      EXPECT_EQ(r.bindings.size(), 1u);  // quorum met by the running members; room for one
+      EXPECT_EQ(g->scheduled, 4);
+    }
+  }
+}
+
+// The clock only matters to a long-running queue: a one-shot run with an injected FakeClock at
+// any time gives the same result as the default.
+TEST(SchedulerQueueTest, InjectedClockDoesNotChangeOneShotResult) {
+  api::ObjectSet in = OneNode(3000);
+  in.pod_groups.push_back(MakePodGroup().Name("pg").MinCount(2).Obj());
+  AddPods(in, "pg", 2);
+  in.pods.push_back(MakePod().Name("big").Req({{"cpu", 9000}}).Obj());
+  FakeClock clock(std::chrono::hours(1000));
+  SchedulerOptions with_clock = Verified();
+  with_clock.clock = &clock;
+  const ScheduleResult a = Schedule(in, Verified());
+  const ScheduleResult b = Schedule(in, with_clock);
+  ASSERT_EQ(a.bindings.size(), b.bindings.size());
+  EXPECT_EQ(a.bindings.size(), 2u);
+  ASSERT_EQ(a.pending.size(), b.pending.size());
+  EXPECT_EQ(a.pending[0].message, b.pending[0].message);
+}
+
+}  // namespace
+}  // namespace wasched::sched
