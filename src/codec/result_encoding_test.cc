@@ -128,6 +128,24 @@ TEST(ResultEncodingTest, YamlHasSameStructureAndOrder) {
   EXPECT_EQ(doc["groups"][0]["conditions"][0]["message"].Scalar(), "");
 }
 
+// A tree level carries "parent" after its count, before conditions; a root has no key at all
+// (so results without trees encode as before). YAML has the same key, quoted.
+TEST(ResultEncodingTest, ParentOfTreeLevels) {
+  sched::ScheduleResult r = SampleResult();
+  r.groups[0].parent = "ml/root";
+  const std::string json = EncodeScheduleResultJson(r);
+  EXPECT_NE(json.find("      \"minCount\": 2,\n      \"parent\": \"ml/root\",\n      \"conditions\""),
+            std::string::npos)
+      << json;
+  EXPECT_EQ(json.find("\"parent\"", json.find("\"ml/root\",\n      \"scheduled\"")), std::string::npos)
+      << "the root must not carry a parent key:\n" << json;
+  const std::string yaml = EncodeScheduleResultYaml(r);
+  const YAML::Node doc = YAML::Load(yaml);
+  EXPECT_EQ(doc["groups"][0]["parent"].Scalar(), "ml/root");
+  EXPECT_FALSE(doc["groups"][1]["parent"].IsDefined());
+  EXPECT_NE(yaml.find("parent: \"ml/root\""), std::string::npos) << yaml;
+}
+
 // Names that a YAML reader would resolve to something else if written plain: integers in the
 // core schema (0x1f, 0o17, 1e3), YAML 1.1 booleans and sexagesimals (yes, on, 1:30), null.
 TEST(ResultEncodingTest, YamlStringsAreQuotedSoTheyReadBackAsStrings) {
