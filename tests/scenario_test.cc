@@ -18,6 +18,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -253,6 +254,52 @@ void CheckS6(const Outcome& o) {
   ExpectCondition(o, "default/job", "True", api::kReasonScheduled);
 }
 
+// NodeLabel: the value of label `key` on node `node` ("" when absent).
+std::string NodeLabel(const Outcome& o, const std::string& node, const std::string& key) {
+  for (const auto& n : o.objects.nodes) {
+    if (n.meta.name != node) continue;
+    auto it = n.meta.labels.find(key);
+    return it == n.meta.labels.end() ? "" : it->second;
+  }
+  return "";
+}
+
+// DomainsOf: the distinct values of label `key` on the nodes the bound `pods` went to.
+std::set<std::string> DomainsOf(const Outcome& o, const std::vector<std::string>& pods, const std::string& key) {
+  std::set<std::string> out;
+  const auto bound = test::BindingMap(o.result);
+  for (const auto& p : pods) {
+    auto it = bound.find(p);
+    if (it != bound.end()) out.insert(NodeLabel(o, it->second, key));
+  }
+  return out;
+}
+
+// ExpectTreeCondition: the *InitiallyScheduled condition of a PodGroup or CompositePodGroup.
+void ExpectTreeCondition(const Outcome& o, const std::string& kind, const std::string& name,
+                         const std::string& status, const std::string& reason) {
+  if (kind == "PodGroup") {
+    ExpectCondition(o, Pod(name), status, reason);
+    return;
+  }
+  const sched::GroupResult* g = test::FindGroup(o.result, kind, Pod(name));
+  ASSERT_NE(g, nullptr) << kind << " " << name;
+  const api::Condition* c = test::FindCondition(*g, api::kCompositePodGroupInitiallyScheduled);
+  ASSERT_NE(c, nullptr) << name;
+  EXPECT_EQ(c->status, status) << name;
+  EXPECT_EQ(c->reason, reason) << name;
+}
+
+std::vector<std::string> GroupPods(const std::string& group, int count) {
+  std::vector<std::string> out;
+  for (int i = 0; i < count; ++i) out.push_back(Pod(group + "-" + std::to_string(i)));
+  return out;
+}
+
+constexpr const char* kRackKey = "topology.example.com/rack";
+constexpr const char* kBlockKey = "topology.example.com/block";
+constexpr const char* kZoneKey = "topology.kubernetes.io/zone";
+
 const std::map<std::string, Check>& Checks() {
   static const std::map<std::string, Check> checks = {
       {"s1-equal-gangs",
@@ -289,6 +336,101 @@ const std::map<std::string, Check>& Checks() {
          EXPECT_EQ(o.result.bindings.size(), 100u);
          EXPECT_EQ(Scheduled(o, "default/trainer"), 0);
          ExpectCondition(o, "default/trainer", "False", api::kReasonUnschedulable);
+       }},
+      {"kep6012-block-placement",
+       [](const Outcome& o) {
+         // KEP-6012 worked example: block-a cannot host two 5-pod racks, block-b can.
+         const auto pg1 = GroupPods("pg-1", 5), pg2 = GroupPods("pg-2", 5);
+         EXPECT_EQ(CountBound(o, pg1) + CountBound(o, pg2), 10);
+         auto all = pg1;
+         all.insert(all.end(), pg2.begin(), pg2.end());
+         EXPECT_EQ(DomainsOf(o, all, kBlockKey), std::set<std::string>{"block-b"});
+         EXPECT_EQ(DomainsOf(o, pg1, kRackKey).size(), 1u);
+         EXPECT_EQ(DomainsOf(o, pg2, kRackKey).size(), 1u);
+         EXPECT_NE(DomainsOf(o, pg1, kRackKey), DomainsOf(o, pg2, kRackKey));
+         ExpectTreeCondition(o, "CompositePodGroup", "root", "True", api::kReasonScheduled);
+       }},
+      {"g01-tree-partial",
+       [](const Outcome& o) {
+         for (const char* g : {"pg1", "pg2", "pg4", "pg5"}) {
+           ExpectAllBound(o, GroupPods(g, 3));
+           ExpectTreeCondition(o, "PodGroup", g, "True", api::kReasonScheduled);
+         }
+         for (const char* g : {"pg3", "pg6", "pg7"}) {
+           ExpectAllPending(o, GroupPods(g, 3));
+           ExpectTreeCondition(o, "PodGroup", g, "False", api::kReasonUnschedulable);
+         }
+         for (const char* c : {"root", "sub1", "sub2"}) {
+           ExpectTreeCondition(o, "CompositePodGroup", c, "True", api::kReasonScheduled);
+         }
+         ExpectTreeCondition(o, "CompositePodGroup", "sub3", "False", api::kReasonUnschedulable);
+         // pg6 fit on its own; it fails only because sub3 cannot reach minGroupCount 2.
+         EXPECT_THAT(test::PendingMap(o.result).at(Pod("pg6-0")).message, HasSubstr("default/sub3"));
+       }},
+      {"g02-root-two-of-three",
+       [](const Outcome& o) {
+         ExpectAllBound(o, GroupPods("pg1", 3));
+         ExpectAllBound(o, GroupPods("pg2", 3));
+         ExpectAllPending(o, GroupPods("pg3", 3));
+         ExpectTreeCondition(o, "CompositePodGroup", "root", "True", api::kReasonScheduled);
+         ExpectTreeCondition(o, "PodGroup", "pg3", "False", api::kReasonUnschedulable);
+       }},
+      {"g03-basic-root",
+       [](const Outcome& o) {
+         ExpectAllBound(o, GroupPods("pg1", 3));
+         ExpectAllPending(o, GroupPods("pg2", 3));
+         ExpectTreeCondition(o, "PodGroup", "pg2", "False", api::kReasonUnschedulable);
+       }},
+      {"announcement-fits",
+       [](const Outcome& o) {
+         // All 5 start, inside one zone; workers share one rack.
+         auto all = GroupPods("worker", 4);
+         ExpectAllBound(o, all);
+         all.push_back(Pod("driver-0"));
+         ExpectAllBound(o, all);
+         EXPECT_EQ(DomainsOf(o, all, kZoneKey).size(), 1u);
+         EXPECT_EQ(DomainsOf(o, GroupPods("worker", 4), kRackKey).size(), 1u);
+         ExpectTreeCondition(o, "CompositePodGroup", "workload-root", "True", api::kReasonScheduled);
+       }},
+      {"announcement-no-fit",
+       [](const Outcome& o) {
+         // None of the 5 starts, although the driver alone would fit.
+         auto all = GroupPods("worker", 4);
+         all.push_back(Pod("driver-0"));
+         EXPECT_EQ(CountBound(o, all), 0);
+         ExpectAllPending(o, all);
+         EXPECT_THAT(test::PendingMap(o.result).at(Pod("driver-0")).message,
+                     StartsWith("0/2 placements are available: zone-a: "));
+         ExpectTreeCondition(o, "CompositePodGroup", "workload-root", "False", api::kReasonUnschedulable);
+       }},
+      {"s16-hard-rack",
+       [](const Outcome& o) {
+         // Never split: the fitting gang shares one rack; the other stays pending entirely.
+         ExpectAllBound(o, GroupPods("fits", 2));
+         EXPECT_EQ(DomainsOf(o, GroupPods("fits", 2), kRackKey).size(), 1u);
+         EXPECT_EQ(CountBound(o, GroupPods("too-big", 2)), 0);
+         EXPECT_THAT(test::PendingMap(o.result).at(Pod("too-big-0")).message,
+                     StartsWith("0/3 placements are available: "));
+       }},
+      {"s18-parent-constraint",
+       [](const Outcome& o) {
+         // The parent's block constraint holds across all four child gangs; each gang one rack.
+         std::vector<std::string> all;
+         for (int g = 0; g < 4; ++g) {
+           const auto pods = GroupPods("workers-" + std::to_string(g), 3);
+           ExpectAllBound(o, pods);
+           EXPECT_EQ(DomainsOf(o, pods, kRackKey).size(), 1u) << g;
+           all.insert(all.end(), pods.begin(), pods.end());
+         }
+         EXPECT_EQ(DomainsOf(o, all, kBlockKey), std::set<std::string>{"block-a"});
+       }},
+      {"h08-topology-no-room",
+       [](const Outcome& o) {
+         ExpectAllPending(o, GroupPods("gang", 2));
+         EXPECT_THAT(o.result.evictions, IsEmpty());
+         EXPECT_THAT(test::PendingMap(o.result).at(Pod("gang-0")).message,
+                     StartsWith("0/2 placements are available: rack-0: "));
+         ExpectCondition(o, Pod("gang"), "False", api::kReasonUnschedulable);
        }},
       {"s6-xy", CheckS6},
       {"s6-yx", CheckS6},
