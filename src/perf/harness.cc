@@ -92,8 +92,9 @@ tl::expected<Measurement, std::string> RunShape(const Shape& shape, const RunOpt
   m.seconds = Median(seconds);
   const double units = static_cast<double>(std::max<int64_t>(in.units, 1));
   m.value = shape.measure == Measure::kThroughput ? units / m.seconds : m.seconds / units * shape.unit_scale;
+  m.target = shape.target;
+  if (!options.timing) return m;  // tiny runs check correctness; the target is for the full size
   SetTarget(shape, &m);
-  if (!options.timing) return m;
   const NodeArrays arrays = ToArrays(in.objects.nodes, &in.objects.pods);
   const double scan = MeasureScanSeconds(arrays, in.scan_cpu_milli, in.scan_memory_bytes);
   m.scan_bound_ratio = m.seconds / (static_cast<double>(std::max<int64_t>(in.pods, 1)) * scan);

@@ -31,7 +31,7 @@ struct RunOptions {
 
 // Measurement: one row.
 //   value            in shape.unit (pods/s, µs per group, MiB, …)
-//   meets_target     empty when the shape has no target
+//   meets_target     empty when the shape has no target or the run was not timed
 //   scan_bound_ratio our seconds / (pods × one plain scan's seconds); < 1 = faster than scanning
 //                    every node once per pod; empty for the Memory shape
 //   naive_ratio      our seconds / the naive pod-at-a-time baseline's seconds
