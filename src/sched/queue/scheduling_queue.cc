@@ -56,6 +56,9 @@ void SchedulingQueue::AddUnschedulable(const QueuedUnit& unit, uint32_t rejector
   if (e.state == UnitQueueState::kBackoff) backoff_.erase({ExpiryOf(e), IdOf(unit)});
   e.unit = unit;
   if (e.attempts == 0) e.attempts = 1;  // failed without Pop (library callers): one attempt
+  if (rejectors == kRejectorNone) {
+    rejectors = unit.is_group ? (kRejectorGang | kRejectorFilter) : kRejectorFilter;
+  }
   e.rejectors = rejectors;
   e.timestamp = clock_->Now();
   bool to_backoff = (rejectors & kRejectorError) != 0;

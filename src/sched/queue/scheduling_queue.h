@@ -82,9 +82,11 @@ class SchedulingQueue {
   // Done: the in-flight unit finished (bound): forget it. O(log n).
   void Done(const QueuedUnit& unit);
   // AddUnschedulable: the in-flight unit failed; `rejectors` (Rejector bits) say who rejected
-  // it. kRejectorError → backoff; an in-flight event whose hint says kQueue → backoff; otherwise
+  // it — kRejectorNone (the default) means "by the unit's kind": a group unit was rejected by
+  // GangScheduling (quorum) and the Filter plugins, a bare pod by the Filter plugins.
+  // kRejectorError → backoff; an in-flight event whose hint says kQueue → backoff; otherwise
   // the unschedulable pool. Timestamp = now. O(log n + in-flight events).
-  void AddUnschedulable(const QueuedUnit& unit, uint32_t rejectors = kRejectorFilter);
+  void AddUnschedulable(const QueuedUnit& unit, uint32_t rejectors = kRejectorNone);
   // OnEvent: evaluates the hints of every parked (pool, gated) unit; kQueue moves it on. While
   // a unit is in flight the event is also kept for it. O(parked · log n).
   void OnEvent(const ClusterEvent& event);

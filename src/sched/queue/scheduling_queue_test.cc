@@ -211,6 +211,28 @@ TEST(SchedulingQueueTest, GatedUnitWaitsForPreEnqueue) {
   EXPECT_EQ(q.Pop()->index, 5);
 }
 
+// Default rejectors follow the unit's kind: a failed group moves on a gang hint of its own
+// hierarchy and on freed capacity; a failed bare pod only on freed capacity.
+TEST(SchedulingQueueTest, DefaultRejectorsByUnitKind) {
+  FakeClock clock;
+  SchedulingQueue q(clock);
+  WithGangHints(q);
+  const QueuedUnit g = Group(3);
+  const QueuedUnit p = Pod(4);
+  q.Add(g);
+  q.Add(p);
+  ASSERT_TRUE(q.Pop());
+  q.AddUnschedulable(g);
+  ASSERT_TRUE(q.Pop());
+  q.AddUnschedulable(p);
+  clock.Step(seconds(10));
+  q.OnEvent({EventKind::kPodGroupUpdate, 3, true, true, 4, 3});
+  EXPECT_EQ(q.StateOf(g), UnitQueueState::kActive);
+  EXPECT_EQ(q.StateOf(p), UnitQueueState::kUnschedulable);
+  q.OnEvent({EventKind::kAssignedPodDelete});
+  EXPECT_EQ(q.StateOf(p), UnitQueueState::kActive);
+}
+
 TEST(SchedulingQueueTest, MoveAllToActiveIgnoresHints) {
   FakeClock clock;
   SchedulingQueue q(clock);
