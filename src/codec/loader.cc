@@ -16,6 +16,7 @@
 #include "codec/decode_batch.h"
 #include "codec/decode_core.h"
 #include "codec/decode_policy.h"
+#include "codec/decode_dra.h"
 #include "codec/decode_scheduling.h"
 #include "codec/input_limits.h"
 #include "codec/manifest_files.h"
@@ -38,6 +39,7 @@ constexpr std::string_view kPolicyV1 = "policy/v1";
 constexpr std::string_view kSchedulingV1 = "scheduling.k8s.io/v1";
 constexpr std::string_view kSchedulingV1beta1 = "scheduling.k8s.io/v1beta1";
 constexpr std::string_view kSchedulingV1alpha3 = "scheduling.k8s.io/v1alpha3";
+constexpr std::string_view kResourceV1 = "resource.k8s.io/v1";
 
 // kMaxListNesting: Lists inside Lists are expanded up to this depth.
 constexpr int kMaxListNesting = 8;
@@ -247,6 +249,18 @@ void Loader::DecodeObject(const Reader& r, const api::SourceRef& source,
                  internal::DecodeCompositePodGroup(r, &g);
                  g.api_version = api_version;
                });
+  } else if (api_version == kResourceV1 && kind == "DeviceClass") {
+    DecodeInto(r, source, label_kind, &objects.device_classes,
+               [&](api::DeviceClass& o) { internal::DecodeDeviceClass(r, &o); });
+  } else if (api_version == kResourceV1 && kind == "ResourceSlice") {
+    DecodeInto(r, source, label_kind, &objects.resource_slices,
+               [&](api::ResourceSlice& o) { internal::DecodeResourceSlice(r, &o); });
+  } else if (api_version == kResourceV1 && kind == "ResourceClaim") {
+    DecodeInto(r, source, label_kind, &objects.resource_claims,
+               [&](api::ResourceClaim& o) { internal::DecodeResourceClaim(r, &o); });
+  } else if (api_version == kResourceV1 && kind == "ResourceClaimTemplate") {
+    DecodeInto(r, source, label_kind, &objects.resource_claim_templates,
+               [&](api::ResourceClaimTemplate& o) { internal::DecodeResourceClaimTemplate(r, &o); });
   } else if (api_version == kBatchV1 && kind == "Job") {
     DecodeInto(r, source, label_kind, &objects.jobs, [&](api::Job& j) {
       internal::DecodeJob(r, &j);

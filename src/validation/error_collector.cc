@@ -115,6 +115,10 @@ InputErrors ErrorCollector::Finish(const api::ObjectSet& objects) && {
   ranks.AddSequence(FilesOf(objects.pods));
   ranks.AddSequence(FilesOf(objects.jobs));
   ranks.AddSequence(FilesOf(objects.pod_disruption_budgets));
+  ranks.AddSequence(FilesOf(objects.device_classes));
+  ranks.AddSequence(FilesOf(objects.resource_slices));
+  ranks.AddSequence(FilesOf(objects.resource_claims));
+  ranks.AddSequence(FilesOf(objects.resource_claim_templates));
   ranks.Compute();
   std::vector<std::pair<std::size_t, Entry*>> order;
   order.reserve(entries_.size());

@@ -32,6 +32,10 @@ enum KindRank : int {
   kRankPod,
   kRankJob,
   kRankPodDisruptionBudget,
+  kRankDeviceClass,
+  kRankResourceSlice,
+  kRankResourceClaim,
+  kRankResourceClaimTemplate,
 };
 
 // ObjectLabel: "Kind ns/name" ("Node name" for cluster-scoped kinds; "Kind" when unnamed).

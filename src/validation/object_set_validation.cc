@@ -29,6 +29,7 @@
 #include "validation/accounting_validation.h"
 #include "validation/api_validation.h"
 #include "validation/core_validation.h"
+#include "validation/dra_validation.h"
 #include "validation/error_collector.h"
 #include "validation/field_errors.h"
 #include "validation/object_meta_validation.h"
@@ -404,6 +405,8 @@ InputErrors Run(const api::ObjectSet& objects, const api::ObjectSet* old,
   internal::ErrorCollector warning_collector;
   if (gates != nullptr) internal::AppendApiErrors(objects, old, *gates, &collector);
   AppendScheduleChecks(objects, &collector, &warning_collector);
+  internal::AppendDraErrors(objects, gates != nullptr ? *gates : FeatureGates{}, &collector,
+                            &warning_collector);
   if (warnings != nullptr) *warnings = std::move(warning_collector).Finish(objects);
   return std::move(collector).Finish(objects);
 }

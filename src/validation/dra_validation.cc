@@ -1,0 +1,284 @@
+// File: validation/dra_validation.cc
+//
+// DRA validation and references (see dra_validation.h).
+#include "validation/dra_validation.h"
+
+#include <fmt/format.h>
+
+#include <set>
+#include <string>
+
+#include "dra/cel/program.h"
+#include "validation/field_errors.h"
+
+namespace wasched::validation::internal {
+namespace {
+
+using NameSet = std::set<std::pair<std::string, std::string>>;  // (namespace, name)
+
+class Errors {
+ public:
+  Errors(ErrorCollector* out, const api::ObjectMeta& meta, std::string label, KindRank rank,
+         size_t index)
+      : out_(out), meta_(meta), label_(std::move(label)), rank_(rank), index_(index) {}
+  void Add(FieldError e) { out_->Add(meta_, label_, rank_, index_, std::move(e)); }
+
+ private:
+  ErrorCollector* out_;
+  const api::ObjectMeta& meta_;
+  std::string label_;
+  KindRank rank_;
+  size_t index_;
+};
+
+FieldError NotFound(std::string path, std::string_view value) {
+  return FieldError{FieldErrorType::kNotFound, std::move(path), Quote(value), "", ""};
+}
+
+void ValidateSelectors(Errors& e, const std::vector<api::DeviceSelector>& selectors,
+                       const std::string& path) {
+  for (size_t i = 0; i < selectors.size(); ++i) {
+    const std::string p = Child(Child(Index(path, i), "cel"), "expression");
+    const std::string& expr = selectors[i].cel_expression;
+    if (expr.empty()) {
+      e.Add(Required(p));
+      continue;
+    }
+    auto program = dra::cel::Program::Compile(expr);
+    if (program) continue;
+    if (program.error().unsupported) {
+      e.Add(FieldError{FieldErrorType::kNotSupported, p, Quote(expr), program.error().message,
+                       ""});
+    } else {
+      e.Add(Invalid(p, Quote(expr), program.error().message));
+    }
+  }
+}
+
+void ValidateExact(Errors& e, const api::ExactDeviceRequest& r, const std::string& path,
+                   const std::set<std::string>& classes) {
+  const std::string cls = Child(path, "deviceClassName");
+  if (r.device_class_name.empty()) {
+    e.Add(Required(cls));
+  } else if (!classes.contains(r.device_class_name)) {
+    e.Add(FieldError{FieldErrorType::kNotFound, cls, Quote(r.device_class_name),
+                     "no DeviceClass of this name in the input", ""});
+  }
+  ValidateSelectors(e, r.selectors, Child(path, "selectors"));
+  if (r.allocation_mode == api::DeviceAllocationMode::kExactCount && r.count <= 0) {
+    e.Add(Invalid(Child(path, "count"), std::to_string(r.count), "must be greater than zero"));
+  }
+  if (r.admin_access) {
+    e.Add(FieldError{FieldErrorType::kNotSupported, Child(path, "adminAccess"), "true",
+                     "adminAccess is not supported by wasched", ""});
+  }
+}
+
+void ValidateClaimSpec(Errors& e, const api::ResourceClaimSpec& spec, const std::string& path,
+                       const std::set<std::string>& classes) {
+  const std::string requests = Child(Child(path, "devices"), "requests");
+  std::set<std::string> names;
+  for (size_t i = 0; i < spec.requests.size(); ++i) {
+    const api::DeviceRequest& r = spec.requests[i];
+    const std::string p = Index(requests, i);
+    if (r.name.empty()) {
+      e.Add(Required(Child(p, "name")));
+    } else if (!names.insert(r.name).second) {
+      e.Add(Duplicate(Child(p, "name"), Quote(r.name)));
+    }
+    const bool has_exact = r.exactly.has_value();
+    const bool has_first = !r.first_available.empty();
+    if (has_exact == has_first) {
+      e.Add(Invalid(p, "", has_exact ? "exactly one of `exactly` or `firstAvailable` is required, "
+                                       "not both"
+                                     : "exactly one of `exactly` or `firstAvailable` is required"));
+      continue;
+    }
+    if (has_exact) ValidateExact(e, *r.exactly, Child(p, "exactly"), classes);
+    std::set<std::string> sub_names;
+    for (size_t j = 0; j < r.first_available.size(); ++j) {
+      const std::string sp = Index(Child(p, "firstAvailable"), j);
+      const api::ExactDeviceRequest& s = r.first_available[j];
+      if (s.name.empty()) {
+        e.Add(Required(Child(sp, "name")));
+      } else if (!sub_names.insert(s.name).second) {
+        e.Add(Duplicate(Child(sp, "name"), Quote(s.name)));
+      }
+      ValidateExact(e, s, sp, classes);
+    }
+  }
+  if (spec.requests.empty()) e.Add(Required(requests));
+  for (size_t i = 0; i < spec.constraints.size(); ++i) {
+    e.Add(FieldError{FieldErrorType::kNotSupported,
+                     Index(Child(Child(path, "devices"), "constraints"), i), "",
+                     "device constraints (matchAttribute, distinctAttribute) are not supported "
+                     "by wasched",
+                     ""});
+  }
+}
+
+// ValidateClaimRefs: entries {name, resourceClaimName | resourceClaimTemplateName} (pod and
+// PodGroup spec.resourceClaims) must be unique, one-of, and resolve in `ns`.
+template <typename Entry>
+void ValidateClaimRefs(Errors& e, const std::vector<Entry>& entries, const std::string& path,
+                       const std::string& ns, const NameSet& claims, const NameSet& templates,
+                       std::set<std::string>* names, bool check_shape) {
+  for (size_t i = 0; i < entries.size(); ++i) {
+    const Entry& c = entries[i];
+    const std::string p = Index(path, i);
+    if (check_shape && c.name.empty()) {
+      e.Add(Required(Child(p, "name")));
+    } else if (!names->insert(c.name).second && check_shape) {
+      e.Add(Duplicate(Child(p, "name"), Quote(c.name)));
+    }
+    const bool by_name = c.resource_claim_name.has_value() && !c.resource_claim_name->empty();
+    const bool by_template =
+        c.resource_claim_template_name.has_value() && !c.resource_claim_template_name->empty();
+    if (by_name == by_template) {
+      if (check_shape) e.Add(Invalid(p, "", "must specify one of: `resourceClaimName`, "
+                           "`resourceClaimTemplateName`"));
+      continue;
+    }
+    if (by_name && !claims.contains({ns, *c.resource_claim_name})) {
+      e.Add(NotFound(Child(p, "resourceClaimName"), *c.resource_claim_name));
+    }
+    if (by_template && !templates.contains({ns, *c.resource_claim_template_name})) {
+      e.Add(NotFound(Child(p, "resourceClaimTemplateName"), *c.resource_claim_template_name));
+    }
+  }
+}
+
+void ValidateContainerClaims(Errors& e, const std::vector<api::Container>& containers,
+                             const char* field, const std::set<std::string>& names) {
+  for (size_t i = 0; i < containers.size(); ++i) {
+    const std::vector<api::ResourceClaimRequest>& claims = containers[i].claims;
+    for (size_t j = 0; j < claims.size(); ++j) {
+      const std::string p = Index(
+          Child(Child(Index(fmt::format("spec.{}", field), i), "resources"), "claims"), j);
+      if (claims[j].name.empty()) {
+        e.Add(Required(Child(p, "name")));
+      } else if (!names.contains(claims[j].name)) {
+        e.Add(FieldError{FieldErrorType::kNotFound, Child(p, "name"), Quote(claims[j].name),
+                         "must be one of the names in pod.spec.resourceClaims", ""});
+      }
+    }
+  }
+}
+
+}  // namespace
+
+void AppendDraErrors(const api::ObjectSet& objects, const FeatureGates& gates,
+                     ErrorCollector* out, ErrorCollector* warnings) {
+  std::set<std::string> classes;
+  for (const api::DeviceClass& c : objects.device_classes) classes.insert(c.meta.name);
+  NameSet claims;
+  for (const api::ResourceClaim& c : objects.resource_claims) {
+    claims.emplace(c.meta.namespace_, c.meta.name);
+  }
+  NameSet templates;
+  for (const api::ResourceClaimTemplate& t : objects.resource_claim_templates) {
+    templates.emplace(t.meta.namespace_, t.meta.name);
+  }
+
+  std::set<std::string> class_seen;
+  for (size_t i = 0; i < objects.device_classes.size(); ++i) {
+    const api::DeviceClass& c = objects.device_classes[i];
+    Errors e(out, c.meta, ObjectLabel("DeviceClass", c.meta), kRankDeviceClass, i);
+    if (!class_seen.insert(c.meta.name).second) {
+      e.Add(Duplicate("metadata.name", Quote(c.meta.name)));
+    }
+    ValidateSelectors(e, c.selectors, "spec.selectors");
+  }
+
+  std::set<std::string> slice_seen;
+  std::set<std::string> published;  // "driver/pool/device"
+  for (size_t i = 0; i < objects.resource_slices.size(); ++i) {
+    const api::ResourceSlice& s = objects.resource_slices[i];
+    Errors e(out, s.meta, ObjectLabel("ResourceSlice", s.meta), kRankResourceSlice, i);
+    if (!slice_seen.insert(s.meta.name).second) {
+      e.Add(Duplicate("metadata.name", Quote(s.meta.name)));
+    }
+    if (s.driver.empty()) e.Add(Required("spec.driver"));
+    if (s.pool.name.empty()) e.Add(Required("spec.pool.name"));
+    if (s.pool.generation < 0) {
+      e.Add(Invalid("spec.pool.generation", std::to_string(s.pool.generation),
+                    "must be greater than or equal to 0"));
+    }
+    if (s.pool.resource_slice_count <= 0) {
+      e.Add(Invalid("spec.pool.resourceSliceCount", std::to_string(s.pool.resource_slice_count),
+                    "must be greater than zero"));
+    }
+    const int selections = static_cast<int>(!s.node_name.empty()) +
+                           static_cast<int>(s.node_selector.has_value()) +
+                           static_cast<int>(s.all_nodes) +
+                           static_cast<int>(s.per_device_node_selection);
+    if (selections != 1) {
+      e.Add(Invalid("spec", "",
+                    "exactly one of `nodeName`, `nodeSelector`, `allNodes`, "
+                    "`perDeviceNodeSelection` is required"));
+    }
+    std::set<std::string> names;
+    for (size_t j = 0; j < s.devices.size(); ++j) {
+      const std::string p = Index("spec.devices", j);
+      if (s.devices[j].name.empty()) {
+        e.Add(Required(Child(p, "name")));
+      } else if (!names.insert(s.devices[j].name).second) {
+        e.Add(Duplicate(Child(p, "name"), Quote(s.devices[j].name)));
+      }
+      published.insert(s.driver + "/" + s.pool.name + "/" + s.devices[j].name);
+    }
+  }
+
+  for (size_t i = 0; i < objects.resource_claims.size(); ++i) {
+    const api::ResourceClaim& c = objects.resource_claims[i];
+    Errors e(out, c.meta, ObjectLabel("ResourceClaim", c.meta), kRankResourceClaim, i);
+    ValidateClaimSpec(e, c.spec, "spec", classes);
+    if (!c.allocation) continue;
+    Errors w(warnings, c.meta, ObjectLabel("ResourceClaim", c.meta), kRankResourceClaim, i);
+    for (size_t j = 0; j < c.allocation->size(); ++j) {
+      const api::DeviceRequestAllocationResult& r = (*c.allocation)[j];
+      const std::string p = Index("status.allocation.devices.results", j);
+      if (r.driver.empty() || r.pool.empty() || r.device.empty()) {
+        e.Add(Required(r.driver.empty() ? Child(p, "driver")
+                       : r.pool.empty() ? Child(p, "pool") : Child(p, "device")));
+      } else if (!published.contains(r.driver + "/" + r.pool + "/" + r.device)) {
+        w.Add(FieldError{FieldErrorType::kNotFound, p,
+                         Quote(r.driver + "/" + r.pool + "/" + r.device),
+                         "no ResourceSlice in the input publishes this device", ""});
+      }
+    }
+  }
+  for (size_t i = 0; i < objects.resource_claim_templates.size(); ++i) {
+    const api::ResourceClaimTemplate& t = objects.resource_claim_templates[i];
+    Errors e(out, t.meta, ObjectLabel("ResourceClaimTemplate", t.meta),
+             kRankResourceClaimTemplate, i);
+    ValidateClaimSpec(e, t.spec, "spec.spec", classes);
+  }
+
+  for (size_t i = 0; i < objects.pods.size(); ++i) {
+    const api::Pod& pod = objects.pods[i];
+    bool any_container_claim = false;
+    for (const auto& c : pod.containers) any_container_claim |= !c.claims.empty();
+    for (const auto& c : pod.init_containers) any_container_claim |= !c.claims.empty();
+    if (pod.resource_claims.empty() && !any_container_claim) continue;
+    Errors e(out, pod.meta, ObjectLabel("Pod", pod.meta), kRankPod, i);
+    std::set<std::string> names;
+    ValidateClaimRefs(e, pod.resource_claims, "spec.resourceClaims", pod.meta.namespace_, claims,
+                      templates, &names, /*check_shape=*/true);
+    ValidateContainerClaims(e, pod.containers, "containers", names);
+    ValidateContainerClaims(e, pod.init_containers, "initContainers", names);
+  }
+  if (gates.dra_workload_resource_claims) {
+    for (size_t i = 0; i < objects.pod_groups.size(); ++i) {
+      const api::PodGroup& g = objects.pod_groups[i];
+      if (g.resource_claims.empty()) continue;
+      Errors e(out, g.meta, ObjectLabel("PodGroup", g.meta), kRankPodGroup, i);
+      std::set<std::string> names;
+      // The entries' shape is pod_group_validation's; here only that they resolve.
+      ValidateClaimRefs(e, g.resource_claims, "spec.resourceClaims", g.meta.namespace_, claims,
+                        templates, &names, /*check_shape=*/false);
+    }
+  }
+}
+
+}  // namespace wasched::validation::internal
