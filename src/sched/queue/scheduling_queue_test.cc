@@ -26,9 +26,23 @@ void WithGangHints(SchedulingQueue& q) {
   });
 }
 
-TEST(SchedulingQueueTest, PopsByPriorityThenCreationThenInputOrder) {
+// FailOnce: `u` is added, popped as the only active unit and fails with `rejectors`.
+void FailOnce(SchedulingQueue& q, const QueuedUnit& u, uint32_t rejectors) {
+  q.Add(u);
+  const std::optional<QueuedUnit> popped = q.Pop();
+  ASSERT_TRUE(popped.has_value());
+  ASSERT_EQ(popped->index, u.index);
+  q.AddUnschedulable(u, rejectors);
+}
+
+// Each test starts with an empty queue on a FakeClock at time 0.
+class SchedulingQueueTest : public ::testing::Test {
+ protected:
   FakeClock clock;
-  SchedulingQueue q(clock);
+  SchedulingQueue q{clock};
+};
+
+TEST_F(SchedulingQueueTest, PopsByPriorityThenCreationThenInputOrder) {
   q.Add(Group(3, 0, 5));
   q.Add(Pod(1, 10));
   q.Add(Group(2, 0, 1));
@@ -42,9 +56,8 @@ TEST(SchedulingQueueTest, PopsByPriorityThenCreationThenInputOrder) {
 
 // Each failure after an event that helps goes to backoff; the unit is poppable exactly when
 // its backoff (1, 2, 4, 8, 10, 10 s) has passed.
-TEST(SchedulingQueueTest, BackoffDurationsOfConsecutiveFailures) {
-  FakeClock clock(seconds(100));
-  SchedulingQueue q(clock);
+TEST_F(SchedulingQueueTest, BackoffDurationsOfConsecutiveFailures) {
+  clock.SetTime(seconds(100));
   const QueuedUnit u = Group(0);
   q.Add(u);
   const int want_seconds[] = {1, 2, 4, 8, 10, 10};
@@ -65,13 +78,9 @@ TEST(SchedulingQueueTest, BackoffDurationsOfConsecutiveFailures) {
   }
 }
 
-TEST(SchedulingQueueTest, FailureWithoutHelpfulEventWaitsInPool) {
-  FakeClock clock;
-  SchedulingQueue q(clock);
+TEST_F(SchedulingQueueTest, FailureWithoutHelpfulEventWaitsInPool) {
   const QueuedUnit u = Pod(0);
-  q.Add(u);
-  ASSERT_TRUE(q.Pop());
-  q.AddUnschedulable(u, kRejectorFilter);
+  FailOnce(q, u, kRejectorFilter);
   clock.Step(seconds(60));
   EXPECT_FALSE(q.Pop().has_value());
   EXPECT_EQ(q.UnschedulableCount(), 1u);
@@ -81,21 +90,15 @@ TEST(SchedulingQueueTest, FailureWithoutHelpfulEventWaitsInPool) {
   EXPECT_EQ(q.StateOf(u), UnitQueueState::kActive);
 }
 
-TEST(SchedulingQueueTest, ErrorsGoToBackoffWithoutEvent) {
-  FakeClock clock;
-  SchedulingQueue q(clock);
+TEST_F(SchedulingQueueTest, ErrorsGoToBackoffWithoutEvent) {
   const QueuedUnit u = Group(4);
-  q.Add(u);
-  ASSERT_TRUE(q.Pop());
-  q.AddUnschedulable(u, kRejectorError);
+  FailOnce(q, u, kRejectorError);
   EXPECT_EQ(q.StateOf(u), UnitQueueState::kBackoff);
   clock.Step(seconds(1));
   EXPECT_EQ(q.Pop()->index, 4);
 }
 
-TEST(SchedulingQueueTest, InFlightEventSendsFailedUnitToBackoff) {
-  FakeClock clock;
-  SchedulingQueue q(clock);
+TEST_F(SchedulingQueueTest, InFlightEventSendsFailedUnitToBackoff) {
   const QueuedUnit u = Group(0);
   q.Add(u);
   ASSERT_TRUE(q.Pop());
@@ -104,13 +107,9 @@ TEST(SchedulingQueueTest, InFlightEventSendsFailedUnitToBackoff) {
   EXPECT_EQ(q.StateOf(u), UnitQueueState::kBackoff);
 }
 
-TEST(SchedulingQueueTest, LeftoverFlushAfterFiveMinutes) {
-  FakeClock clock;
-  SchedulingQueue q(clock);
+TEST_F(SchedulingQueueTest, LeftoverFlushAfterFiveMinutes) {
   const QueuedUnit u = Pod(0);
-  q.Add(u);
-  ASSERT_TRUE(q.Pop());
-  q.AddUnschedulable(u, kRejectorFilter);
+  FailOnce(q, u, kRejectorFilter);
   clock.Step(seconds(299));
   q.FlushUnschedulableLeftover();
   EXPECT_EQ(q.StateOf(u), UnitQueueState::kUnschedulable);
@@ -119,9 +118,7 @@ TEST(SchedulingQueueTest, LeftoverFlushAfterFiveMinutes) {
   EXPECT_EQ(q.StateOf(u), UnitQueueState::kActive);
 }
 
-TEST(SchedulingQueueTest, DoneForgetsTheUnit) {
-  FakeClock clock;
-  SchedulingQueue q(clock);
+TEST_F(SchedulingQueueTest, DoneForgetsTheUnit) {
   const QueuedUnit u = Group(1);
   q.Add(u);
   ASSERT_TRUE(q.Pop());
@@ -146,9 +143,7 @@ TEST_P(GangHintMoveTest, PoolUnitMovesOnlyOnHelpfulEvent) {
   SchedulingQueue q(clock);
   WithGangHints(q);
   const QueuedUnit u = Group(7);
-  q.Add(u);
-  ASSERT_TRUE(q.Pop());
-  q.AddUnschedulable(u, kRejectorGang);
+  FailOnce(q, u, kRejectorGang);
   clock.Step(seconds(30));  // backoff over: a helpful event sends it straight to active
   q.OnEvent(GetParam().event);
   EXPECT_EQ(q.StateOf(u), GetParam().moves ? UnitQueueState::kActive : UnitQueueState::kUnschedulable);
@@ -172,14 +167,10 @@ INSTANTIATE_TEST_SUITE_P(
         HintCase{"NodeAddDoesNotHelpGang", {EventKind::kNodeAdd}, false}),
     [](const ::testing::TestParamInfo<HintCase>& info) { return std::string(info.param.name); });
 
-TEST(SchedulingQueueTest, HelpfulEventWhileBackingOffGoesToBackoff) {
-  FakeClock clock;
-  SchedulingQueue q(clock);
+TEST_F(SchedulingQueueTest, HelpfulEventWhileBackingOffGoesToBackoff) {
   WithGangHints(q);
   const QueuedUnit u = Group(7);
-  q.Add(u);
-  ASSERT_TRUE(q.Pop());
-  q.AddUnschedulable(u, kRejectorGang);
+  FailOnce(q, u, kRejectorGang);
   q.OnEvent({EventKind::kPodGroupAdd, 7});
   EXPECT_EQ(q.StateOf(u), UnitQueueState::kBackoff);
   clock.Step(seconds(1));
@@ -188,9 +179,7 @@ TEST(SchedulingQueueTest, HelpfulEventWhileBackingOffGoesToBackoff) {
 
 // PreEnqueue: a gated unit is never tried (no attempt, no backoff); a gang hint re-runs
 // PreEnqueue, and it becomes active only when that passes.
-TEST(SchedulingQueueTest, GatedUnitWaitsForPreEnqueue) {
-  FakeClock clock;
-  SchedulingQueue q(clock);
+TEST_F(SchedulingQueueTest, GatedUnitWaitsForPreEnqueue) {
   WithGangHints(q);
   int pods = 2;
   const int min_count = 3;
@@ -213,18 +202,12 @@ TEST(SchedulingQueueTest, GatedUnitWaitsForPreEnqueue) {
 
 // Default rejectors follow the unit's kind: a failed group moves on a gang hint of its own
 // hierarchy and on freed capacity; a failed bare pod only on freed capacity.
-TEST(SchedulingQueueTest, DefaultRejectorsByUnitKind) {
-  FakeClock clock;
-  SchedulingQueue q(clock);
+TEST_F(SchedulingQueueTest, DefaultRejectorsByUnitKind) {
   WithGangHints(q);
   const QueuedUnit g = Group(3);
   const QueuedUnit p = Pod(4);
-  q.Add(g);
-  q.Add(p);
-  ASSERT_TRUE(q.Pop());
-  q.AddUnschedulable(g);
-  ASSERT_TRUE(q.Pop());
-  q.AddUnschedulable(p);
+  FailOnce(q, g, kRejectorNone);  // kRejectorNone = the default: by the unit's kind
+  FailOnce(q, p, kRejectorNone);
   clock.Step(seconds(10));
   q.OnEvent({EventKind::kPodGroupUpdate, 3, true, true, 4, 3});
   EXPECT_EQ(q.StateOf(g), UnitQueueState::kActive);
@@ -233,16 +216,10 @@ TEST(SchedulingQueueTest, DefaultRejectorsByUnitKind) {
   EXPECT_EQ(q.StateOf(p), UnitQueueState::kActive);
 }
 
-TEST(SchedulingQueueTest, MoveAllToActiveIgnoresHints) {
-  FakeClock clock;
-  SchedulingQueue q(clock);
+TEST_F(SchedulingQueueTest, MoveAllToActiveIgnoresHints) {
   WithGangHints(q);
-  q.Add(Group(1));
-  q.Add(Pod(2));
-  ASSERT_TRUE(q.Pop());
-  q.AddUnschedulable(Group(1), kRejectorGang);
-  ASSERT_TRUE(q.Pop());
-  q.AddUnschedulable(Pod(2), kRejectorFilter);
+  FailOnce(q, Group(1), kRejectorGang);
+  FailOnce(q, Pod(2), kRejectorFilter);
   clock.Step(seconds(5));
   q.MoveAllToActive();
   EXPECT_EQ(q.ActiveCount(), 2u);
