@@ -22,7 +22,10 @@
 #include "sched/gang/group_tree.h"
 #include "sched/gang/pod_group_algorithm.h"
 #include "sched/gang/tree_algorithm.h"
+#include "sched/plugins/dynamic_resources/dynamic_resources.h"
 #include "sched/plugins/gang_scheduling/gang_scheduling.h"
+#include "sched/preemption/fit_check.h"
+#include "sched/preemption/post_filter.h"
 #include "sched/queue/scheduling_queue.h"
 
 namespace wasched::sched {
@@ -97,6 +100,17 @@ class Run {
   void SetTreeCondition(TreeIndex t, bool ok, const std::string& reason, const std::string& message);
   [[nodiscard]] int32_t TreePriority(TreeIndex t) const;
   void Bind(PodIndex p);
+  // Preemption (issue 5, spec §4.3 step 5, §6). PreemptForBarePod / PreemptForGroup: the
+  // PostFilter after a failed cycle; true when victims were evicted (the caller then runs the
+  // preemptor's cycle again, without a second PostFilter). Otherwise `message` gets the
+  // PostFilter's status message (empty when it did not run).
+  bool PreemptForBarePod(PodIndex p, std::string* message);
+  bool PreemptForGroup(TreeIndex root, const std::vector<PodIndex>& todo,
+                       const preemption::GroupSchedulingFn& simulate, std::string* message);
+  // ApplyEvictions: deletes the victims at once (snapshot, pods per node), records evictions,
+  // sets DisruptionTarget / PreemptionByScheduler on the victims' groups, queues the event.
+  void ApplyEvictions(const preemption::Outcome& outcome, const preemption::Preemptor& who);
+  void SetDisruptionTarget(TreeIndex t, const std::string& message);
   // GroupUnit: the queue unit of a root: a standalone PodGroup (TreeIndex == GroupIndex) or a
   // root CompositePodGroup.
   [[nodiscard]] QueuedUnit GroupUnit(TreeIndex root) const;
@@ -113,6 +127,7 @@ class Run {
   std::unique_ptr<TreeAlgorithm> tree_algorithm_;           // CPG trees and topology placement
   std::vector<std::vector<api::Condition>> composite_conditions_;  // per CompositePodGroup
   std::vector<int32_t> composite_priority_;                 // per CompositePodGroup, resolved
+  std::unique_ptr<DynamicResources> dra_;  // DRA claims; nullptr when no pod has any
   std::unique_ptr<Framework> framework_;
   std::unique_ptr<Snapshot> snapshot_;
   FakeClock fixed_clock_;  // the queue's clock unless options_.clock is set; never moves
@@ -123,6 +138,14 @@ class Run {
   std::vector<bool> in_scope_;            // handled by this scheduler
   std::vector<bool> gated_;               // spec.schedulingGates non-empty
   std::vector<NodeIndex> overcommitted_at_input_;
+  // Preemption state: the PostFilter step, pods evicted, eviction records, groups that lost
+  // pods to preemption, each preemptor pod's nominatedNodeName, and the retry flag.
+  std::unique_ptr<preemption::PostFilter> post_filter_;
+  std::vector<bool> evicted_;
+  std::vector<Eviction> evictions_;
+  std::vector<bool> disrupted_group_;
+  std::vector<NodeIndex> nominated_;
+  bool preemption_retry_ = false;
 };
 
 void Run::BuildCache() {
@@ -135,9 +158,19 @@ void Run::BuildCache() {
   for (size_t i = 0; i < sorted.size(); ++i) {
     node_index.emplace(sorted[i]->meta.name, static_cast<NodeIndex>(i));
   }
+  const bool dra = std::any_of(objects_.pods.begin(), objects_.pods.end(),
+                               [](const api::Pod& p) { return !p.resource_claims.empty(); });
+  if (dra) {
+    // DynamicResources (issue 6): built before the node list moves into the NodeTable.
+    FeatureGates gates;
+    gates.dra_workload_resource_claims = options_.dra_workload_resource_claims;
+    dra_ = std::make_unique<DynamicResources>(objects_, sorted, gates);
+  }
   nodes_ = std::make_unique<NodeTable>(std::move(sorted), resources_);
   framework_ = std::make_unique<Framework>(*nodes_, resources_, options_.scoring);
   snapshot_ = std::make_unique<Snapshot>(*nodes_, pods_);
+  framework_->set_dynamic_resources(dra_.get());
+  snapshot_->set_dynamic_resources(dra_.get());
 
   PriorityResolver priorities(objects_.priority_classes);
   pods_.reserve(objects_.pods.size());
@@ -258,6 +291,13 @@ void Run::BuildGroups() {
   }
   tree_algorithm_ =
       std::make_unique<TreeAlgorithm>(*framework_, *snapshot_, pods_, *tree_, gated_);
+  post_filter_ = std::make_unique<preemption::PostFilter>(
+      preemption::Context{*snapshot_, *framework_, pods_, resources_, objects_,
+                          options_.pod_group_preemption_policy},
+      preemption::BuildGroupNodes(*tree_, [this](TreeIndex t) { return TreePriority(t); }));
+  evicted_.assign(pods_.size(), false);
+  nominated_.assign(pods_.size(), kNoNode);
+  disrupted_group_.assign(static_cast<size_t>(tree_->size()), false);
 }
 
 void Run::Enqueue() {
@@ -347,8 +387,10 @@ void Run::EnqueueTrees() {
     std::string unsupported;
     for (TreeIndex g : order) {
       for (PodIndex p : tree_->node(g).members) {
-        if (gated_[p] || pods_[p].node != kNoNode) continue;
-        any_pending = true;
+        if (pods_[p].node != kNoNode) continue;
+        any_pending |= !gated_[p];
+        // A member held for a hard constraint wasched does not model (gated_ is set for it)
+        // holds its whole tree: placing the others without it could be wrong.
         if (unsupported.empty() && !pods_[p].pod->unsupported_constraints.empty()) {
           unsupported = fmt::format(
               "pod group {}: member pod {} has hard constraint(s) wasched does not model: {}",
@@ -408,16 +450,37 @@ QueuedUnit Run::GroupUnit(TreeIndex root) const {
 }
 
 void Run::Bind(PodIndex p) {
+  if (post_filter_) post_filter_->OnBind(p);
   bound_now_[p] = true;
   pending_reason_[p].clear();
   pending_message_[p].clear();
 }
 
 void Run::ScheduleBarePod(PodIndex p) {
-  NodeIndex n = framework_->FindNode(pods_[p]);
+  // A pod nominated by its own preemption tries that node first (upstream
+  // evaluateNominatedNode), then every node.
+  NodeIndex n = kNoNode;
+  if (nominated_[p] != kNoNode &&
+      preemption::FitsOn(*framework_, *nodes_, pods_[p], nominated_[p])) {
+    n = nominated_[p];
+  } else {
+    n = framework_->FindNode(pods_[p]);
+  }
   if (n == kNoNode) {
+    Code code = Code::kUnschedulable;
+    std::string message = framework_->Diagnose(pods_[p], &code);
+    if (code == Code::kUnschedulable && !preemption_retry_) {
+      std::string post;
+      if (PreemptForBarePod(p, &post)) {
+        preemption_retry_ = true;
+        ScheduleBarePod(p);
+        preemption_retry_ = false;
+        return;
+      }
+      if (!post.empty()) message += " " + post;
+    }
     pending_reason_[p] = "Unschedulable";
-    pending_message_[p] = framework_->Diagnose(pods_[p]);
+    pending_message_[p] = message;
     queue_.AddUnschedulable({false, p, pods_[p].priority, pods_[p].creation, pods_[p].input_order});
     return;
   }
@@ -554,9 +617,36 @@ void Run::ScheduleGroup(TreeIndex root) {
     }
     return;
   }
+  std::string post;
+  if (a.code == Code::kUnschedulable && !preemption_retry_) {
+    // PodGroupPostFilter: the simulation re-runs the same algorithm on the snapshot without the
+    // candidate victims and reports its placements (reverted).
+    auto simulate = [&] {
+      preemption::SimulationResult r;
+      const size_t mark = snapshot_->Mark();
+      PodGroupAlgorithm again(*framework_, *snapshot_, pods_);
+      GroupAttempt s = again.Run(todo, scheduled, g.min_count);
+      if (s.code != Code::kSuccess) {
+        r.status = Status(s.code, {GroupFailureMessage(
+                                      s, g.key, scheduled,
+                                      static_cast<int32_t>(todo.size()) + scheduled, g.min_count)});
+        return r;
+      }
+      for (PodIndex q : s.placed) r.placements.push_back({q, pods_[q].node});
+      snapshot_->RevertTo(mark);
+      return r;
+    };
+    if (PreemptForGroup(root, todo, simulate, &post)) {
+      preemption_retry_ = true;
+      ScheduleGroup(root);
+      preemption_retry_ = false;
+      return;
+    }
+  }
   // Upstream fails every pod of an unschedulable group with the group's status.
-  const std::string group_message = GroupFailureMessage(
+  std::string group_message = GroupFailureMessage(
       a, g.key, scheduled, static_cast<int32_t>(todo.size()) + scheduled, g.min_count);
+  if (!post.empty()) group_message += " " + std::string(preemption::kPodGroupPreemptionPrefix) + post;
   for (PodIndex p : todo) {
     pending_reason_[p] = "Unschedulable";
     pending_message_[p] = group_message;
@@ -567,6 +657,39 @@ void Run::ScheduleGroup(TreeIndex root) {
 
 void Run::ScheduleTree(TreeIndex root) {
   TreeAttempt a = tree_algorithm_->Run(root);
+  if (a.code == Code::kUnschedulable && !preemption_retry_) {
+    std::vector<TreeIndex> levels;
+    tree_->Preorder(root, levels);
+    std::vector<PodIndex> todo;
+    for (TreeIndex t : levels) {
+      for (PodIndex p : tree_->node(t).members) {
+        if (pods_[p].node == kNoNode && !gated_[p]) todo.push_back(p);
+      }
+    }
+    auto simulate = [&] {
+      preemption::SimulationResult r;
+      const size_t mark = snapshot_->Mark();
+      TreeAttempt s = tree_algorithm_->Run(root);
+      if (s.code != Code::kSuccess) {
+        r.status = Status(s.code, {s.message});
+        return r;
+      }
+      for (PodIndex q : s.placed) r.placements.push_back({q, pods_[q].node});
+      snapshot_->RevertTo(mark);
+      return r;
+    };
+    std::string post;
+    if (PreemptForGroup(root, todo, simulate, &post)) {
+      preemption_retry_ = true;
+      ScheduleTree(root);
+      preemption_retry_ = false;
+      return;
+    }
+    if (!post.empty()) {
+      a = tree_algorithm_->Run(root);  // the simulation replaced the outcomes: run once more
+      a.message += " " + std::string(preemption::kPodGroupPreemptionPrefix) + post;
+    }
+  }
   if (a.code == Code::kSuccess) {
     snapshot_->Commit();
     for (PodIndex p : a.placed) Bind(p);
@@ -606,6 +729,81 @@ void Run::ScheduleTree(TreeIndex root) {
   queue_.AddUnschedulable(GroupUnit(root));
 }
 
+bool Run::PreemptForBarePod(PodIndex p, std::string* message) {
+  preemption::Outcome o = post_filter_->PreemptForPod(p);
+  if (!o.status.IsSuccess() || o.victims.empty()) {
+    *message = o.status.Message();
+    return false;
+  }
+  const PodInfo& pi = pods_[p];
+  preemption::Preemptor who{"Pod " + pi.key, pi.priority, post_filter_->PodPolicy(p), {p}, {}, false};
+  ApplyEvictions(o, who);
+  nominated_[p] = o.nominations.front().node;
+  return true;
+}
+
+bool Run::PreemptForGroup(TreeIndex root, const std::vector<PodIndex>& todo,
+                          const preemption::GroupSchedulingFn& simulate, std::string* message) {
+  const GroupTreeNode& node = tree_->node(root);
+  const auto& policy = node.is_composite ? node.composite->preemption_policy
+                                         : node.pod_group->preemption_policy;
+  const std::string& class_name = node.is_composite ? node.composite->priority_class_name
+                                                    : node.pod_group->priority_class_name;
+  preemption::Preemptor who;
+  who.label = std::string(node.is_composite ? "CompositePodGroup " : "PodGroup ") + node.key;
+  who.priority = TreePriority(root);
+  who.policy = post_filter_->GroupPolicy(policy, class_name, todo);
+  who.pods = todo;
+  preemption::Outcome o = post_filter_->PreemptForGroup(who, simulate);
+  if (!o.status.IsSuccess() || o.victims.empty()) {
+    *message = o.status.Message();
+    return false;
+  }
+  ApplyEvictions(o, who);
+  for (const preemption::Placement& pl : o.nominations) nominated_[pl.pod] = pl.node;
+  return true;
+}
+
+void Run::SetDisruptionTarget(TreeIndex t, const std::string& message) {
+  if (disrupted_group_[t]) return;
+  disrupted_group_[t] = true;
+  const auto pg_count = static_cast<TreeIndex>(groups_.size());
+  auto& conditions = t < pg_count ? groups_[t].conditions : composite_conditions_[t - pg_count];
+  const GroupTreeNode& n = tree_->node(t);
+  const int64_t generation =
+      n.is_composite ? n.composite->meta.generation : n.pod_group->meta.generation;
+  api::Condition c{api::kDisruptionTarget, "True", api::kReasonPreemptionByScheduler, message,
+                   generation, 0};
+  auto it = std::find_if(conditions.begin(), conditions.end(), [](const api::Condition& x) {
+    return x.type == api::kDisruptionTarget;
+  });
+  if (it != conditions.end()) {
+    *it = c;
+  } else {
+    conditions.push_back(c);
+  }
+}
+
+void Run::ApplyEvictions(const preemption::Outcome& outcome, const preemption::Preemptor& who) {
+  // Upstream's DisruptionTarget message: "<schedulerName>: preempting to accommodate a higher
+  // priority pod"; the same condition on victim groups is INFERRED (spec §6.3 step 5).
+  const std::string message = fmt::format("{}: preempting to accommodate a higher priority {}",
+                                          kDefaultSchedulerName,
+                                          who.label.rfind("Pod ", 0) == 0 ? "pod" : "pod group");
+  preemption::Evicted ev = post_filter_->Evict(outcome, who);
+  for (PodIndex q : outcome.victims) {
+    evicted_[q] = true;
+    bound_now_[q] = false;
+    pending_reason_[q].clear();
+    pending_message_[q].clear();
+    // The victim's own PodGroup and every ancestor up to the unit's group lost a pod.
+    for (TreeIndex t = pods_[q].group; t >= 0; t = tree_->node(t).parent) SetDisruptionTarget(t, message);
+  }
+  for (int32_t g : ev.groups) SetDisruptionTarget(g, message);
+  for (Eviction& e : ev.evictions) evictions_.push_back(std::move(e));
+  queue_.OnEvent(ClusterEvent{EventKind::kAssignedPodDelete});
+}
+
 void Run::Verify() const {
   // Incremental state must equal a recomputation from scratch.
   std::vector<const api::Node*> sorted;
@@ -641,7 +839,8 @@ void Run::Verify() const {
       if (pods_[p].node != kNoNode) ++placed;
       if (bound_now_[p]) any_new = true;
     }
-    if (any_new && placed < g.min_count) {
+    const auto gi = static_cast<size_t>(&g - groups_.data());
+    if (any_new && placed < g.min_count && !disrupted_group_[gi]) {
       std::fprintf(stderr, "wasched verify: pod group %s bound below minCount\n", g.key.c_str());
       std::abort();
     }
@@ -674,7 +873,7 @@ ScheduleResult Run::Assemble() const {
     const PodInfo& pi = pods_[p];
     if (bound_now_[p]) {
       r.bindings.push_back({pi.key, nodes_->node(pi.node).meta.name});
-    } else if (pi.node == kNoNode && !pi.running_at_input) {
+    } else if (pi.node == kNoNode && !pi.running_at_input && !evicted_[p]) {
       std::string reason = pending_reason_[p].empty() ? "Unschedulable" : pending_reason_[p];
       r.pending.push_back({pi.key, reason, pending_message_[p]});
     }
@@ -684,6 +883,10 @@ ScheduleResult Run::Assemble() const {
   });
   std::sort(r.pending.begin(), r.pending.end(),
             [](const PendingPod& a, const PendingPod& b) { return a.pod < b.pod; });
+  r.evictions = evictions_;
+  std::sort(r.evictions.begin(), r.evictions.end(), [](const Eviction& a, const Eviction& b) {
+    return std::tie(a.pod, a.node) < std::tie(b.pod, b.node);
+  });
   // Every level of every tree (and every standalone PodGroup) is one GroupResult. A
   // CompositePodGroup's `scheduled` counts children that meet their own quorum (a PodGroup with
   // ≥ minCount members placed, a CompositePodGroup with ≥ minGroupCount such children); the
@@ -723,6 +926,7 @@ ScheduleResult Run::Assemble() const {
   std::sort(r.groups.begin(), r.groups.end(), [](const GroupResult& a, const GroupResult& b) {
     return std::tie(a.kind, a.name) < std::tie(b.kind, b.name);
   });
+  if (dra_) r.allocations = dra_->Allocations();
   return r;
 }
 
