@@ -292,6 +292,29 @@ TEST(CompileTest, ScheduleListsGeneratedObjects) {
   EXPECT_THAT(yaml.out, HasSubstr("batch.kubernetes.io/job-completion-index: \"7\""));
 }
 
+// A created pod the API server would refuse (its PriorityClass does not exist): schedule refuses
+// the input naming the Job's file; compile shows the objects with a warning.
+TEST(CompileTest, CreatedObjectsTheApiServerWouldRefuse) {
+  const std::string path = WriteTemp("prio.yaml", R"(apiVersion: batch/v1
+kind: Job
+metadata: {name: prio, namespace: ml, uid: u1}
+spec:
+  parallelism: 1
+  template: {spec: {priorityClassName: nope, containers: [{name: c}]}}
+)");
+  const auto s = test::RunCommand({WASCHED_BINARY, "schedule", "-f", path, "-f", kTwoZones});
+  EXPECT_EQ(s.exit_code, 1);
+  EXPECT_EQ(s.out, "");
+  EXPECT_THAT(s.err, HasSubstr("error: " + path));
+  EXPECT_THAT(s.err, HasSubstr("Pod ml/prio-"));
+  EXPECT_THAT(s.err, HasSubstr("created by the Job controller"));
+  const auto c = test::RunCommand({WASCHED_BINARY, "compile", "-f", path});
+  EXPECT_EQ(c.exit_code, 0);
+  EXPECT_THAT(c.err, HasSubstr("warning: " + path));
+  EXPECT_THAT(c.out, HasSubstr("priorityClassName: nope"));
+  fs::remove(path);
+}
+
 TEST(CompileTest, ScheduleWithoutJobsHasEmptyGenerated) {
   const auto r = test::RunCommand({WASCHED_BINARY, "schedule", "-f", kTwoZones, "-o", "json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;

@@ -5,6 +5,7 @@
 #include <istream>
 #include <memory>
 #include <ostream>
+#include <set>
 #include <string_view>
 
 #include "cli/feature_gates.h"
@@ -13,8 +14,33 @@
 #include "codec/loader.h"
 #include "controller/job/job_controller.h"
 #include "validation/api_validation.h"
+#include "validation/object_set_validation.h"
 
 namespace wasched::cli {
+
+std::optional<controller::job::ControllerRun> RunJobControllerChecked(api::ObjectSet* objects,
+                                                                     const FeatureGates& gates,
+                                                                     bool refuse_invalid,
+                                                                     std::ostream& err) {
+  controller::job::ControllerRun run = controller::job::RunJobController(objects, gates);
+  for (const std::string& w : run.warnings) err << "warning: " << w << '\n';
+  for (const std::string& e : run.events) err << "event: " << e << '\n';
+  std::set<std::string> created;
+  for (const api::Workload& o : run.generated.workloads) created.insert("Workload " + api::NamespacedName(o.meta));
+  for (const api::PodGroup& o : run.generated.pod_groups) created.insert("PodGroup " + api::NamespacedName(o.meta));
+  for (const api::Pod& o : run.generated.pods) created.insert("Pod " + api::NamespacedName(o.meta));
+  if (created.empty()) return run;
+  InputErrors ignored_warnings;
+  bool refused = false;
+  for (const InputError& e : validation::ValidateForSchedule(*objects, gates, &ignored_warnings)) {
+    if (created.count(e.object) == 0) continue;
+    err << (refuse_invalid ? "error: " : "warning: ") << e.ToString()
+        << " (created by the Job controller; the API server would refuse it)\n";
+    refused = true;
+  }
+  if (refused && refuse_invalid) return std::nullopt;
+  return run;
+}
 
 int RunCompile(const CompileOptions& options, std::istream& in, std::ostream& out,
                std::ostream& err) {
@@ -38,12 +64,9 @@ int RunCompile(const CompileOptions& options, std::istream& in, std::ostream& ou
            "a Job\n";
     return kExitInvalidInput;
   }
-  const controller::job::ControllerRun run =
-      controller::job::RunJobController(&objects, options.gates);
-  for (const std::string& w : run.warnings) err << "warning: " << w << '\n';
-  for (const std::string& e : run.events) err << "event: " << e << '\n';
-  const std::string text = options.json ? codec::EncodeObjectsJsonList(run.generated)
-                                        : codec::EncodeObjectsYaml(run.generated);
+  const auto run = RunJobControllerChecked(&objects, options.gates, /*refuse_invalid=*/false, err);
+  const std::string text = options.json ? codec::EncodeObjectsJsonList(run->generated)
+                                        : codec::EncodeObjectsYaml(run->generated);
   return WriteOutput(out, err, text, kExitOk);
 }
 

@@ -23,6 +23,8 @@
 #include <string>
 #include <vector>
 
+#include "api/object_set.h"
+#include "controller/job/job_controller.h"
 #include "util/feature_gates.h"
 
 namespace CLI {
@@ -37,6 +39,16 @@ struct CompileOptions {
   bool json = false;
   FeatureGates gates;
 };
+
+// RunJobControllerChecked: controller::job::RunJobController on `objects` (already validated),
+// its warnings and events written to `err`, then the pre-scheduling checks
+// (validation::ValidateForSchedule) again, keeping what concerns the created objects: what the
+// API server would refuse to create (a pod naming a PriorityClass that does not exist, a name an
+// input object already has). Those are `error: …` lines and the result is nullopt when
+// `refuse_invalid` (schedule), else `warning: …` lines (compile shows the objects anyway).
+// The errors name the Job's file (created objects carry the Job's source).
+[[nodiscard]] std::optional<controller::job::ControllerRun> RunJobControllerChecked(
+    api::ObjectSet* objects, const FeatureGates& gates, bool refuse_invalid, std::ostream& err);
 
 // RunCompile: the pipeline above; `in` serves "-". Output is written only on success.
 // O(input size + generated objects).

@@ -9,11 +9,11 @@
 #include <ostream>
 #include <utility>
 
+#include "cli/compile_command.h"
 #include "cli/feature_gates.h"
 #include "cli/table_output.h"
 #include "codec/loader.h"
 #include "codec/result_encoding.h"
-#include "controller/job/job_controller.h"
 #include "validation/object_set_validation.h"
 
 namespace wasched::cli {
@@ -70,13 +70,12 @@ int RunSchedule(const ScheduleOptions& options, std::istream& in, std::ostream& 
 
   // The Job controller runs for every Job (spec/was-v1.37.md §8): the Workloads, PodGroups and
   // Pods it creates join the input and are scheduled; `generated` lists them.
-  controller::job::ControllerRun run = controller::job::RunJobController(&objects, options.gates);
-  for (const std::string& w : run.warnings) err << "warning: " << w << '\n';
-  for (const std::string& e : run.events) err << "event: " << e << '\n';
+  auto run = RunJobControllerChecked(&objects, options.gates, /*refuse_invalid=*/true, err);
+  if (!run) return kExitInvalidInput;
   sched::SchedulerOptions scheduler = options.scheduler;
   scheduler.pod_group_preemption_policy = options.gates.pod_group_preemption_policy;
   sched::ScheduleResult result = sched::Schedule(objects, scheduler);
-  result.generated = std::move(run.generated);
+  result.generated = std::move(run->generated);
   std::string text;
   switch (options.output) {
     case OutputFormat::kTable:

@@ -289,6 +289,21 @@ TEST(JobControllerTest, IndexedPods) {
   }
 }
 
+TEST(JobControllerTest, LongIndexedJobNameKeepsTheIndex) {
+  api::Job job = Train(2);
+  job.meta.name = std::string(63, 'j');
+  job.completions = 2;
+  job.completion_mode = api::CompletionMode::kIndexed;
+  const JobSyncResult r = JobController(FeatureGates{}).Sync(job, {});
+  ASSERT_EQ(r.created_pods.size(), 2u);
+  EXPECT_EQ(r.created_pods[1].meta.name.substr(0, 58), std::string(55, 'j') + "-1-");
+  EXPECT_EQ(r.created_pods[1].meta.name.size(), 63u);
+  api::Job plain = Train(1);
+  plain.meta.name = std::string(63, 'j');
+  const JobSyncResult p = JobController(FeatureGates{}).Sync(plain, {});
+  EXPECT_EQ(p.created_pods.at(0).meta.name.substr(0, 58), std::string(58, 'j'));
+}
+
 TEST(JobControllerTest, WantActive) {
   api::Job job = Train(4);
   EXPECT_EQ(WantActive(job), 4);

@@ -58,14 +58,19 @@ std::vector<api::Pod> NewJobPods(const api::Job& job, const std::vector<const ap
     pod.meta.namespace_ = job.meta.namespace_;
     pod.meta.source = job.meta.source;
     std::string base = job.meta.name + "-";
+    if (base.size() > kMaxGeneratedNameBase) base.resize(kMaxGeneratedNameBase);
     std::optional<int32_t> index;
     if (indexed) {
       while (next_index < completions && used_indexes.count(next_index) > 0) ++next_index;
       if (next_index >= completions) break;
       index = next_index++;
-      base = job.meta.name + "-" + std::to_string(*index) + "-";
+      // podGenerateNameWithIndex: the job name is cut so that "-<index>-" survives.
+      const std::string append = "-" + std::to_string(*index) + "-";
+      base = job.meta.name + append;
+      if (base.size() > kMaxGeneratedNameBase) {
+        base = job.meta.name.substr(0, kMaxGeneratedNameBase - append.size()) + append;
+      }
     }
-    if (base.size() > kMaxGeneratedNameBase) base.resize(kMaxGeneratedNameBase);
     pod.meta.name = base + NameSuffix(job.meta.uid + "/" + std::to_string(active + ordinal));
     pod.meta.uid = DerivedUid("Pod", pod.meta.namespace_, pod.meta.name);
     pod.meta.labels[kControllerUidLabel] = job.meta.uid;

@@ -21,8 +21,9 @@ namespace wasched::controller::job {
 [[nodiscard]] int32_t WantActive(const api::Job& job);
 
 // NewJobPods: WantActive(job) − |active existing pods| new pods (active: not Succeeded/Failed).
-// Names: the API server's generateName `<job>-` (NonIndexed) or `<job>-<index>-` (Indexed),
-// base cut to 58 characters, plus NameSuffix(<uid>/<ordinal>) (wasched's deterministic stand-in
+// Names: the API server's generateName `<job>-` (NonIndexed) or `<job>-<index>-` (Indexed;
+// upstream podGenerateNameWithIndex), cut to 58 characters (the job name is cut, `-<index>-`
+// kept), plus NameSuffix(<uid>/<ordinal>) (wasched's deterministic stand-in
 // for the random suffix). Indexed pods take the lowest completion indexes in [0, completions)
 // that no existing pod holds and carry the index as label and annotation
 // batch.kubernetes.io/job-completion-index. Labels: the template's, then
