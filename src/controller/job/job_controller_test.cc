@@ -257,6 +257,20 @@ TEST(JobControllerTest, StartedJobOnlyDiscovers) {
   EXPECT_EQ(again.pod_group_name, cluster.pod_groups[0].meta.name);
 }
 
+TEST(JobControllerTest, J22_JobWithPodsButNoWorkloadCreatesNothing) {
+  api::ObjectSet cluster;
+  api::Pod running = Train().pod_template;
+  running.meta.name = "train-abcde";
+  running.meta.namespace_ = "ml";
+  running.meta.labels[kControllerUidLabel] = "U";
+  cluster.pods.push_back(running);
+  const JobSyncResult r = JobController(FeatureGates{}).Sync(Train(4), cluster);
+  EXPECT_TRUE(r.created_workloads.empty());
+  EXPECT_TRUE(r.created_pod_groups.empty());
+  EXPECT_EQ(r.created_pods.size(), 3u);  // 4 wanted, 1 running
+  EXPECT_FALSE(r.created_pods[0].pod_group_name);
+}
+
 TEST(JobControllerTest, ByoWorkloadWithoutOwnerIsIgnored) {
   api::ObjectSet cluster;
   api::Workload byo = ParentWorkload(4);
