@@ -87,7 +87,7 @@ Gen GenCluster() {
     g.priority["default/" + name] = priority;
   };
   // Running low-priority gangs: all members placed, or the gang is not generated.
-  const int low_gangs = *rc::gen::inRange(0, 5);
+  const int low_gangs = *rc::gen::inRange(1, 6);
   for (int i = 0; i < low_gangs; ++i) {
     const std::string name = "low-" + std::to_string(i);
     const int size = *rc::gen::inRange(1, 6);
@@ -113,7 +113,7 @@ Gen GenCluster() {
     if (n >= 0) add_pod("low-bare-" + std::to_string(i), kLow, cpu, "", n, 50 + i);
   }
   // Pending high-priority gangs and bare pods.
-  const int high_gangs = *rc::gen::inRange(0, 3);
+  const int high_gangs = *rc::gen::inRange(1, 3);
   for (int i = 0; i < high_gangs; ++i) {
     const std::string name = "high-" + std::to_string(i);
     const int size = *rc::gen::inRange(1, 6);
@@ -142,6 +142,7 @@ RC_GTEST_PROP(PreemptionProperty, VictimUnitsWholeAndPreemptorsPlaced, ()) {
   if (!invalid.empty()) RC_FAIL("generated input rejected by ValidateForSchedule:\n" + invalid);
   const sched::ScheduleResult r = sched::Schedule(g.objects, sched::SchedulerOptions{.verify = true});
 
+  RC_TAG(r.evictions.empty() ? "no eviction" : "evictions");
   std::set<std::string> bound, pending, evicted;
   for (const auto& b : r.bindings) bound.insert(b.pod);
   for (const auto& p : r.pending) pending.insert(p.pod);

@@ -246,6 +246,27 @@ void ExpectPendingWith(const Outcome& o, const std::vector<std::string>& pods, c
   }
 }
 
+// Evicted: the pods `evictions` names (sorted), checking each record's preemptor is `preemptor`.
+std::vector<std::string> Evicted(const Outcome& o, const std::string& preemptor) {
+  std::vector<std::string> out;
+  for (const auto& e : o.result.evictions) {
+    EXPECT_EQ(e.preemptor, preemptor) << e.pod;
+    out.push_back(e.pod);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// ExpectDisrupted: `group` carries DisruptionTarget True / PreemptionByScheduler.
+void ExpectDisrupted(const Outcome& o, const std::string& group) {
+  const sched::GroupResult* g = test::FindGroup(o.result, "PodGroup", group);
+  ASSERT_NE(g, nullptr) << group;
+  const api::Condition* c = test::FindCondition(*g, api::kDisruptionTarget);
+  ASSERT_NE(c, nullptr) << group << " has no DisruptionTarget condition";
+  EXPECT_EQ(c->status, "True");
+  EXPECT_EQ(c->reason, api::kReasonPreemptionByScheduler);
+}
+
 void CheckS6(const Outcome& o) {
   // The only valid assignment: X (30 CPU) on node-b (31 CPU), Y (50 CPU) on node-a (53 CPU).
   ExpectAllBound(o, {Pod("task-x")}, "node-b");
@@ -424,6 +445,44 @@ const std::map<std::string, Check>& Checks() {
          }
          EXPECT_EQ(DomainsOf(o, all, kBlockKey), std::set<std::string>{"block-a"});
        }},
+      {"dra-podgroup-shared-claim",
+       [](const Outcome& o) {
+         // dra-example-driver's PodGroup-claim example: each group's two pods share exactly one
+         // claim, allocated once for the group (KEP-5729); two groups → two claims, two GPUs.
+         const std::string ns = "podgroup-resourceclaimtemplate/";
+         ExpectAllBound(o, {ns + "group-1-0", ns + "group-1-1", ns + "group-2-0", ns + "group-2-1"},
+                        "dra-example-driver-cluster-worker");
+         ASSERT_EQ(o.result.allocations.size(), 2u);
+         std::set<std::string> devices;
+         for (int g = 0; g < 2; ++g) {
+           const sched::ClaimAllocation& a = o.result.allocations[static_cast<size_t>(g)];
+           EXPECT_EQ(a.claim, ns + "group-" + std::to_string(g + 1) + "-gpu");
+           EXPECT_EQ(a.owner, "PodGroup " + ns + "group-" + std::to_string(g + 1));
+           ASSERT_EQ(a.devices.size(), 1u);
+           devices.insert(a.devices[0].device);
+         }
+         EXPECT_EQ(devices.size(), 2u);
+       }},
+      {"dra-gang-gpu-shortage",
+       [](const Outcome& o) {
+         // 3 pods × 1 GPU each, 2 GPUs in the cluster: the gang binds nothing, holds no GPU.
+         ExpectPendingWith(o, Names({"trainer-0", "trainer-1", "trainer-2"}), "Unschedulable",
+                           "cannot allocate all claims");
+         EXPECT_EQ(Scheduled(o, "default/trainer"), 0);
+         EXPECT_TRUE(o.result.allocations.empty());
+       }},
+      {"dra-group-claim-pins",
+       [](const Outcome& o) {
+         // A group-shared node-local GPU pins all members to its node: gang-a on gpu-big (the
+         // only GPU node with room for both); gang-b would need gpu-small for both → none bind.
+         ExpectAllBound(o, Names({"gang-a-0", "gang-a-1"}), "gpu-big");
+         ExpectPendingWith(o, Names({"gang-b-0", "gang-b-1"}), "Unschedulable",
+                           "resourceclaim not available on the node");
+         ASSERT_EQ(o.result.allocations.size(), 1u);
+         EXPECT_EQ(o.result.allocations[0].claim, "default/gang-a-gpu");
+         ASSERT_EQ(o.result.allocations[0].devices.size(), 1u);
+         EXPECT_EQ(o.result.allocations[0].devices[0].pool, "gpu-big");
+       }},
       {"h08-topology-no-room",
        [](const Outcome& o) {
          ExpectAllPending(o, GroupPods("gang", 2));
@@ -580,6 +639,87 @@ const std::map<std::string, Check>& Checks() {
          EXPECT_THAT(o.result.evictions, IsEmpty());
          EXPECT_EQ(Scheduled(o, "default/pg"), 4);
          ExpectCondition(o, "default/pg", "True", api::kReasonScheduled);
+       }},
+      {"s10-a-whole-gang-evicted",
+       [](const Outcome& o) {
+         // The whole low-priority 3-pod gang goes (not just the one pod the preemptor needs).
+         EXPECT_EQ(Evicted(o, "PodGroup default/mpi-high"),
+                   Names({"mpi-low-0", "mpi-low-1", "mpi-low-2"}));
+         ExpectAllBound(o, Names({"mpi-high-0", "mpi-high-1", "mpi-high-2"}), "node-1");
+         ExpectCondition(o, "default/mpi-high", "True", api::kReasonScheduled);
+         EXPECT_EQ(Scheduled(o, "default/mpi-low"), 0);
+         ExpectDisrupted(o, "default/mpi-low");
+       }},
+      {"s10-b-one-job-lost",
+       [](const Outcome& o) {
+         // One whole job (the newest, least important) is lost, not one pod of each of 10.
+         std::vector<std::string> job9;
+         for (int k = 0; k < 10; ++k) job9.push_back(Pod("job-9-" + std::to_string(k)));
+         std::sort(job9.begin(), job9.end());
+         EXPECT_EQ(Evicted(o, "PodGroup default/urgent"), job9);
+         for (int j = 0; j < 9; ++j) EXPECT_EQ(Scheduled(o, "default/job-" + std::to_string(j)), 10) << j;
+         EXPECT_EQ(Scheduled(o, "default/urgent"), 10);
+         ExpectDisrupted(o, "default/job-9");
+       }},
+      {"s11-a-no-eviction-unless-gang-fits",
+       [](const Outcome& o) {
+         // Evicting all of job 1 frees 59 cores for a 60-pod gang: nothing is evicted.
+         EXPECT_THAT(o.result.evictions, IsEmpty());
+         EXPECT_THAT(o.result.bindings, IsEmpty());
+         const auto job2 = test::MembersOf(o.objects, "default/job2");
+         ASSERT_EQ(job2.size(), 60u);
+         ExpectPendingWith(o, job2, "Unschedulable", "pod group preemption: ");
+         EXPECT_EQ(Scheduled(o, "default/job1"), 59);
+       }},
+      {"s11-b-gang-fits-after-evictions",
+       [](const Outcome& o) {
+         const auto job1 = test::MembersOf(o.objects, "default/job1");
+         auto sorted = job1;
+         std::sort(sorted.begin(), sorted.end());
+         EXPECT_EQ(Evicted(o, "PodGroup default/job2"), sorted);
+         ExpectAllBound(o, test::MembersOf(o.objects, "default/job2"));
+         ExpectCondition(o, "default/job2", "True", api::kReasonScheduled);
+         ExpectAllPending(o, test::MembersOf(o.objects, "default/job3"));
+       }},
+      {"s14-placement-checked-preemption",
+       [](const Outcome& o) {
+         // The 8-GPU pod fits on no node even with every low pod gone: nothing evicted for it.
+         ExpectPendingWith(o, {Pod("big-8gpu")}, "Unschedulable",
+                           "preemption: 0/4 nodes are available: 4 Insufficient nvidia.com/gpu.");
+         // The later 1-GPU pod evicts exactly one low-priority pod and runs.
+         const auto evicted = Evicted(o, "Pod default/small-1gpu");
+         ASSERT_EQ(evicted.size(), 1u);
+         EXPECT_THAT(evicted[0], StartsWith("default/low-"));
+         ExpectAllBound(o, {Pod("small-1gpu")});
+       }},
+      {"i01-bare-pod-before-group-pod",
+       [](const Outcome& o) {
+         EXPECT_EQ(Evicted(o, "PodGroup default/preemptor"), Names({"p1"}));
+         ExpectAllBound(o, Names({"preemptor-0"}), "n1");
+       }},
+      {"i08-minimum-victims",
+       [](const Outcome& o) { EXPECT_EQ(Evicted(o, "PodGroup default/preemptor"), Names({"p3", "p4"})); }},
+      {"i13-single-pod-before-gang",
+       [](const Outcome& o) {
+         EXPECT_EQ(Evicted(o, "PodGroup default/preemptor"), Names({"p1"}));
+         EXPECT_EQ(Scheduled(o, "default/g1"), 2);
+       }},
+      {"i14-whole-gang-victim",
+       [](const Outcome& o) {
+         EXPECT_EQ(Evicted(o, "PodGroup default/preemptor"), Names({"g1-1", "g1-2"}));
+         ExpectDisrupted(o, "default/g1");
+       }},
+      {"i16-no-victims",
+       [](const Outcome& o) {
+         EXPECT_THAT(o.result.evictions, IsEmpty());
+         ExpectPendingWith(o, Names({"preemptor-0"}), "Unschedulable",
+                           "pod group preemption: No preemption victims found for incoming preemptor");
+       }},
+      {"i19-gang-preemptor-takes-all",
+       [](const Outcome& o) {
+         EXPECT_EQ(Evicted(o, "PodGroup default/preemptor"), Names({"v1", "v2", "v3"}));
+         ExpectAllBound(o, Names({"preemptor-0", "preemptor-1", "preemptor-2"}));
+         ExpectDisrupted(o, "default/victim-pg");
        }},
   };
   return checks;

@@ -72,6 +72,14 @@ std::vector<std::string> CheckResultInvariants(const api::ObjectSet& objects,
 
   std::map<std::string, const api::Node*> nodes;
   for (const auto& n : objects.nodes) nodes[n.meta.name] = &n;
+  // Evicted pods (preemption victims, deleted at once) are neither bound nor pending and hold
+  // nothing at the end.
+  std::set<std::string> evicted;
+  for (const auto& e : result.evictions) {
+    if (!evicted.insert(e.pod).second) fail("pod " + e.pod + " is evicted twice");
+    if (bound.contains(e.pod) || pending.contains(e.pod)) fail("evicted pod " + e.pod + " is bound or pending");
+    if (e.preemptor.empty()) fail("eviction of " + e.pod + " names no preemptor");
+  }
 
   // Every input pod is accounted for exactly once; running pods are neither bound nor pending.
   std::set<std::string> known_pods;
@@ -83,7 +91,7 @@ std::vector<std::string> CheckResultInvariants(const api::ObjectSet& objects,
     if (!pod.node_name.empty()) {
       if (is_bound) fail("pod " + key + " was already running on " + pod.node_name + " but is in bindings");
       if (is_pending) fail("pod " + key + " was already running on " + pod.node_name + " but is pending");
-    } else if (HoldsResources(pod)) {
+    } else if (HoldsResources(pod) && !evicted.contains(key)) {
       if (is_bound == is_pending) {
         fail("pod " + key + (is_bound ? " is both bound and pending" : " is neither bound nor pending"));
       }
@@ -101,7 +109,7 @@ std::vector<std::string> CheckResultInvariants(const api::ObjectSet& objects,
   std::map<std::string, api::ResourceList> used;
   std::map<std::string, int64_t> pod_count;
   for (const auto& pod : objects.pods) {
-    if (!HoldsResources(pod)) continue;
+    if (!HoldsResources(pod) || evicted.contains(api::NamespacedName(pod.meta))) continue;
     std::string node = pod.node_name;
     if (node.empty()) {
       auto it = bound.find(api::NamespacedName(pod.meta));
@@ -135,9 +143,14 @@ std::vector<std::string> CheckResultInvariants(const api::ObjectSet& objects,
     const std::string key = api::NamespacedName(group.meta);
     int32_t running = 0;
     int32_t bound_now = 0;
+    bool lost_to_preemption = false;  // a `single` victim group may sit below minCount
     for (const auto& pod : objects.pods) {
       if (!pod.pod_group_name || GroupKey(pod.meta.namespace_, *pod.pod_group_name) != key) continue;
       if (!HoldsResources(pod)) continue;
+      if (evicted.contains(api::NamespacedName(pod.meta))) {
+        lost_to_preemption = true;
+        continue;
+      }
       if (!pod.node_name.empty()) {
         ++running;
       } else if (bound.contains(api::NamespacedName(pod.meta))) {
@@ -145,7 +158,7 @@ std::vector<std::string> CheckResultInvariants(const api::ObjectSet& objects,
       }
     }
     const int32_t min_count = api::MinCount(group.scheduling_policy);
-    if (bound_now > 0 && running + bound_now < min_count) {
+    if (bound_now > 0 && running + bound_now < min_count && !lost_to_preemption) {
       fail("gang " + key + " bound " + std::to_string(bound_now) + " new member(s), " +
            std::to_string(running + bound_now) + " in total < minCount " + std::to_string(min_count));
     }
