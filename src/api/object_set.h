@@ -14,7 +14,6 @@
 #include "api/node.h"
 #include "api/pod.h"
 #include "api/pod_disruption_budget.h"
-#include "api/pod_disruption_budget.h"
 #include "api/pod_group.h"
 #include "api/priority_class.h"
 #include "api/workload.h"
@@ -29,7 +28,6 @@ struct ObjectSet {
   std::vector<PodGroup> pod_groups;
   std::vector<CompositePodGroup> composite_pod_groups;
   std::vector<Job> jobs;  // batch/v1
-  std::vector<PodDisruptionBudget> pod_disruption_budgets;  // policy/v1
   std::vector<PodDisruptionBudget> pod_disruption_budgets;  // policy/v1
   // resource.k8s.io/v1 (DRA, src/dra/README.md)
   std::vector<DeviceClass> device_classes;

@@ -276,6 +276,17 @@ std::string FormatScheduleTable(const api::ObjectSet& objects,
     }
   }
   if (!sections.empty()) out += '\n';
+  // DRA claims allocated by this run: claim (owner) → request: driver/pool/device.
+  if (!result.allocations.empty()) {
+    out += "ResourceClaims allocated\n";
+    for (const sched::ClaimAllocation& a : result.allocations) {
+      out += "  " + a.claim + (a.owner.empty() ? "" : " (" + a.owner + ")") + '\n';
+      for (const sched::ClaimAllocation::Device& d : a.devices) {
+        out += fmt::format("    {} → {}/{}/{}\n", d.request, d.driver, d.pool, d.device);
+      }
+    }
+    out += '\n';
+  }
   std::string summary =
       fmt::format("{} bound, {} pending", result.bindings.size(), result.pending.size());
   if (running > 0) summary += fmt::format(", {} already running", running);

@@ -21,10 +21,6 @@ constexpr std::string_view kIgnoredPodSpecFields[] = {
     "readinessGates", "runtimeClassName", "enableServiceLinks", "setHostnameAsFQDN", "os",
     "hostUsers", "hostnameOverride"};
 
-// core/v1 PodSpec fields that matter to kube-scheduler but that wasched does not model (and
-// that do not keep a pod from being placed: DRA claims are a later issue).
-constexpr std::string_view kUnsupportedPodSpecFields[] = {"resourceClaims"};
-
 // Fields of a TopologySpreadConstraint besides whenUnsatisfiable (not modelled).
 constexpr std::string_view kTopologySpreadFields[] = {
     "maxSkew",        "topologyKey",        "labelSelector",   "minDomains",
@@ -431,10 +427,7 @@ void DecodePodSpec(const Reader& r, api::Pod* pod) {
     } else if (key == "resources") {
       DecodePodLevelResources(f, &pod_limits, &pod->pod_level_requests);
     } else if (key == "resourceClaims") {
-      DecodePodResourceClaims(f, &pod->resource_claims);
-      if (!f.IsNull()) f.WarnUnsupportedField();
-    } else if (IsOneOf(key, kUnsupportedPodSpecFields)) {
-      if (!f.IsNull()) f.WarnUnsupportedField();
+      DecodePodResourceClaims(f, &pod->resource_claims);  // DRA: scheduled (issue 6)
     } else {
       return IsOneOf(key, kIgnoredPodSpecFields);
     }

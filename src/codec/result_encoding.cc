@@ -91,6 +91,21 @@ std::string EncodeScheduleResultJson(const sched::ScheduleResult& result) {
     groups.push_back(std::move(group));
   }
   doc["groups"] = std::move(groups);
+  if (!result.allocations.empty()) {  // DRA (issue 6): only when a claim was allocated
+    Json allocations = Json::array();
+    for (const sched::ClaimAllocation& a : result.allocations) {
+      Json devices = Json::array();
+      for (const sched::ClaimAllocation::Device& d : a.devices) {
+        devices.push_back(Json{{"request", d.request}, {"driver", d.driver}, {"pool", d.pool},
+                               {"device", d.device}});
+      }
+      Json item = Json{{"claim", a.claim}};
+      if (!a.owner.empty()) item["owner"] = a.owner;
+      item["devices"] = std::move(devices);
+      allocations.push_back(std::move(item));
+    }
+    doc["allocations"] = std::move(allocations);
+  }
   doc["generated"] = Json::parse(internal::GeneratedJsonText(result.generated));
   // Invalid UTF-8 in messages is replaced rather than thrown on (never crash on input).
   return doc.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
@@ -129,6 +144,18 @@ std::string EncodeScheduleResultYaml(const sched::ScheduleResult& result) {
       EmitKeyString(out, "message", c.message);
     });
   });
+  if (!result.allocations.empty()) {
+    EmitList(out, "allocations", result.allocations, [&](const sched::ClaimAllocation& a) {
+      EmitKeyString(out, "claim", a.claim);
+      if (!a.owner.empty()) EmitKeyString(out, "owner", a.owner);
+      EmitList(out, "devices", a.devices, [&](const sched::ClaimAllocation::Device& d) {
+        EmitKeyString(out, "request", d.request);
+        EmitKeyString(out, "driver", d.driver);
+        EmitKeyString(out, "pool", d.pool);
+        EmitKeyString(out, "device", d.device);
+      });
+    });
+  }
   internal::EmitGeneratedYaml(out, result.generated);
   out << YAML::EndMap;
   return std::string(out.c_str()) + "\n";

@@ -66,6 +66,22 @@ struct GroupResult {
   std::vector<api::Condition> conditions;
 };
 
+// ClaimAllocation: a ResourceClaim this run allocated (DRA, issue 6): `claim` "ns/name" (claims
+// made from templates are named `<pod>-<entry>` / `<podgroup>-<entry>`), `owner` "Pod ns/p" or
+// "PodGroup ns/g" for those ("" for a ResourceClaim of the input), and each device as
+// claim → driver/pool/device with the request it serves ("gpu" or "gpu/<subrequest>").
+struct ClaimAllocation {
+  struct Device {
+    std::string request;
+    std::string driver;
+    std::string pool;
+    std::string device;
+  };
+  std::string claim;
+  std::string owner;
+  std::vector<Device> devices;
+};
+
 // ScheduleResult: see design.md "schedule JSON output".
 struct ScheduleResult {
   std::vector<Binding> bindings;
@@ -73,6 +89,9 @@ struct ScheduleResult {
   std::vector<Eviction> evictions;
   std::vector<GroupResult> groups;
   api::ObjectSet generated;  // objects controllers created (filled from issue 7 on)
+  // allocations: DRA claims allocated by this run, sorted by claim (the JSON key is written only
+  // when non-empty, so output without DRA is unchanged).
+  std::vector<ClaimAllocation> allocations;
 };
 
 }  // namespace wasched::sched

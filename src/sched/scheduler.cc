@@ -22,6 +22,7 @@
 #include "sched/gang/group_tree.h"
 #include "sched/gang/pod_group_algorithm.h"
 #include "sched/gang/tree_algorithm.h"
+#include "sched/plugins/dynamic_resources/dynamic_resources.h"
 #include "sched/plugins/gang_scheduling/gang_scheduling.h"
 #include "sched/preemption/fit_check.h"
 #include "sched/preemption/post_filter.h"
@@ -126,6 +127,7 @@ class Run {
   std::unique_ptr<TreeAlgorithm> tree_algorithm_;           // CPG trees and topology placement
   std::vector<std::vector<api::Condition>> composite_conditions_;  // per CompositePodGroup
   std::vector<int32_t> composite_priority_;                 // per CompositePodGroup, resolved
+  std::unique_ptr<DynamicResources> dra_;  // DRA claims; nullptr when no pod has any
   std::unique_ptr<Framework> framework_;
   std::unique_ptr<Snapshot> snapshot_;
   FakeClock fixed_clock_;  // the queue's clock unless options_.clock is set; never moves
@@ -156,9 +158,19 @@ void Run::BuildCache() {
   for (size_t i = 0; i < sorted.size(); ++i) {
     node_index.emplace(sorted[i]->meta.name, static_cast<NodeIndex>(i));
   }
+  const bool dra = std::any_of(objects_.pods.begin(), objects_.pods.end(),
+                               [](const api::Pod& p) { return !p.resource_claims.empty(); });
+  if (dra) {
+    // DynamicResources (issue 6): built before the node list moves into the NodeTable.
+    FeatureGates gates;
+    gates.dra_workload_resource_claims = options_.dra_workload_resource_claims;
+    dra_ = std::make_unique<DynamicResources>(objects_, sorted, gates);
+  }
   nodes_ = std::make_unique<NodeTable>(std::move(sorted), resources_);
   framework_ = std::make_unique<Framework>(*nodes_, resources_, options_.scoring);
   snapshot_ = std::make_unique<Snapshot>(*nodes_, pods_);
+  framework_->set_dynamic_resources(dra_.get());
+  snapshot_->set_dynamic_resources(dra_.get());
 
   PriorityResolver priorities(objects_.priority_classes);
   pods_.reserve(objects_.pods.size());
@@ -375,8 +387,10 @@ void Run::EnqueueTrees() {
     std::string unsupported;
     for (TreeIndex g : order) {
       for (PodIndex p : tree_->node(g).members) {
-        if (gated_[p] || pods_[p].node != kNoNode) continue;
-        any_pending = true;
+        if (pods_[p].node != kNoNode) continue;
+        any_pending |= !gated_[p];
+        // A member held for a hard constraint wasched does not model (gated_ is set for it)
+        // holds its whole tree: placing the others without it could be wrong.
         if (unsupported.empty() && !pods_[p].pod->unsupported_constraints.empty()) {
           unsupported = fmt::format(
               "pod group {}: member pod {} has hard constraint(s) wasched does not model: {}",
@@ -912,6 +926,7 @@ ScheduleResult Run::Assemble() const {
   std::sort(r.groups.begin(), r.groups.end(), [](const GroupResult& a, const GroupResult& b) {
     return std::tie(a.kind, a.name) < std::tie(b.kind, b.name);
   });
+  if (dra_) r.allocations = dra_->Allocations();
   return r;
 }
 

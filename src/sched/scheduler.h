@@ -34,6 +34,9 @@ struct SchedulerOptions {
   // uses its root group's preemptionPolicy; off: Never when any unscheduled member pod says
   // Never (spec/was-v1.37.md §6.1).
   bool pod_group_preemption_policy = true;
+  // dra_workload_resource_claims: feature gate DRAWorkloadResourceClaims (KEP-5729). Off: a pod
+  // entry matching its PodGroup's claim entry gets no claim (1.37), see DynamicResources.
+  bool dra_workload_resource_claims = true;
 };
 
 // Schedule: runs the scheduler over `objects` until no unit can make progress.

@@ -2,6 +2,8 @@
 
 #include <cassert>
 
+#include "sched/plugins/dynamic_resources/dynamic_resources.h"
+
 namespace wasched::sched {
 
 void Snapshot::Assume(PodIndex p, NodeIndex n) {
@@ -10,15 +12,22 @@ void Snapshot::Assume(PodIndex p, NodeIndex n) {
   pi.node = n;
   nodes_.Add(n, pi.requests, pi.nonzero_cpu, pi.nonzero_memory, +1);
   log_.push_back(p);
+  if (dra_ != nullptr) dra_->Assume(*pi.pod, n);
 }
 
 void Snapshot::RevertTo(size_t mark) {
   while (log_.size() > mark) {
     PodInfo& pi = pods_[log_.back()];
+    if (dra_ != nullptr) dra_->Unassume(*pi.pod);
     nodes_.Add(pi.node, pi.requests, pi.nonzero_cpu, pi.nonzero_memory, -1);
     pi.node = kNoNode;
     log_.pop_back();
   }
+}
+
+void Snapshot::Commit() {
+  log_.clear();
+  if (dra_ != nullptr) dra_->CommitAssumed();
 }
 
 void Snapshot::Remove(PodIndex p) {

@@ -19,6 +19,8 @@
 
 namespace wasched::sched {
 
+class DynamicResources;
+
 class Snapshot {
  public:
   Snapshot(NodeTable& nodes, std::vector<PodInfo>& pods) : nodes_(nodes), pods_(pods) {}
@@ -31,7 +33,10 @@ class Snapshot {
   [[nodiscard]] size_t Mark() const { return log_.size(); }
   void RevertTo(size_t mark);
   // Commit: forget the undo log; assumptions become bindings. O(1).
-  void Commit() { log_.clear(); }
+  void Commit();
+  // set_dynamic_resources: Assume also reserves the pod's DRA claims and RevertTo releases them
+  // (the DynamicResources plugin's Reserve / Unreserve), so every cycle's undo covers devices.
+  void set_dynamic_resources(DynamicResources* dra) { dra_ = dra; }
   // Remove: releases a bound pod (deletion / eviction). O(len(requests)).
   void Remove(PodIndex p);
   // Restore: puts a pod released by Remove back on node n, unlogged (a preemption dry run
@@ -42,6 +47,7 @@ class Snapshot {
   NodeTable& nodes_;
   std::vector<PodInfo>& pods_;
   std::vector<PodIndex> log_;
+  DynamicResources* dra_ = nullptr;
 };
 
 }  // namespace wasched::sched

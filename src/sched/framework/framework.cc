@@ -210,12 +210,15 @@ NodeIndex Framework::FindNodeIndexed(Signature& sig) {
 
 NodeIndex Framework::FindNode(const PodInfo& pod) {
   if (restricted_) return FindNodeAllowed(pod);
-  if (use_score_index_ && pod.signature >= 0) return FindNodeIndexed(signatures_[pod.signature]);
+  if (use_score_index_ && pod.signature >= 0 && DraClaims(pod) == nullptr) {
+    return FindNodeIndexed(signatures_[pod.signature]);
+  }
   return FindNodeScan(pod);
 }
 
 NodeIndex Framework::FindNodeScan(const PodInfo& pod) {
   const PodClass& cls = classes_[pod.static_class];
+  const DynamicResources::PodClaims* claims = DraClaims(pod);
   const size_t count = cls.feasible.size();
   if (cls.raw_affinity.empty()) {
     // Single pass: only the resource score varies.
@@ -223,7 +226,7 @@ NodeIndex Framework::FindNodeScan(const PodInfo& pod) {
     int64_t best_score = -1;
     for (size_t pos = 0; pos < count; ++pos) {
       NodeIndex n = cls.feasible[pos];
-      if (!plugins::Fits(pod, nodes_, n)) continue;
+      if (!plugins::Fits(pod, nodes_, n) || !DraFits(claims, n)) continue;
       int64_t s = DynamicScore(pod, n);
       if (s > best_score) {
         best_score = s;
@@ -236,7 +239,9 @@ NodeIndex Framework::FindNodeScan(const PodInfo& pod) {
   scratch_.clear();
   int64_t max_aff = 0, max_taint = 0;
   for (size_t pos = 0; pos < count; ++pos) {
-    if (!plugins::Fits(pod, nodes_, cls.feasible[pos])) continue;
+    if (!plugins::Fits(pod, nodes_, cls.feasible[pos]) || !DraFits(claims, cls.feasible[pos])) {
+      continue;
+    }
     scratch_.push_back(static_cast<uint32_t>(pos));
     max_aff = std::max(max_aff, cls.raw_affinity[pos]);
     max_taint = std::max(max_taint, cls.raw_taint[pos]);
@@ -266,11 +271,14 @@ bool Framework::Allowed(NodeIndex n) const {
 NodeIndex Framework::FindNodeAllowed(const PodInfo& pod) {
   // FindNodeScan over the allowed nodes only (a placement): same scores, same tie-break.
   const PodClass& cls = classes_[pod.static_class];
+  const DynamicResources::PodClaims* claims = DraClaims(pod);
   NodeIndex best = kNoNode;
   int64_t best_score = -1;
   if (cls.raw_affinity.empty()) {
     for (NodeIndex n : allowed_) {
-      if (PositionIn(cls, n) < 0 || !plugins::Fits(pod, nodes_, n)) continue;
+      if (PositionIn(cls, n) < 0 || !plugins::Fits(pod, nodes_, n) || !DraFits(claims, n)) {
+        continue;
+      }
       int64_t s = DynamicScore(pod, n);
       if (s > best_score) {
         best_score = s;
@@ -283,7 +291,7 @@ NodeIndex Framework::FindNodeAllowed(const PodInfo& pod) {
   int64_t max_aff = 0, max_taint = 0;
   for (NodeIndex n : allowed_) {
     int32_t pos = PositionIn(cls, n);
-    if (pos < 0 || !plugins::Fits(pod, nodes_, n)) continue;
+    if (pos < 0 || !plugins::Fits(pod, nodes_, n) || !DraFits(claims, n)) continue;
     allowed_scratch_.push_back(pos);
     max_aff = std::max(max_aff, cls.raw_affinity[pos]);
     max_taint = std::max(max_taint, cls.raw_taint[pos]);
@@ -301,11 +309,15 @@ NodeIndex Framework::FindNodeAllowed(const PodInfo& pod) {
 void Framework::FeasibleNodes(const PodInfo& pod, std::vector<NodeIndex>& out) {
   out.clear();
   const PodClass& cls = classes_[pod.static_class];
+  const DynamicResources::PodClaims* claims = DraClaims(pod);
   std::vector<std::pair<int64_t, NodeIndex>> scored;
   int64_t max_aff = 0, max_taint = 0;
   std::vector<size_t> fit;
   for (size_t pos = 0; pos < cls.feasible.size(); ++pos) {
-    if (!plugins::Fits(pod, nodes_, cls.feasible[pos]) || !Allowed(cls.feasible[pos])) continue;
+    if (!plugins::Fits(pod, nodes_, cls.feasible[pos]) || !Allowed(cls.feasible[pos]) ||
+        !DraFits(claims, cls.feasible[pos])) {
+      continue;
+    }
     fit.push_back(pos);
     if (!cls.raw_affinity.empty()) {
       max_aff = std::max(max_aff, cls.raw_affinity[pos]);
@@ -326,6 +338,13 @@ std::string Framework::Diagnose(const PodInfo& pod, Code* code) const {
     return "no nodes available to schedule pods";
   }
   const PodClass& cls = classes_[pod.static_class];
+  const DynamicResources::PodClaims* claims = DraClaims(pod);
+  if (claims != nullptr && !DynamicResources::Problem(*claims).empty()) {
+    // A PreFilter rejection (upstream FitError with PreFilterMsg): no node was filtered.
+    if (code) *code = Code::kUnschedulableAndUnresolvable;
+    const auto total = restricted_ ? static_cast<int32_t>(allowed_.size()) : nodes_.size();
+    return fmt::format("0/{} nodes are available: {}.", total, DynamicResources::Problem(*claims));
+  }
   std::map<std::string, int32_t> reasons;
   std::vector<NodeIndex> checked;
   if (restricted_) {
@@ -353,6 +372,15 @@ std::string Framework::Diagnose(const PodInfo& pod, Code* code) const {
   for (NodeIndex n : candidates) {
     node_reasons.clear();
     plugins::InsufficientReasons(pod, nodes_, resources_, n, node_reasons);
+    if (node_reasons.empty() && claims != nullptr) {
+      // DynamicResources runs after NodeResourcesFit in the default profile; its rejections
+      // are UnschedulableAndUnresolvable upstream (preemption cannot free a claim's devices).
+      const std::string_view dra_reason = dra_->FilterReason(*claims, n);
+      if (!dra_reason.empty()) {
+        ++reasons[std::string(dra_reason)];
+        continue;
+      }
+    }
     if (node_reasons.empty()) {
       ++fitting;  // fits alone; rejected by the caller's context (e.g. the group)
       continue;

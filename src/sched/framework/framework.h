@@ -28,6 +28,7 @@
 #include "sched/cache/node_table.h"
 #include "sched/framework/plugin.h"
 #include "sched/framework/pod_info.h"
+#include "sched/plugins/dynamic_resources/dynamic_resources.h"
 #include "sched/framework/score_index.h"
 #include "sched/scheduler.h"
 
@@ -53,6 +54,10 @@ class Framework {
   // O(feasible nodes × len(requests)). Allocation-free after warm-up.
   [[nodiscard]] NodeIndex FindNode(const PodInfo& pod);
 
+  // set_dynamic_resources: pods with DRA claims are also filtered by the DynamicResources plugin
+  // (upstream excludes them from pod signatures: they take the scan path) and Diagnose names its
+  // reasons ("cannot allocate all claims"). nullptr (default) = no DRA.
+  void set_dynamic_resources(DynamicResources* dra) { dra_ = dra; }
   // set_use_score_index: false forces the scan path (tests compare both). Default true.
   void set_use_score_index(bool on) { use_score_index_ = on; }
 
@@ -139,6 +144,14 @@ class Framework {
   std::unordered_map<std::string, int32_t> signature_ids_;
   std::vector<int64_t> leaf_scratch_;
   bool use_score_index_ = true;
+  DynamicResources* dra_ = nullptr;
+  // DraClaims: the pod's DRA claims (nullptr when none or no plugin); looked up once per call.
+  [[nodiscard]] const DynamicResources::PodClaims* DraClaims(const PodInfo& pod) const {
+    return dra_ == nullptr ? nullptr : dra_->ClaimsOf(*pod.pod);
+  }
+  [[nodiscard]] bool DraFits(const DynamicResources::PodClaims* claims, NodeIndex n) const {
+    return claims == nullptr || dra_->Fits(*claims, n);
+  }
   bool restricted_ = false;
   std::span<const NodeIndex> allowed_;
   std::vector<int32_t> allowed_scratch_;  // positions of allowed nodes that fit (two-pass scan)

@@ -216,6 +216,31 @@ bool DynamicResources::Reserve(const api::Pod& pod, NodeIndex node) {
   return true;
 }
 
+const std::string& DynamicResources::Problem(const PodClaims& claims) { return claims.problem; }
+
+std::string_view DynamicResources::FilterReason(const PodClaims& claims, NodeIndex node) {
+  switch (Check(claims, node)) {
+    case Verdict::kFits: return {};
+    case Verdict::kProblem: return claims.problem;
+    case Verdict::kNotAvailable: return kNotAvailable;
+    case Verdict::kCannotAllocate: return kCannotAllocate;
+  }
+  return {};
+}
+
+void DynamicResources::Assume(const api::Pod& pod, NodeIndex node) {
+  if (ClaimsOf(pod) == nullptr) return;
+  const Checkpoint mark = Mark();
+  (void)Reserve(pod, node);  // callers filtered the node; a miss leaves the claims unallocated
+  assumed_.emplace_back(&pod, mark);
+}
+
+void DynamicResources::Unassume(const api::Pod& pod) {
+  if (assumed_.empty() || assumed_.back().first != &pod) return;
+  RevertTo(assumed_.back().second);
+  assumed_.pop_back();
+}
+
 void DynamicResources::RevertTo(Checkpoint mark) {
   allocator_.RevertTo(mark.allocator);
   while (undo_.size() > mark.instances) {

@@ -35,26 +35,17 @@
 #include "dra/allocator/allocator.h"
 #include "sched/cache/node_table.h"
 #include "sched/framework/status.h"
+#include "sched/schedule_result.h"
 #include "util/feature_gates.h"
 
 namespace wasched::sched {
 
-// ClaimAllocationResult: one claim this run allocated, for the ScheduleResult: the claim
-// ("ns/name"), who it is for ("Pod ns/p" or "PodGroup ns/g") and its devices.
-struct ClaimAllocationResult {
-  struct Device {
-    std::string request;
-    std::string driver;
-    std::string pool;
-    std::string device;
-  };
-  std::string claim;
-  std::string owner;
-  std::vector<Device> devices;
-};
+// ClaimAllocationResult: the result shape (sched/schedule_result.h).
+using ClaimAllocationResult = ClaimAllocation;
 
 class DynamicResources {
  public:
+  enum class Verdict { kFits, kProblem, kNotAvailable, kCannotAllocate };
   static constexpr std::string_view kName = "DynamicResources";
   // Upstream reasons (dynamicresources.go).
   static constexpr std::string_view kCannotAllocate = "cannot allocate all claims";
@@ -95,6 +86,27 @@ class DynamicResources {
   [[nodiscard]] Checkpoint Mark() const { return {allocator_.Mark(), undo_.size()}; }
   void RevertTo(Checkpoint mark);
 
+  // PodClaims: a pod's resolved claims (opaque to callers): look it up once per pod with
+  // ClaimsOf, then call Fits per node without further lookups.
+  struct PodClaims;
+  // ClaimsOf: the pod's claims, or nullptr when it uses none. O(1) average.
+  [[nodiscard]] const PodClaims* ClaimsOf(const api::Pod& pod) const;
+  // Fits: Filter's verdict without a Status (allocation-free). O(claims) on the common shape.
+  [[nodiscard]] bool Fits(const PodClaims& claims, NodeIndex node) {
+    return Check(claims, node) == Verdict::kFits;
+  }
+  // Problem: the PreFilter rejection of `claims` ("" when none).
+  [[nodiscard]] static const std::string& Problem(const PodClaims& claims);
+  // FilterReason: the reason Filter gives on `node` ("" when the pod fits there).
+  [[nodiscard]] std::string_view FilterReason(const PodClaims& claims, NodeIndex node);
+
+  // Assume / Unassume / CommitAssumed: the Snapshot's hooks. Assume reserves the pod's claims on
+  // `node` and remembers a checkpoint; Unassume (newest first, as the Snapshot reverts) releases
+  // it; CommitAssumed forgets the checkpoints (the assumptions became bindings).
+  void Assume(const api::Pod& pod, NodeIndex node);
+  void Unassume(const api::Pod& pod);
+  void CommitAssumed() { assumed_.clear(); }
+
   // Allocations: the claims allocated in this run (not those allocated in the input), sorted by
   // claim. O(claims log claims).
   [[nodiscard]] std::vector<ClaimAllocationResult> Allocations() const;
@@ -110,15 +122,8 @@ class DynamicResources {
     std::optional<dra::Allocation> allocation;
     bool allocated_in_input = false;
   };
-  struct PodClaims {
-    std::vector<int32_t> instances;
-    std::string problem;  // PreFilter rejection, or empty
-  };
-
-  enum class Verdict { kFits, kProblem, kNotAvailable, kCannotAllocate };
   // Check: Filter's decision without building a Status (no allocation).
   Verdict Check(const PodClaims& pc, NodeIndex node);
-  const PodClaims* ClaimsOf(const api::Pod& pod) const;
   int32_t InstanceFor(const std::string& ns, const std::string& name, int32_t spec,
                       std::string owner);
 
@@ -130,9 +135,15 @@ class DynamicResources {
   std::unordered_map<std::string, int32_t> instance_ids_;  // claim → instance
   std::unordered_map<const api::Pod*, PodClaims> pods_;
   std::vector<int32_t> undo_;  // instances allocated by Reserve, in order
+  std::vector<std::pair<const api::Pod*, Checkpoint>> assumed_;  // Assume checkpoints
   std::vector<int32_t> specs_scratch_;
   std::vector<int32_t> unallocated_scratch_;
   std::vector<dra::Allocation> allocations_scratch_;
+};
+
+struct DynamicResources::PodClaims {
+  std::vector<int32_t> instances;
+  std::string problem;  // PreFilter rejection, or empty
 };
 
 }  // namespace wasched::sched
