@@ -1,0 +1,50 @@
+// File: cli/simulate_command.h
+//
+// `wasched simulate` (issue 8): replay a GPU-cluster trace on a real or generated cluster through
+// the scheduler core (sim/simulator.h) under one or more policies and compare them.
+//
+//   wasched simulate --trace philly.csv --format philly --generate-cluster nodes=64,gpus=8
+//       --policy basic --policy gang [-o json|table] [--timeseries ts.csv] [--report r.html]
+//
+// Exit codes: 0 done; 1 bad input (trace or cluster file: the message names file, line and
+// column); 2 usage. stdout gets the summary only when every run finished (never partial); a
+// progress bar goes to stderr when stderr is a terminal.
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace CLI {
+class App;
+}
+
+namespace wasched::cli {
+
+struct SimulateOptions {
+  std::string trace;
+  std::string format;
+  int32_t gpus_per_pod = 1;
+  std::string cluster;
+  std::string generate_cluster;
+  std::vector<std::string> policies;
+  std::string preemption = "off";
+  uint64_t seed = 1;
+  std::string node_failures;
+  std::string output = "table";
+  std::string timeseries;
+  std::string report;
+  int64_t max_jobs = 0;
+};
+
+// RunSimulate: imports, simulates every policy in order, writes the outputs.
+[[nodiscard]] int RunSimulate(const SimulateOptions& options, std::ostream& out, std::ostream& err);
+
+// RunSimulateIfSelected: registers `simulate` on `app` and runs it when argv selects it; nullopt
+// otherwise. Same pattern as RunBenchIfSelected.
+[[nodiscard]] std::optional<int> RunSimulateIfSelected(CLI::App& app, int argc, const char* const* argv,
+                                                       std::ostream& out, std::ostream& err);
+
+}  // namespace wasched::cli

@@ -1,0 +1,271 @@
+// File: sim/trace.cc
+#include "sim/trace.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+#include <fmt/format.h>
+
+#include "sim/csv.h"
+
+namespace wasched::sim {
+namespace {
+
+constexpr int64_t kGiB = int64_t{1} << 30;
+constexpr int64_t kMiB = int64_t{1} << 20;
+constexpr int32_t kMaxPodsPerJob = 100000;
+
+// RowError: "<file>:<line>: column <name>: <why>".
+std::string RowError(const std::string& file, int line, std::string_view column, std::string_view why) {
+  return fmt::format("{}:{}: column {}: {}", file, line, column, why);
+}
+
+// DaysFromCivil: days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm).
+int64_t DaysFromCivil(int64_t y, int64_t m, int64_t d) {
+  y -= m <= 2 ? 1 : 0;
+  const int64_t era = (y >= 0 ? y : y - 399) / 400;
+  const int64_t yoe = y - era * 400;
+  const int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+  const int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  return era * 146097 + doe - 719468;
+}
+
+// ParseTimestamp: "YYYY-MM-DD HH:MM:SS" (UTC) → seconds since the epoch.
+std::optional<int64_t> ParseTimestamp(std::string_view s) {
+  if (s.size() != 19 || s[4] != '-' || s[7] != '-' || s[10] != ' ' || s[13] != ':' || s[16] != ':') {
+    return std::nullopt;
+  }
+  auto part = [&](size_t pos, size_t len) { return ParseInt(s.substr(pos, len)); };
+  auto y = part(0, 4), mo = part(5, 2), d = part(8, 2), h = part(11, 2), mi = part(14, 2), se = part(17, 2);
+  if (!y || !mo || !d || !h || !mi || !se || *mo < 1 || *mo > 12 || *d < 1 || *d > 31 || *h > 23 ||
+      *mi > 59 || *se > 60) {
+    return std::nullopt;
+  }
+  return DaysFromCivil(*y, *mo, *d) * 86400 + *h * 3600 + *mi * 60 + *se;
+}
+
+// Columns: looks up required columns; error names the first missing one.
+tl::expected<std::vector<int>, std::string> Columns(const CsvTable& t, const std::string& file,
+                                                    std::initializer_list<const char*> names) {
+  std::vector<int> out;
+  for (const char* n : names) {
+    const int c = t.Column(n);
+    if (c < 0) return tl::unexpected(fmt::format("{}:1: header: missing column {}", file, n));
+    out.push_back(c);
+  }
+  return out;
+}
+
+// Field: the row's field `col` or an error when the row is short.
+tl::expected<std::string_view, std::string> Field(const CsvRow& row, int col, const CsvTable& t,
+                                                  const std::string& file) {
+  if (static_cast<size_t>(col) >= row.fields.size()) {
+    return tl::unexpected(RowError(file, row.line, t.header[col], "missing field"));
+  }
+  return row.fields[col];
+}
+
+// DurationSeconds: a non-negative number of seconds, rounded up to whole seconds (≥ 1).
+tl::expected<int64_t, std::string> NonNegativeSeconds(std::string_view s, const CsvRow& row,
+                                                      std::string_view column, const std::string& file) {
+  auto v = ParseDouble(s);
+  if (!v || *v < 0 || *v > 1e12) {
+    return tl::unexpected(RowError(file, row.line, column, fmt::format("invalid value \"{}\": want seconds ≥ 0", s)));
+  }
+  return static_cast<int64_t>(std::ceil(*v));
+}
+
+tl::expected<int64_t, std::string> PositiveInt(std::string_view s, const CsvRow& row, std::string_view column,
+                                               const std::string& file, int64_t max) {
+  auto v = ParseInt(s);
+  if (!v) {
+    auto d = ParseDouble(s);  // "8.0"
+    if (d && *d == std::floor(*d) && std::abs(*d) < 1e15) v = static_cast<int64_t>(*d);
+  }
+  if (!v || *v < 1 || *v > max) {
+    return tl::unexpected(
+        RowError(file, row.line, column, fmt::format("invalid value \"{}\": want an integer in [1, {}]", s, max)));
+  }
+  return *v;
+}
+
+void SplitGpus(TraceJob* job, int64_t gpus, int64_t per_pod) {
+  const int64_t pods = (gpus + per_pod - 1) / per_pod;
+  job->pod_count = static_cast<int32_t>(pods);
+  job->gpu_per_pod = std::min(per_pod, gpus);
+  job->last_pod_gpu = gpus - per_pod * (pods - 1);
+}
+
+tl::expected<Trace, std::string> ParsePhilly(const CsvTable& t, const std::string& file, const ImportOptions& o) {
+  auto cols = Columns(t, file, {"timestamp", "duration", "num_gpus"});
+  if (!cols) return tl::unexpected(cols.error());
+  Trace trace;
+  for (const CsvRow& row : t.rows) {
+    auto ts_field = Field(row, (*cols)[0], t, file);
+    if (!ts_field) return tl::unexpected(ts_field.error());
+    auto ts = ParseTimestamp(*ts_field);
+    if (!ts) {
+      return tl::unexpected(
+          RowError(file, row.line, "timestamp", fmt::format("invalid value \"{}\": want YYYY-MM-DD HH:MM:SS", *ts_field)));
+    }
+    auto dur_field = Field(row, (*cols)[1], t, file);
+    if (!dur_field) return tl::unexpected(dur_field.error());
+    auto dur = NonNegativeSeconds(*dur_field, row, "duration", file);
+    if (!dur) return tl::unexpected(dur.error());
+    auto gpu_field = Field(row, (*cols)[2], t, file);
+    if (!gpu_field) return tl::unexpected(gpu_field.error());
+    auto gpus = PositiveInt(*gpu_field, row, "num_gpus", file, 1 << 20);
+    if (!gpus) return tl::unexpected(gpus.error());
+    TraceJob job;
+    job.name = fmt::format("philly-{}", row.line - 1);
+    job.submit_seconds = *ts;
+    job.duration_seconds = *dur;
+    SplitGpus(&job, *gpus, o.gpus_per_pod);
+    if (job.pod_count > kMaxPodsPerJob) {
+      return tl::unexpected(RowError(file, row.line, "num_gpus", "more than 100000 pods per job"));
+    }
+    job.cpu_milli_per_pod = 1000 * job.gpu_per_pod;
+    job.memory_bytes_per_pod = 8 * kGiB * job.gpu_per_pod;
+    trace.jobs.push_back(std::move(job));
+    if (o.max_jobs > 0 && static_cast<int64_t>(trace.jobs.size()) >= o.max_jobs) break;
+  }
+  return trace;
+}
+
+tl::expected<Trace, std::string> ParseOpenb(const CsvTable& t, const std::string& file, const ImportOptions& o) {
+  auto cols = Columns(t, file,
+                      {"name", "cpu_milli", "memory_mib", "num_gpu", "gpu_milli", "gpu_spec", "qos",
+                       "creation_time", "deletion_time", "scheduled_time"});
+  if (!cols) return tl::unexpected(cols.error());
+  Trace trace;
+  trace.gpu_resource = kGpuMilliResource;
+  trace.units_per_gpu = 1000;
+  for (const CsvRow& row : t.rows) {
+    std::vector<std::string_view> f;
+    for (int c : *cols) {
+      auto v = Field(row, c, t, file);
+      if (!v) return tl::unexpected(v.error());
+      f.push_back(*v);
+    }
+    auto cpu = ParseInt(f[1]);
+    auto mem = ParseInt(f[2]);
+    auto num_gpu = ParseInt(f[3]);
+    auto gpu_milli = ParseInt(f[4]);
+    auto created = ParseInt(f[7]);
+    auto deleted = ParseInt(f[8]);
+    if (!cpu || *cpu < 0) return tl::unexpected(RowError(file, row.line, "cpu_milli", fmt::format("invalid value \"{}\"", f[1])));
+    if (!mem || *mem < 0) return tl::unexpected(RowError(file, row.line, "memory_mib", fmt::format("invalid value \"{}\"", f[2])));
+    if (!num_gpu || *num_gpu < 0 || *num_gpu > 1024) {
+      return tl::unexpected(RowError(file, row.line, "num_gpu", fmt::format("invalid value \"{}\"", f[3])));
+    }
+    if (!gpu_milli || *gpu_milli < 0 || *gpu_milli > 1000) {
+      return tl::unexpected(RowError(file, row.line, "gpu_milli", fmt::format("invalid value \"{}\": want 0..1000", f[4])));
+    }
+    if (!created || *created < 0) return tl::unexpected(RowError(file, row.line, "creation_time", fmt::format("invalid value \"{}\"", f[7])));
+    if (!deleted || *deleted < *created) {
+      return tl::unexpected(RowError(file, row.line, "deletion_time", fmt::format("invalid value \"{}\": want ≥ creation_time", f[8])));
+    }
+    int64_t start = *created;
+    if (!f[9].empty()) {
+      auto s = ParseInt(f[9]);
+      if (!s || *s < *created || *s > *deleted) {
+        return tl::unexpected(RowError(file, row.line, "scheduled_time", fmt::format("invalid value \"{}\"", f[9])));
+      }
+      start = *s;
+    }
+    TraceJob job;
+    job.name = std::string(f[0]);
+    job.submit_seconds = *created;
+    job.duration_seconds = std::max<int64_t>(1, *deleted - start);
+    job.pod_count = 1;
+    job.gpu_per_pod = job.last_pod_gpu = *num_gpu * (*num_gpu == 1 ? *gpu_milli : 1000);
+    job.cpu_milli_per_pod = *cpu;
+    job.memory_bytes_per_pod = *mem * kMiB;
+    // qos → priority: LS (latency-sensitive) highest, then Guaranteed, Burstable, BE.
+    job.priority = f[6] == "LS" ? 3 : f[6] == "Guaranteed" ? 2 : f[6] == "Burstable" ? 1 : 0;
+    size_t start_pos = 0;
+    while (start_pos < f[5].size()) {
+      size_t bar = f[5].find('|', start_pos);
+      if (bar == std::string_view::npos) bar = f[5].size();
+      if (bar > start_pos) job.gpu_models.emplace_back(f[5].substr(start_pos, bar - start_pos));
+      start_pos = bar + 1;
+    }
+    trace.jobs.push_back(std::move(job));
+    if (o.max_jobs > 0 && static_cast<int64_t>(trace.jobs.size()) >= o.max_jobs) break;
+  }
+  return trace;
+}
+
+tl::expected<Trace, std::string> ParseKalos(const CsvTable& t, const std::string& file, const ImportOptions& o) {
+  auto cols = Columns(t, file, {"job_id", "arrival_time", "num_iteration", "gpu_workers", "gpu_per_worker"});
+  if (!cols) return tl::unexpected(cols.error());
+  Trace trace;
+  for (const CsvRow& row : t.rows) {
+    std::vector<std::string_view> f;
+    for (int c : *cols) {
+      auto v = Field(row, c, t, file);
+      if (!v) return tl::unexpected(v.error());
+      f.push_back(*v);
+    }
+    auto arrival = NonNegativeSeconds(f[1], row, "arrival_time", file);
+    if (!arrival) return tl::unexpected(arrival.error());
+    auto iterations = NonNegativeSeconds(f[2], row, "num_iteration", file);
+    if (!iterations) return tl::unexpected(iterations.error());
+    auto workers = PositiveInt(f[3], row, "gpu_workers", file, kMaxPodsPerJob);
+    if (!workers) return tl::unexpected(workers.error());
+    auto per_worker = PositiveInt(f[4], row, "gpu_per_worker", file, 1024);
+    if (!per_worker) return tl::unexpected(per_worker.error());
+    TraceJob job;
+    job.name = fmt::format("kalos-{}", f[0]);
+    job.submit_seconds = *arrival;
+    job.duration_seconds = std::max<int64_t>(1, (*iterations + 1) / 2);  // num_iteration × 0.5 s
+    job.pod_count = static_cast<int32_t>(*workers);
+    job.gpu_per_pod = job.last_pod_gpu = *per_worker;
+    job.cpu_milli_per_pod = 1000 * *per_worker;
+    job.memory_bytes_per_pod = 8 * kGiB * *per_worker;
+    trace.jobs.push_back(std::move(job));
+    if (o.max_jobs > 0 && static_cast<int64_t>(trace.jobs.size()) >= o.max_jobs) break;
+  }
+  return trace;
+}
+
+}  // namespace
+
+tl::expected<TraceFormat, std::string> ParseTraceFormat(const std::string& name) {
+  if (name == "philly") return TraceFormat::kPhilly;
+  if (name == "openb") return TraceFormat::kOpenb;
+  if (name == "kalos") return TraceFormat::kKalos;
+  return tl::unexpected(fmt::format("--format: unknown trace format \"{}\" (want philly, openb or kalos)", name));
+}
+
+tl::expected<Trace, std::string> ParseTraceText(const std::string& text, const std::string& file,
+                                                TraceFormat format, const ImportOptions& options) {
+  if (options.gpus_per_pod < 1) return tl::unexpected(std::string("--gpus-per-pod: must be at least 1"));
+  const CsvTable table = CsvTable::Parse(text);
+  if (table.header.empty()) return tl::unexpected(fmt::format("{}: empty trace (no header row)", file));
+  tl::expected<Trace, std::string> trace;
+  switch (format) {
+    case TraceFormat::kPhilly: trace = ParsePhilly(table, file, options); break;
+    case TraceFormat::kOpenb: trace = ParseOpenb(table, file, options); break;
+    case TraceFormat::kKalos: trace = ParseKalos(table, file, options); break;
+  }
+  if (!trace) return trace;
+  if (trace->jobs.empty()) return tl::unexpected(fmt::format("{}: the trace has no jobs", file));
+  // Stable sort by submit time (ties keep file order), then make times relative to the first.
+  std::stable_sort(trace->jobs.begin(), trace->jobs.end(),
+                   [](const TraceJob& a, const TraceJob& b) { return a.submit_seconds < b.submit_seconds; });
+  const int64_t t0 = trace->jobs.front().submit_seconds;
+  for (TraceJob& j : trace->jobs) j.submit_seconds -= t0;
+  return trace;
+}
+
+tl::expected<Trace, std::string> ImportTrace(const std::string& path, TraceFormat format,
+                                             const ImportOptions& options) {
+  auto text = ReadFile(path);
+  if (!text) return tl::unexpected(fmt::format("{}: cannot read the trace file", path));
+  return ParseTraceText(*text, path, format, options);
+}
+
+}  // namespace wasched::sim

@@ -1,0 +1,79 @@
+// File: sim/trace.h
+//
+// Trace importers for `wasched simulate` (issue 8): real GPU-cluster job traces turned into
+// TraceJobs, the simulator's unit of arrival. A job is `pod_count` pods of one shape arriving at
+// `submit_seconds` and running `duration_seconds` once every pod is bound.
+//
+//   auto jobs = sim::ImportTrace("philly.csv", sim::TraceFormat::kPhilly, {.gpus_per_pod = 1});
+//   if (!jobs) { std::cerr << jobs.error() << "\n"; return 1; }
+//
+// Formats (data in /work/shared/data/traces, see tests/data/traces/ORIGIN.md):
+// - Philly (Jeon et al., ATC'19; Pollux's processed philly.csv): timestamp,duration,num_gpus,…;
+//   a job of G GPUs becomes ceil(G / gpus_per_pod) pods of gpus_per_pod GPUs (the last one gets
+//   the remainder). CPU and memory are not in the trace: each pod requests 1 CPU + 8 GiB per GPU.
+// - Alibaba openb (cluster-trace-gpu-v2023): one row = one single-pod job; GPUs are counted in
+//   milli-GPUs (gpu_milli × num_gpu) so GPU sharing is visible; gpu_spec becomes allowed models.
+// - Acme Kalos (converted): gpu_workers pods of gpu_per_worker GPUs; duration = num_iteration × 0.5 s.
+// Submit times are made relative to the earliest job (the first job arrives at 0). Jobs are
+// returned sorted by (submit, row) so replay is deterministic.
+// Errors: "<file>:<line>: column <name>: <why>" for the first bad row; never a partial result.
+// Complexity: O(rows · log rows).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <tl/expected.hpp>
+
+namespace wasched::sim {
+
+enum class TraceFormat { kPhilly, kOpenb, kKalos };
+
+// ParseTraceFormat: "philly" | "openb" | "kalos"; error names the accepted values.
+[[nodiscard]] tl::expected<TraceFormat, std::string> ParseTraceFormat(const std::string& name);
+
+// GPU resource names: whole GPUs (Philly, Kalos, generated clusters) and milli-GPUs (openb).
+inline constexpr const char* kGpuResource = "nvidia.com/gpu";
+inline constexpr const char* kGpuMilliResource = "alibabacloud.com/gpu-milli";
+// kGpuModelLabel: node label holding the GPU model (openb `model`); pods with gpu_spec require it.
+inline constexpr const char* kGpuModelLabel = "alibabacloud.com/gpu-card-model";
+
+// TraceJob: one job of a trace. `gpu_per_pod` is in units of `gpu_resource` (GPUs or milli-GPUs);
+// `last_pod_gpu` is the last pod's amount (differs when the job's GPUs do not divide evenly).
+struct TraceJob {
+  std::string name;  // "<format>-<row>", DNS-1123
+  int64_t submit_seconds = 0;
+  int64_t duration_seconds = 0;
+  int32_t pod_count = 1;
+  int64_t gpu_per_pod = 0;
+  int64_t last_pod_gpu = 0;
+  int64_t cpu_milli_per_pod = 0;
+  int64_t memory_bytes_per_pod = 0;
+  int32_t priority = 0;
+  std::vector<std::string> gpu_models;  // allowed node models; empty = any
+  // TotalGpu: the job's GPU demand in units of its resource.
+  [[nodiscard]] int64_t TotalGpu() const { return gpu_per_pod * (pod_count - 1) + last_pod_gpu; }
+};
+
+// Trace: the jobs plus the resource their GPUs are counted in and its units per GPU.
+struct Trace {
+  std::vector<TraceJob> jobs;
+  std::string gpu_resource = kGpuResource;
+  int64_t units_per_gpu = 1;  // 1000 for milli-GPUs
+};
+
+struct ImportOptions {
+  int32_t gpus_per_pod = 1;  // Philly: GPUs per pod (≥ 1)
+  int64_t max_jobs = 0;      // 0 = all; else keep only the first N rows (tests, benchmarks)
+};
+
+// ImportTrace: reads `path` in `format`. Errors as in the file comment.
+[[nodiscard]] tl::expected<Trace, std::string> ImportTrace(const std::string& path, TraceFormat format,
+                                                           const ImportOptions& options);
+
+// ParseTraceText: the same on in-memory text; `file` names it in errors.
+[[nodiscard]] tl::expected<Trace, std::string> ParseTraceText(const std::string& text, const std::string& file,
+                                                              TraceFormat format, const ImportOptions& options);
+
+}  // namespace wasched::sim
