@@ -467,18 +467,20 @@ void Run::ScheduleBarePod(PodIndex p) {
     n = framework_->FindNode(pods_[p]);
   }
   if (n == kNoNode) {
-    Code code = Code::kUnschedulable;
-    std::string message = framework_->Diagnose(pods_[p], &code);
-    if (code == Code::kUnschedulable && !preemption_retry_) {
-      std::string post;
+    // PostFilter runs when some node rejected the pod only for resources (Unschedulable, not
+    // UnschedulableAndUnresolvable): its class has statically feasible nodes. The FitError
+    // message (Diagnose, O(F × R)) is built only when the pod stays pending.
+    std::string post;
+    if (!framework_->StaticallyFeasible(pods_[p].static_class).empty() && !preemption_retry_) {
       if (PreemptForBarePod(p, &post)) {
         preemption_retry_ = true;
         ScheduleBarePod(p);
         preemption_retry_ = false;
         return;
       }
-      if (!post.empty()) message += " " + post;
     }
+    std::string message = framework_->Diagnose(pods_[p]);
+    if (!post.empty()) message += " " + post;
     pending_reason_[p] = "Unschedulable";
     pending_message_[p] = message;
     queue_.AddUnschedulable({false, p, pods_[p].priority, pods_[p].creation, pods_[p].input_order});
