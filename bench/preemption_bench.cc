@@ -14,6 +14,9 @@
 //    evaluator (remove all, one simulation, reprieve 5 units). The simulation is a greedy
 //    placement through Framework::FindNode (the tree algorithm itself is timed elsewhere).
 //    `per_preemption` = time per preemption.
+//  * BM_PreemptionSchedule: the same PreemptionAsync shape end to end through sched::Schedule
+//    (queue, FindNode failing, PostFilter, evictions, the bind); `per_preemptor` = one Schedule
+//    run / preemptors (the ObjectSet is built outside the timed loop).
 // The cluster state is rebuilt outside the timed region for every iteration.
 #include <algorithm>
 #include <chrono>
@@ -34,6 +37,7 @@
 #include "sched/preemption/node_pods.h"
 #include "sched/preemption/pod_group_evaluator.h"
 #include "sched/preemption/victim_unit.h"
+#include "sched/scheduler.h"
 
 namespace wasched {
 namespace {
@@ -237,6 +241,29 @@ void BM_PodGroupPreemption(benchmark::State& state) {
       static_cast<double>(state.iterations()), benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 BENCHMARK(BM_PodGroupPreemption)->Unit(benchmark::kMicrosecond);
+
+void BM_PreemptionSchedule(benchmark::State& state) {
+  const int nodes = static_cast<int>(state.range(0));
+  const int running = static_cast<int>(state.range(1));
+  const int preemptors = static_cast<int>(state.range(2));
+  const api::ObjectSet objects = perf::PreemptionShape(nodes, running, preemptors).objects;
+  size_t bound = 0, evicted = 0;
+  for (auto _ : state) {
+    sched::ScheduleResult result = sched::Schedule(objects, sched::SchedulerOptions{});
+    bound = result.bindings.size();
+    evicted = result.evictions.size();
+    benchmark::DoNotOptimize(result);
+  }
+  state.counters["bound"] = static_cast<double>(bound);
+  state.counters["evicted"] = static_cast<double>(evicted);
+  state.counters["per_preemptor"] = benchmark::Counter(
+      static_cast<double>(preemptors) * static_cast<double>(state.iterations()),
+      benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+BENCHMARK(BM_PreemptionSchedule)
+    ->ArgNames({"nodes", "running", "preemptors"})
+    ->Args({5000, 20000, 5000})
+    ->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace wasched
