@@ -212,6 +212,34 @@ TEST(SchedulerQueueTest, RefusedHierarchyMarksEveryLevelWithoutRegressing) {
   EXPECT_EQ(kept->status, "True");  // never regresses
 }
 
+// §4.6 cycles: two CompositePodGroups naming each other (no root) and a PodGroup under one of
+// them: every group is False/SchedulerError "… is cyclic", the pod is never tried.
+TEST(SchedulerQueueTest, CyclicHierarchyIsRefusedOnEveryGroup) {
+  api::ObjectSet in = OneNode();
+  in.composite_pod_groups.push_back(MakeCompositePodGroup().Name("cpg-a").Parent("cpg-b").Obj());
+  in.composite_pod_groups.push_back(MakeCompositePodGroup().Name("cpg-b").Parent("cpg-a").Obj());
+  in.pod_groups = {Leaf("pg1", "cpg-a", 1)};
+  AddPods(in, "pg1", 1);
+  ScheduleResult r = Schedule(in, Verified());
+  EXPECT_THAT(r.bindings, IsEmpty());
+  ASSERT_EQ(r.pending.size(), 1u);
+  EXPECT_EQ(r.pending[0].reason, api::kReasonSchedulerError);
+  EXPECT_THAT(r.pending[0].message, HasSubstr("cyclic"));
+  for (const auto& [kind, name] : std::vector<std::pair<std::string, std::string>>{
+           {"CompositePodGroup", "default/cpg-a"},
+           {"CompositePodGroup", "default/cpg-b"},
+           {"PodGroup", "default/pg1"}}) {
+    const api::Condition* c = ConditionOf(r, kind, name);
+    ASSERT_NE(c, nullptr) << name;
+    EXPECT_EQ(c->status, "False") << name;
+    EXPECT_EQ(c->reason, api::kReasonSchedulerError) << name;
+    EXPECT_THAT(c->message, HasSubstr("cyclic")) << name;
+  }
+  const GroupResult* a = GroupOf(r, "CompositePodGroup", "default/cpg-a");
+  ASSERT_NE(a, nullptr);
+  EXPECT_EQ(a->scheduled, 0);  // nothing on a cycle counts
+}
+
 // Raising minCount on a live gang above what fits: nothing binds, nothing running moves or is
 // reported; lowering it lets a new member bind on its own.
 TEST(SchedulerQueueTest, LiveMinCountChangesNeverTouchRunningPods) {
