@@ -55,7 +55,8 @@ void WriteJson(const RunContext& ctx, const std::vector<SimResult>& runs, std::o
   doc["cluster"] = Json{{"nodes", ctx.nodes}, {"gpus", Round6(ctx.gpus)}};
   doc["seed"] = ctx.seed;
   if (runs.size() == 1) {
-    for (auto& [k, v] : RunJson(runs[0]).items()) doc[k] = v;
+    const Json single = RunJson(runs[0]);
+    for (const auto& [k, v] : single.items()) doc[k] = v;
   }
   Json list = Json::array();
   for (const SimResult& r : runs) list.push_back(RunJson(r));

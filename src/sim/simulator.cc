@@ -11,6 +11,8 @@
 #include <unordered_map>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <optional>
 
 #include "sched/queue/clock.h"
 #include "sched/scheduler.h"
@@ -34,6 +36,7 @@ struct JobRun {
   const char* topology_key = nullptr;  // gang-topology constraint, nullptr = none
   std::vector<int32_t> pod_node;       // per pod; kNoNode = unbound
   std::vector<int32_t> pod_slot;       // preemption mode: index in the running region
+  std::string shape;                   // pods' requests, constraints (basic: one pod's)
 };
 
 struct NodeState {
@@ -98,7 +101,7 @@ class Engine {
  public:
   Engine(const Trace& trace, const std::vector<api::Node>& nodes, const SimOptions& options)
       : trace_(trace), options_(options), jobs_(trace.jobs.size()) {
-    objects_.nodes = nodes;
+    node_objs_ = nodes;
     nodes_.resize(nodes.size());
     for (size_t n = 0; n < nodes.size(); ++n) {
       const auto& a = nodes[n].allocatable;
@@ -111,6 +114,7 @@ class Engine {
       s.cpu_cap = s.cpu_free = get(api::kResourceCPU);
       s.mem_cap = s.mem_free = get(api::kResourceMemory);
       s.up = !nodes[n].unschedulable;
+      if (options_.preemption) objects_.nodes.push_back(nodes[n]);
       total_units_ += s.gpu_cap;
       node_index_.emplace(nodes[n].meta.name, static_cast<int32_t>(n));
     }
@@ -126,7 +130,7 @@ class Engine {
         p.priority = INT32_MAX;
         p.containers.emplace_back();
         p.containers[0].name = "c";
-        objects_.pods.push_back(std::move(p));
+        agg_pods_.push_back(std::move(p));
         nodes_[n].dirty = true;
       }
     }
@@ -182,6 +186,9 @@ class Engine {
   }
 
  private:
+  // NodeObject: the api::Node of node n (in objects_ in preemption mode, else in the store).
+  api::Node& NodeObject(int32_t n) { return options_.preemption ? objects_.nodes[n] : node_objs_[n]; }
+
   [[nodiscard]] bool AnyWork() const { return !pending_.empty() || running_jobs_ > 0; }
 
   [[nodiscard]] int64_t PodGpu(const TraceJob& j, int32_t i) const {
@@ -192,7 +199,7 @@ class Engine {
   void ComputeTopologyLimits() {
     std::map<std::string, int64_t> racks, zones;
     for (size_t n = 0; n < nodes_.size(); ++n) {
-      const auto& labels = objects_.nodes[n].meta.labels;
+      const auto& labels = node_objs_[n].meta.labels;
       if (auto it = labels.find("topology.wasched.io/rack"); it != labels.end()) racks[it->second] += nodes_[n].gpu_cap;
       if (auto it = labels.find("topology.kubernetes.io/zone"); it != labels.end()) zones[it->second] += nodes_[n].gpu_cap;
       max_node_units_ = std::max(max_node_units_, nodes_[n].gpu_cap);
@@ -229,7 +236,7 @@ class Engine {
       const NodeState& s = nodes_[n];
       if (s.gpu_cap < g || s.cpu_cap < j.cpu_milli_per_pod || s.mem_cap < j.memory_bytes_per_pod) continue;
       if (j.gpu_models.empty()) return true;
-      const auto& labels = objects_.nodes[n].meta.labels;
+      const auto& labels = node_objs_[n].meta.labels;
       auto it = labels.find(kGpuModelLabel);
       if (it != labels.end() && std::find(j.gpu_models.begin(), j.gpu_models.end(), it->second) != j.gpu_models.end()) {
         return true;
@@ -257,7 +264,11 @@ class Engine {
         r.topology_key = "topology.kubernetes.io/zone";
       }
     }
+    r.shape = fmt::format("{}/{}/{}/{}/{}", tj.gpu_per_pod, tj.cpu_milli_per_pod, tj.memory_bytes_per_pod,
+                          fmt::join(tj.gpu_models, "|"), r.topology_key ? r.topology_key : "");
+    if (options_.policy != Policy::kBasic) r.shape += fmt::format("/{}/{}", tj.pod_count, tj.last_pod_gpu);
     pending_.emplace(-tj.priority, j);
+    arrived_.push_back(j);
     dirty_ = true;
   }
 
@@ -270,6 +281,7 @@ class Engine {
     s.cpu_free += tj.cpu_milli_per_pod;
     s.mem_free += tj.memory_bytes_per_pod;
     s.dirty = true;
+    freed_ = true;
     r.pod_node[i] = kNoNode;
     if (options_.preemption) RemoveRunningPod(r.pod_slot[i]), r.pod_slot[i] = -1;
   }
@@ -332,15 +344,16 @@ class Engine {
     if (f.repair) {
       if (!s.up) {
         s.up = true;
-        objects_.nodes[f.node].unschedulable = false;
+        NodeObject(f.node).unschedulable = false;
         dirty_ = true;
+        freed_ = true;
       }
       return;
     }
     if (!s.up) return;
     ++result_.node_failures;
     s.up = false;
-    objects_.nodes[f.node].unschedulable = true;
+    NodeObject(f.node).unschedulable = true;
     std::vector<int32_t> victims;
     for (auto [neg_prio, j] : pending_) {
       for (int32_t n : jobs_[j].pod_node) {
@@ -418,7 +431,7 @@ class Engine {
       NodeState& s = nodes_[n];
       if (!s.dirty) continue;
       s.dirty = false;
-      auto& req = objects_.pods[n].containers[0].requests;
+      auto& req = agg_pods_[n].containers[0].requests;
       const int64_t gpu = s.gpu_cap - s.gpu_free;
       if (gpu > 0) req[trace_.gpu_resource] = gpu; else req.erase(trace_.gpu_resource);
       req[api::kResourceCPU] = s.cpu_cap - s.cpu_free;
@@ -426,29 +439,97 @@ class Engine {
     }
   }
 
+  // ScheduleOnce: hands the pending queue to Schedule in windows (queue order, at most
+  // kWindowPods pods and about twice the free GPUs each) until the queue is exhausted or no GPU
+  // is free. A unit whose shape already failed at this instant is not offered again (capacity
+  // only shrinks within an instant, so it would fail again), which keeps windows short without
+  // starving later, smaller units: the outcome equals one pass over the whole queue.
   void ScheduleOnce(int64_t t) {
-    int64_t free_units = 0;
-    for (const NodeState& s : nodes_) free_units += s.up ? s.gpu_free : 0;
-    // The window: queue order (priority, then submit order), units whose GPU demand fits.
-    window_.clear();
-    int64_t cumulative = 0;
-    int pods = 0;
-    const int64_t budget = options_.preemption ? total_units_ : 2 * free_units;
-    for (auto [neg_prio, j] : pending_) {
-      const TraceJob& tj = trace_.jobs[j];
-      const JobRun& r = jobs_[j];
-      const int64_t demand = tj.TotalGpu() - r.bound_units;
-      const bool gang = options_.policy != Policy::kBasic;
-      if (!options_.preemption) {
-        if (gang ? demand > free_units : (demand > 0 && std::min(tj.gpu_per_pod, tj.last_pod_gpu) > free_units)) continue;
+    // Without freed capacity since the last call, the units that call left pending still cannot
+    // bind (every node's free capacity only shrank): only the new arrivals need a try.
+    const bool only_fresh = !freed_ && !options_.preemption && last_call_done_;
+    std::vector<std::pair<int32_t, int32_t>> fresh;
+    if (only_fresh) {
+      for (int32_t j : arrived_) {
+        if (jobs_[j].state == JobState::kPending) fresh.emplace_back(-trace_.jobs[j].priority, j);
       }
-      window_.push_back(j);
-      cumulative += demand;
-      pods += tj.pod_count - r.bound;
-      if (pods >= kWindowPods || (cumulative > budget && budget >= 0 && demand > 0 && cumulative > 0)) break;
+      std::sort(fresh.begin(), fresh.end());
     }
-    if (window_.empty()) return;
+    arrived_.clear();
+    freed_ = false;
+    failed_shapes_.clear();
+    std::optional<std::pair<int32_t, int32_t>> resume;  // last unit offered
+    size_t fresh_pos = 0;
+    while (true) {
+      int64_t free_units = 0;
+      for (const NodeState& s : nodes_) free_units += s.up ? s.gpu_free : 0;
+      window_.clear();
+      int64_t cumulative = 0;
+      int pods = 0;
+      int64_t min_pod_gpu = INT64_MAX;
+      const int64_t budget = options_.preemption ? total_units_ : 2 * free_units;
+      bool truncated = false;
+      auto consider = [&](int32_t j) -> bool {
+        const TraceJob& tj = trace_.jobs[j];
+        const JobRun& r = jobs_[j];
+        if (r.state != JobState::kPending) return true;
+        const int64_t demand = tj.TotalGpu() - r.bound_units;
+        const bool gang = options_.policy != Policy::kBasic;
+        if (!options_.preemption) {
+          if (gang ? demand > free_units : (demand > 0 && std::min(tj.gpu_per_pod, tj.last_pod_gpu) > free_units)) return true;
+          if (failed_shapes_.contains(r.shape)) return true;
+        }
+        window_.push_back(j);
+        cumulative += demand;
+        pods += tj.pod_count - r.bound;
+        min_pod_gpu = std::min(min_pod_gpu, r.pod_node.back() == kNoNode ? std::min(tj.gpu_per_pod, tj.last_pod_gpu) : tj.gpu_per_pod);
+        if (pods >= kWindowPods || (cumulative > budget && demand > 0)) {
+          truncated = true;
+          return false;
+        }
+        return true;
+      };
+      if (only_fresh) {
+        for (; fresh_pos < fresh.size();) {
+          if (!consider(fresh[fresh_pos++].second)) break;
+        }
+      } else {
+        auto it = resume ? pending_.upper_bound(*resume) : pending_.begin();
+        for (; it != pending_.end(); ++it) {
+          resume = *it;
+          if (!consider(it->second)) break;
+        }
+      }
+      if (window_.empty()) break;
+      CallScheduler(t, min_pod_gpu);
+      // The window's units left pending mark their shape as failed for this instant.
+      for (int32_t j : window_) {
+        if (jobs_[j].state == JobState::kPending) failed_shapes_.insert(jobs_[j].shape);
+      }
+      if (!truncated || options_.preemption) break;
+    }
+  }
+
+  void CallScheduler(int64_t t, int64_t min_pod_gpu) {
     RefreshAggregatePods();
+    // Nodes: in preemption mode all (running pods are real); otherwise only the up nodes with
+    // room for the smallest pod of the window, each with its aggregate pod when it holds any.
+    // Full nodes cannot take a pod, so leaving them out changes no Filter or Score outcome.
+    if (!options_.preemption) {
+      included_.clear();
+      for (size_t n = 0; n < nodes_.size(); ++n) {
+        const NodeState& s = nodes_[n];
+        if (!s.up || s.gpu_free < min_pod_gpu || (min_pod_gpu == 0 && s.cpu_free <= 0)) continue;
+        included_.push_back(static_cast<int32_t>(n));
+        objects_.nodes.push_back(std::move(node_objs_[n]));
+        if (s.gpu_free < s.gpu_cap || s.cpu_free < s.cpu_cap) objects_.pods.push_back(std::move(agg_pods_[n]));
+      }
+      running_region_ = objects_.pods.size();
+      if (included_.empty()) {
+        last_call_done_ = true;
+        return;
+      }
+    }
     objects_.pod_groups.clear();
     for (int32_t j : window_) {
       const JobRun& r = jobs_[j];
@@ -460,7 +541,21 @@ class Engine {
     clock_.SetTime(sched::Duration(t * 1000));
     ++result_.scheduler_calls;
     sched::ScheduleResult res = sched::Schedule(objects_, clock_options_);
+    last_call_done_ = true;
     objects_.pods.resize(running_region_);
+    if (!options_.preemption) {
+      // Move the nodes and aggregate pods back to the store.
+      size_t pod = 0;
+      for (size_t k = 0; k < included_.size(); ++k) {
+        const int32_t n = included_[k];
+        const NodeState& s = nodes_[n];
+        node_objs_[n] = std::move(objects_.nodes[k]);
+        if (s.gpu_free < s.gpu_cap || s.cpu_free < s.cpu_cap) agg_pods_[n] = std::move(objects_.pods[pod++]);
+      }
+      objects_.nodes.clear();
+      objects_.pods.clear();
+      running_region_ = 0;
+    }
     // Evictions first: the victim's whole job restarts.
     for (const sched::Eviction& e : res.evictions) {
       const std::string_view name = std::string_view(e.pod).substr(std::string_view(kNamespace).size() + 1);
@@ -502,7 +597,7 @@ class Engine {
     partial_units_ += g;
     if (options_.preemption) {
       api::Pod p = MakePod(j, i, 0);
-      p.node_name = objects_.nodes[n].meta.name;
+      p.node_name = node_objs_[n].meta.name;
       r.pod_slot[i] = static_cast<int32_t>(objects_.pods.size());
       objects_.pods.push_back(std::move(p));
       ++running_region_;
@@ -635,7 +730,12 @@ class Engine {
   std::vector<int32_t> running_list_;
   std::priority_queue<Completion, std::vector<Completion>, std::greater<>> completions_;
   std::vector<FailureEvent> failures_;
-  std::vector<int32_t> window_, touched_;
+  std::vector<int32_t> window_, touched_, included_, arrived_;
+  std::vector<api::Node> node_objs_;  // the store; moved into objects_ for a call
+  std::vector<api::Pod> agg_pods_;    // per node: one bound pod holding what runs there
+  bool freed_ = true;                 // capacity was freed since the last call
+  bool last_call_done_ = false;
+  std::set<std::string> failed_shapes_;  // shapes that failed at the current instant
   int64_t total_units_ = 0, max_node_units_ = 0, max_node_cpu_ = 0, max_node_mem_ = 0;
   int64_t min_rack_units_ = 0, min_zone_units_ = 0;
   int64_t busy_units_ = 0, partial_units_ = 0;
