@@ -55,7 +55,8 @@ TEST(SchedulerTest, FitErrorCountsReasonsSortedLikeUpstream) {
   EXPECT_EQ(r.pending[0].reason, "Unschedulable");
   EXPECT_EQ(r.pending[0].message,
             "0/12 nodes are available: 4 Insufficient nvidia.com/gpu, 8 node(s) had untolerated "
-            "taint {gpu: reserved}.");
+            "taint {gpu: reserved}. preemption: 0/12 nodes are available: 4 No preemption victims "
+            "found for incoming pod, 8 Preemption is not helpful for scheduling.");
 }
 
 TEST(SchedulerTest, LeastAllocatedSpreadsAndMostAllocatedPacks) {
@@ -81,7 +82,9 @@ TEST(SchedulerTest, TooManyPodsComesFromPodsAllocatable) {
   in.pods.push_back(MakePod().Name("p2").Req({{"cpu", 100}}).Obj());
   ScheduleResult r = Schedule(in, Verified());
   ASSERT_EQ(r.bindings.size(), 1u);
-  EXPECT_EQ(PendingOf(r, "default/p2")->message, "0/1 nodes are available: 1 Too many pods.");
+  EXPECT_EQ(PendingOf(r, "default/p2")->message,
+            "0/1 nodes are available: 1 Too many pods. preemption: 0/1 nodes are available: 1 No "
+            "preemption victims found for incoming pod.");
 }
 
 // S6 (volcano#1297): the only valid assignment is X→B, Y→A, whatever the pod order.
@@ -135,7 +138,8 @@ TEST(SchedulerTest, GangBindsNothingBelowMinCountAndExplains) {
   EXPECT_EQ(c.reason, "Unschedulable");
   EXPECT_EQ(c.message,
             "0/4 nodes are available: 4 Insufficient nvidia.com/gpu. Pod group default/train: 1 "
-            "of 3 pods fit, minCount 3.");
+            "of 3 pods fit, minCount 3. pod group preemption: No preemption victims found for "
+            "incoming preemptor");
   EXPECT_EQ(PendingOf(r, "default/w0")->message, c.message);
   EXPECT_EQ(PendingOf(r, "default/w2")->message, c.message);
 }
@@ -409,7 +413,9 @@ TEST(SchedulerTest, NoNewPodSchedulableIsUnschedulable) {
   const auto& c = r.groups[0].conditions.at(0);
   EXPECT_EQ(c.status, "False");
   EXPECT_EQ(c.reason, "Unschedulable");
-  EXPECT_EQ(c.message, "no pods were schedulable: 0/1 nodes are available: 1 Insufficient cpu.");
+  EXPECT_EQ(c.message,
+            "no pods were schedulable: 0/1 nodes are available: 1 Insufficient cpu. pod group "
+            "preemption: No preemption victims found for incoming preemptor");
   EXPECT_EQ(r.pending.at(0).message, c.message);
 }
 
@@ -447,7 +453,8 @@ TEST(SchedulerTest, PodsPinnedByMetadataNameUseThePreFilter) {
   ASSERT_EQ(r.pending.size(), 1u);
   EXPECT_EQ(r.pending[0].message,
             "0/3000 nodes are available: 1 Insufficient cpu, 2999 node(s) didn't match Pod's node "
-            "affinity/selector.");
+            "affinity/selector. preemption: 0/3000 nodes are available: 1 No preemption victims "
+            "found for incoming pod, 2999 Preemption is not helpful for scheduling.");
 }
 
 }  // namespace
