@@ -38,6 +38,10 @@ TreeAlgorithm::TreeAlgorithm(Framework& framework, Snapshot& snapshot, std::vect
   scheduled_.assign(n, 0);
   pinned_.resize(n);
   demand_.resize(n);
+  key_index_.assign(n, nullptr);
+  total_pods_.assign(n, 0);
+  pending_cpu_.assign(n, 0);
+  pending_mem_.assign(n, 0);
   candidates_.resize(kMaxDepth);
   arenas_.resize(kMaxDepth);
 }
@@ -71,6 +75,13 @@ void TreeAlgorithm::Prepare(TreeIndex t) {
     std::stable_sort(todo.begin(), todo.end(),
                      [&](PodIndex a, PodIndex b) { return PodOrderLess(pods_[a], pods_[b]); });
     scheduled_[t] = scheduled;
+    total_pods_[t] = scheduled + static_cast<int64_t>(todo.size());
+    pending_cpu_[t] = 0;
+    pending_mem_[t] = 0;
+    for (PodIndex p : todo) {
+      pending_cpu_[t] += pods_[p].nonzero_cpu;
+      pending_mem_[t] += pods_[p].nonzero_memory;
+    }
     // Minimum demand: per resource, the `need` smallest requests among the pending members
     // (conservative: a resource fewer than `need` members request may not be needed at all).
     const int32_t need = node.quorum - scheduled;
@@ -95,7 +106,13 @@ void TreeAlgorithm::Prepare(TreeIndex t) {
   // CompositePodGroup: pinned = the children's; demand = per resource the minGroupCount smallest
   // child demands (children are prepared first: callers visit in reverse preorder).
   std::vector<std::pair<ResourceId, int64_t>> all;
+  total_pods_[t] = 0;
+  pending_cpu_[t] = 0;
+  pending_mem_[t] = 0;
   for (TreeIndex c : node.children) {
+    total_pods_[t] += total_pods_[c];
+    pending_cpu_[t] += pending_cpu_[c];
+    pending_mem_[t] += pending_mem_[c];
     pinned_[t].insert(pinned_[t].end(), pinned_[c].begin(), pinned_[c].end());
     for (const auto& ra : demand_[c].amounts) all.push_back(ra);
   }
@@ -116,31 +133,104 @@ void TreeAlgorithm::Prepare(TreeIndex t) {
   }
 }
 
-std::string TreeAlgorithm::PruneReason(TreeIndex t, const plugins::Placement& placement) const {
-  for (const auto& [r, amount] : demand_[t].amounts) {
-    if (r >= nodes_.resource_count()) {
-      return fmt::format("Insufficient {}", framework_.resources().Name(r));
-    }
-    __int128 free = 0;
-    auto add = [&](NodeIndex n) {
-      free += std::max<int64_t>(0, nodes_.Allocatable(r, n) - nodes_.Requested(r, n));
-      return free >= amount;
-    };
-    bool enough = false;
-    if (placement.all) {
-      for (NodeIndex n = 0; n < nodes_.size() && !enough; ++n) enough = add(n);
-    } else {
-      for (NodeIndex n : placement.nodes) {
-        if ((enough = add(n))) break;
-      }
-    }
-    if (!enough) {
-      return fmt::format("{} (aggregate free capacity below the group's minimum)",
-                         r == kPods ? std::string("Too many pods")
-                                    : "Insufficient " + framework_.resources().Name(r));
+std::string TreeAlgorithm::PrunedMessage(ResourceId r) const {
+  return fmt::format("{} (aggregate free capacity below the group's minimum)",
+                     r == kPods ? std::string("Too many pods")
+                                : "Insufficient " + framework_.resources().Name(r));
+}
+
+void TreeAlgorithm::Resum(const plugins::TopologyKeyIndex& index, DomainSums& sums,
+                          int32_t d) const {
+  int64_t ac = 0, am = 0, rc = 0, rm = 0;
+  int64_t* free = sums.free.data() + static_cast<size_t>(d) * sums.resources;
+  std::fill(free, free + sums.resources, 0);
+  for (NodeIndex n : index.NodesOf(d)) {
+    ac += nodes_.Allocatable(kCpu, n);
+    am += nodes_.Allocatable(kMemory, n);
+    rc += nodes_.NonZeroCPU(n);
+    rm += nodes_.NonZeroMemory(n);
+    for (ResourceId r = 0; r < sums.resources; ++r) {
+      free[r] += std::max<int64_t>(0, nodes_.Allocatable(r, n) - nodes_.Requested(r, n));
     }
   }
-  return {};
+  sums.alloc_cpu[d] = ac;
+  sums.alloc_mem[d] = am;
+  sums.req_cpu[d] = rc;
+  sums.req_mem[d] = rm;
+}
+
+TreeAlgorithm::DomainSums& TreeAlgorithm::SumsOf(const plugins::TopologyKeyIndex& index) {
+  DomainSums& sums = domain_sums_[&index];
+  const auto& log = nodes_.change_log();
+  const auto domains = static_cast<size_t>(index.domain_count());
+  if (!sums.built || sums.epoch != nodes_.log_epoch() || sums.resources != nodes_.resource_count() ||
+      sums.cursor > log.size()) {
+    sums.resources = nodes_.resource_count();
+    sums.alloc_cpu.assign(domains, 0);
+    sums.alloc_mem.assign(domains, 0);
+    sums.req_cpu.assign(domains, 0);
+    sums.req_mem.assign(domains, 0);
+    sums.free.assign(domains * static_cast<size_t>(sums.resources), 0);
+    sums.dirty.assign(domains, 0);
+    for (int32_t d = 0; d < index.domain_count(); ++d) Resum(index, sums, d);
+    sums.built = true;
+    sums.epoch = nodes_.log_epoch();
+    sums.cursor = log.size();
+    return sums;
+  }
+  for (size_t i = sums.cursor; i < log.size(); ++i) {
+    const int32_t d = index.domain_of_node[log[i]];
+    if (d >= 0 && !sums.dirty[d]) {
+      sums.dirty[d] = 1;
+      sums.dirty_list.push_back(d);
+    }
+  }
+  for (int32_t d : sums.dirty_list) {
+    Resum(index, sums, d);
+    sums.dirty[d] = 0;
+  }
+  sums.dirty_list.clear();
+  sums.cursor = log.size();
+  return sums;
+}
+
+void TreeAlgorithm::AggregateOf(TreeIndex t, const plugins::Placement& placement, Aggregate& out) {
+  // One pass, no allocation: per-domain aggregate free capacity (design.md "a placement that
+  // cannot fit by aggregate free capacity is pruned before any trial placement").
+  const auto& demand = demand_[t].amounts;
+  free_scratch_.assign(demand.size(), 0);
+  out = Aggregate{};
+  auto visit = [&](NodeIndex n) {
+    out.alloc_cpu += nodes_.Allocatable(kCpu, n);
+    out.alloc_mem += nodes_.Allocatable(kMemory, n);
+    out.req_cpu += nodes_.NonZeroCPU(n);
+    out.req_mem += nodes_.NonZeroMemory(n);
+    for (size_t k = 0; k < demand.size(); ++k) {
+      const ResourceId r = demand[k].first;
+      if (r < nodes_.resource_count()) {
+        free_scratch_[k] += std::max<int64_t>(0, nodes_.Allocatable(r, n) - nodes_.Requested(r, n));
+      }
+    }
+  };
+  if (placement.all) {
+    for (NodeIndex n = 0; n < nodes_.size(); ++n) visit(n);
+  } else {
+    for (NodeIndex n : placement.nodes) visit(n);
+  }
+  for (size_t k = 0; k < demand.size(); ++k) {
+    if (free_scratch_[k] < demand[k].second) {
+      out.pruned = demand[k].first;
+      return;
+    }
+  }
+}
+
+int64_t TreeAlgorithm::PlacementScore(const Aggregate& a, __int128 add_cpu, __int128 add_mem,
+                                      int64_t pods, TreeIndex t) const {
+  const int64_t fit = plugins::MostAllocatedScore(a.alloc_cpu, a.req_cpu + add_cpu, a.alloc_mem,
+                                                  a.req_mem + add_mem);
+  const int64_t count = plugins::ScorePodGroupPodsCount(pods, total_pods_[t]);
+  return plugins::kPlacementResourcesFitWeight * fit + plugins::kPodGroupPodsCountWeight * count;
 }
 
 void TreeAlgorithm::FailSubtree(TreeIndex t, const std::string& message) {
@@ -231,7 +321,8 @@ Code TreeAlgorithm::Schedule(TreeIndex t, const plugins::Placement& parent, int3
     FailSubtree(t, out.message);
     return out.code;
   }
-  const plugins::TopologyKeyIndex& index = topology_.Get(node.topology_key);
+  if (key_index_[t] == nullptr) key_index_[t] = &topology_.Get(node.topology_key);
+  const plugins::TopologyKeyIndex& index = *key_index_[t];
   auto& cands = candidates_[depth];
   cands.clear();
   arenas_[depth].Clear();
@@ -257,44 +348,104 @@ Code TreeAlgorithm::Schedule(TreeIndex t, const plugins::Placement& parent, int3
   for (const auto& c : cands) total_nodes += static_cast<int64_t>(c.nodes.size());
   const int32_t to_find = PlacementsToFind(total_nodes, static_cast<int32_t>(cands.size()));
 
-  struct Feasible {
+  // Branch and bound over the candidates: each gets an upper bound of its score from one
+  // aggregate pass (all pending pods placed in it); candidates are tried best bound first and
+  // the search stops once the best score found reaches the next bound (a placing all pods
+  // scores exactly its bound), or after `to_find` feasible ones (PercentageOfPlacementsToScore).
+  struct Ranked {
     size_t index;
-    int64_t fit;
-    int64_t pods;
+    int64_t bound;
   };
-  std::vector<Feasible> feasible;
-  std::vector<std::pair<size_t, std::string>> reasons;
+  std::vector<Ranked> ranked;
+  ranked.reserve(cands.size());
+  std::vector<std::pair<size_t, ResourceId>> pruned;     // candidate, resource short of demand
+  std::vector<std::pair<size_t, std::string>> reasons;   // candidate, why its trial failed
   bool any_resolvable = false;
+  Aggregate agg;
+  DomainSums& sums = SumsOf(index);
+  const auto& demand = demand_[t].amounts;
+  const int64_t count_bound = plugins::ScorePodGroupPodsCount(total_pods_[t], total_pods_[t]);
+  constexpr int64_t kFast = int64_t{1} << 52;  // sums small enough for 64-bit score arithmetic
+  for (size_t i = 0; i < cands.size(); ++i) {
+    const int32_t d = cands[i].domain;
+    if (d >= 0) {
+      const int64_t* free = sums.free.data() + static_cast<size_t>(d) * sums.resources;
+      ResourceId short_of = -1;
+      for (const auto& [r, amount] : demand) {
+        if (r >= sums.resources || free[r] < amount) {
+          short_of = r;
+          break;
+        }
+      }
+      if (short_of >= 0) {
+        ++pruned_;
+        any_resolvable = true;
+        pruned.emplace_back(i, short_of);
+        continue;
+      }
+      const int64_t ac = sums.alloc_cpu[d], am = sums.alloc_mem[d];
+      const int64_t rc = sums.req_cpu[d] + pending_cpu_[t], rm = sums.req_mem[d] + pending_mem_[t];
+      if (ac > 0 && am > 0 && ac < kFast && am < kFast && rc < kFast && rm < kFast) {
+        // Hot path (whole-domain candidate): MostAllocatedScore in 64-bit integers.
+        const int64_t fit = (std::min<int64_t>(rc * 100 / ac, 100) + std::min<int64_t>(rm * 100 / am, 100)) / 2;
+        ranked.push_back({i, plugins::kPlacementResourcesFitWeight * fit +
+                                 plugins::kPodGroupPodsCountWeight * count_bound});
+        continue;
+      }
+      agg = Aggregate{sums.alloc_cpu[d], sums.alloc_mem[d], sums.req_cpu[d], sums.req_mem[d], -1};
+    } else {
+      AggregateOf(t, cands[i], agg);
+      if (agg.pruned >= 0) {
+        ++pruned_;
+        any_resolvable = true;
+        pruned.emplace_back(i, agg.pruned);
+        continue;
+      }
+    }
+    ranked.push_back({i, PlacementScore(agg, pending_cpu_[t], pending_mem_[t], total_pods_[t], t)});
+  }
+  // Best bound first, then label-value order: a heap, so a search that stops after one trial
+  // costs O(k) instead of a sort.
+  auto worse = [](const Ranked& a, const Ranked& b) {
+    return a.bound != b.bound ? a.bound < b.bound : a.index > b.index;
+  };
+  std::make_heap(ranked.begin(), ranked.end(), worse);
   const size_t mark = snapshot_.Mark();
   int64_t kept = -1;  // candidate whose assumptions are still in the snapshot
-  for (size_t i = 0; i < cands.size(); ++i) {
-    std::string pruned = PruneReason(t, cands[i]);
-    if (!pruned.empty()) {
-      ++pruned_;
-      any_resolvable = true;
-      reasons.emplace_back(i, std::move(pruned));
-      continue;
-    }
+  int64_t best = -1;
+  int64_t best_score = -1;
+  int32_t found = 0;
+  while (!ranked.empty()) {
+    std::pop_heap(ranked.begin(), ranked.end(), worse);
+    const Ranked c = ranked.back();
+    ranked.pop_back();
+    if (best >= 0 && c.bound <= best_score) break;
     if (kept >= 0) {
       snapshot_.RevertTo(mark);
       kept = -1;
     }
     ++evaluated_;
-    const Code code = Evaluate(t, cands[i], depth);
+    const Code code = Evaluate(t, cands[c.index], depth);
     if (code == Code::kSuccess) {
-      const int64_t fit = plugins::ScorePlacementResourcesFit(nodes_, cands[i].nodes, false);
+      AggregateOf(t, cands[c.index], agg);  // usage now includes the trial's pods
       const auto pods = static_cast<int64_t>(snapshot_.Mark() - mark + pinned_[t].size());
-      feasible.push_back({i, fit, plugins::ScorePodGroupPodsCount(pods)});
-      kept = static_cast<int64_t>(i);
-      if (static_cast<int32_t>(feasible.size()) >= to_find) break;
+      const int64_t score = PlacementScore(agg, 0, 0, pods, t);
+      if (score > best_score) {  // ties: the better bound, then label-value order
+        best_score = score;
+        best = static_cast<int64_t>(c.index);
+      }
+      kept = static_cast<int64_t>(c.index);
+      if (++found >= to_find) break;
     } else {
       any_resolvable = any_resolvable || code == Code::kUnschedulable;
-      reasons.emplace_back(i, outcomes_[t].message);
+      reasons.emplace_back(c.index, outcomes_[t].message);
     }
   }
-  if (feasible.empty()) {
-    std::string message =
-        fmt::format("0/{} placements are available", cands.size());
+  if (best < 0) {
+    for (const auto& [i, r] : pruned) reasons.emplace_back(i, PrunedMessage(r));
+    std::sort(reasons.begin(), reasons.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::string message = fmt::format("0/{} placements are available", cands.size());
     for (size_t k = 0; k < reasons.size() && k < kMaxListedPlacements; ++k) {
       message += fmt::format("{} {}: {}", k == 0 ? ":" : ";", cands[reasons[k].first].name,
                              reasons[k].second);
@@ -305,23 +456,8 @@ Code TreeAlgorithm::Schedule(TreeIndex t, const plugins::Placement& parent, int3
     return fail(any_resolvable ? Code::kUnschedulable : Code::kUnschedulableAndUnresolvable,
                 std::move(message));
   }
-  // Score: NodeResourcesFit (MostAllocated, weight 1) + PodGroupPodsCount (normalised, weight 1).
-  std::vector<int64_t> counts;
-  counts.reserve(feasible.size());
-  for (const auto& f : feasible) counts.push_back(f.pods);
-  plugins::NormalizePodGroupPodsCount(counts);
-  size_t best = 0;
-  int64_t best_score = -1;
-  for (size_t k = 0; k < feasible.size(); ++k) {
-    const int64_t score = plugins::kPlacementResourcesFitWeight * feasible[k].fit +
-                          plugins::kPodGroupPodsCountWeight * counts[k];
-    if (score > best_score) {  // ties: the first in label-value order
-      best_score = score;
-      best = k;
-    }
-  }
-  const size_t chosen = feasible[best].index;
-  if (kept != static_cast<int64_t>(chosen)) {
+  const auto chosen = static_cast<size_t>(best);
+  if (kept != best) {
     if (kept >= 0) snapshot_.RevertTo(mark);
     const Code again = Evaluate(t, cands[chosen], depth);
     if (again != Code::kSuccess) return fail(again, outcomes_[t].message);

@@ -37,6 +37,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -106,8 +107,33 @@ class TreeAlgorithm {
   Code EvaluateComposite(TreeIndex t, const plugins::Placement& placement, int32_t depth);
   void Prepare(TreeIndex t);
   void FailSubtree(TreeIndex t, const std::string& message);
-  // PruneReason: "" when the placement's aggregate free capacity can hold demand_[t], else why.
-  [[nodiscard]] std::string PruneReason(TreeIndex t, const plugins::Placement& placement) const;
+  // Aggregate: one pass over a placement's nodes: allocatable and (non-zero) requested cpu and
+  // memory, and whether its free capacity holds demand_[t] (else `pruned` says why).
+  struct Aggregate {
+    __int128 alloc_cpu = 0, alloc_mem = 0, req_cpu = 0, req_mem = 0;
+    ResourceId pruned = -1;  // a demanded resource the free capacity cannot hold, or -1
+  };
+  void AggregateOf(TreeIndex t, const plugins::Placement& placement, Aggregate& out);
+  // DomainSums: per-domain sums of one label key, kept current from NodeTable::change_log()
+  // (a domain whose node changed is re-summed, O(domain size)); so ranking k whole-domain
+  // candidates costs O(k × R), not O(their nodes).
+  struct DomainSums {
+    std::vector<int64_t> alloc_cpu, alloc_mem, req_cpu, req_mem;
+    std::vector<int64_t> free;  // [domain × resources + r]
+    int32_t resources = 0;
+    size_t cursor = 0;
+    uint64_t epoch = 0;
+    bool built = false;
+    std::vector<char> dirty;
+    std::vector<int32_t> dirty_list;
+  };
+  DomainSums& SumsOf(const plugins::TopologyKeyIndex& index);
+  void Resum(const plugins::TopologyKeyIndex& index, DomainSums& sums, int32_t d) const;
+  [[nodiscard]] std::string PrunedMessage(ResourceId r) const;
+  // PlacementScore: NodeResourcesFit (MostAllocated over the placement, with `add_cpu` /
+  // `add_mem` more requested) + PodGroupPodsCount (100 · pods / total pods of the group).
+  [[nodiscard]] int64_t PlacementScore(const Aggregate& a, __int128 add_cpu, __int128 add_mem,
+                                       int64_t pods, TreeIndex t) const;
 
   Framework& framework_;
   Snapshot& snapshot_;
@@ -121,6 +147,12 @@ class TreeAlgorithm {
   std::vector<int32_t> scheduled_;               // per leaf: members placed before the cycle
   std::vector<std::vector<NodeIndex>> pinned_;   // per group: nodes of placed members (subtree)
   std::vector<Demand> demand_;                   // per group: minimum aggregate demand
+  std::vector<int64_t> total_pods_;              // per group: pending + placed pods (subtree)
+  std::vector<int64_t> pending_cpu_;             // per group: non-zero cpu of pending pods
+  std::vector<int64_t> pending_mem_;             // per group: non-zero memory of pending pods
+  std::vector<int64_t> free_scratch_;            // per demanded resource, AggregateOf
+  std::map<const plugins::TopologyKeyIndex*, DomainSums> domain_sums_;
+  std::vector<const plugins::TopologyKeyIndex*> key_index_;  // per group, resolved on first use
   std::vector<TreeIndex> subtree_;
   // Per-depth buffers (depth ≤ kWorkloadMaxTreeDepth + 1): siblings reuse them in turn.
   std::vector<std::vector<plugins::Placement>> candidates_;

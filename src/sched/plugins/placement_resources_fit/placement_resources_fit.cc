@@ -5,24 +5,16 @@
 
 namespace wasched::sched::plugins {
 
-int64_t ScorePlacementResourcesFit(const NodeTable& table, std::span<const NodeIndex> nodes,
-                                   bool all) {
-  __int128 alloc_cpu = 0, alloc_mem = 0, req_cpu = 0, req_mem = 0;
-  auto add = [&](NodeIndex n) {
-    alloc_cpu += table.Allocatable(kCpu, n);
-    alloc_mem += table.Allocatable(kMemory, n);
-    req_cpu += table.NonZeroCPU(n);
-    req_mem += table.NonZeroMemory(n);
-  };
-  if (all) {
-    for (NodeIndex n = 0; n < table.size(); ++n) add(n);
-  } else {
-    for (NodeIndex n : nodes) add(n);
-  }
+int64_t MostAllocatedScore(__int128 alloc_cpu, __int128 req_cpu, __int128 alloc_mem,
+                           __int128 req_mem) {
   int64_t sum = 0, weights = 0;
   auto ratio = [&](__int128 req, __int128 alloc) {
     if (alloc <= 0) return;
-    sum += static_cast<int64_t>(std::min<__int128>(req * 100 / alloc, 100));
+    constexpr __int128 kFast = int64_t{1} << 56;  // 64-bit division when req · 100 fits
+    const int64_t r = req < kFast && alloc < kFast
+                          ? static_cast<int64_t>(req) * 100 / static_cast<int64_t>(alloc)
+                          : static_cast<int64_t>(std::min<__int128>(req * 100 / alloc, 100));
+    sum += std::min<int64_t>(r, 100);
     ++weights;
   };
   ratio(req_cpu, alloc_cpu);

@@ -9,21 +9,19 @@
 // Score = Σ_r w_r · (100 · requested_r / allocatable_r) / Σ_r w_r over r ∈ {cpu, memory}, where
 // requested (upstream's non-zero requests) and allocatable are summed over the placement's nodes
 // with the trial assignment assumed. Higher = fuller placement = tighter bin-packing. A resource
-// no node of the placement offers is left out. O(|placement nodes|), no allocation.
+// no node of the placement offers is left out. The caller sums the nodes (TreeAlgorithm does it
+// in the same pass as its capacity pruning). O(1).
 #pragma once
 
 #include <cstdint>
-#include <span>
-
-#include "sched/cache/node_table.h"
 
 namespace wasched::sched::plugins {
 
 inline constexpr int64_t kPlacementResourcesFitWeight = 1;
 
-// ScorePlacementResourcesFit: the MostAllocated score in [0, 100] of `nodes` (the whole cluster
-// when `all`).
-[[nodiscard]] int64_t ScorePlacementResourcesFit(const NodeTable& table,
-                                                 std::span<const NodeIndex> nodes, bool all);
+// MostAllocatedScore: the score in [0, 100] from a placement's summed allocatable and requested
+// cpu (milli-CPU) and memory (bytes).
+[[nodiscard]] int64_t MostAllocatedScore(__int128 alloc_cpu, __int128 req_cpu, __int128 alloc_mem,
+                                         __int128 req_mem);
 
 }  // namespace wasched::sched::plugins

@@ -60,7 +60,7 @@ Status GeneratePlacements(const TopologyKeyIndex& index, const Placement& parent
   auto emit = [&](int32_t d, int32_t inside) {
     std::span<const NodeIndex> whole = index.NodesOf(d);
     if (inside == static_cast<int32_t>(whole.size())) {
-      out.push_back({index.values[d], whole, false});
+      out.push_back({index.values[d], whole, false, d});
       return;
     }
     std::vector<NodeIndex> cut;
@@ -68,7 +68,7 @@ Status GeneratePlacements(const TopologyKeyIndex& index, const Placement& parent
     for (NodeIndex n : parent.nodes) {
       if (index.domain_of_node[n] == d) cut.push_back(n);
     }
-    out.push_back({index.values[d], arena.Store(std::move(cut)), false});
+    out.push_back({index.values[d], arena.Store(std::move(cut)), false, -1});
   };
   if (parent.all) {
     for (int32_t d = 0; d < index.domain_count(); ++d) {

@@ -37,11 +37,13 @@ inline constexpr const char* kTopologyPlacementName = "TopologyPlacement";
 
 // Placement: a candidate set of nodes (KEP-5732 framework.Placement). `name` is the domain's label
 // value ("" for the whole cluster); `all` means every node of the cluster (no restriction).
-// `nodes` ascending. The node span points into a TopologyIndex or a PlacementArena.
+// `nodes` ascending. The node span points into a TopologyIndex or a PlacementArena. `domain`: the
+// TopologyKeyIndex domain id when the placement is that whole domain, else -1.
 struct Placement {
   std::string_view name;
   std::span<const NodeIndex> nodes;
   bool all = false;
+  int32_t domain = -1;
 };
 
 // TopologyKeyIndex: one label key: domain id per node (-1 = label absent), the domain values in
