@@ -6,14 +6,17 @@
 //
 // Schedule(group, parent placement):
 //   * no topology key → Evaluate(group, parent placement);
-//   * else candidates = TopologyPlacement(key, parent placement, pinned by running pods); each
-//     candidate is first pruned by aggregate free capacity (the sum over its nodes of free
-//     capacity per resource must hold the group's minimum demand, MinDemand below) — no trial
-//     placement for a pruned one; the others are evaluated in label-value order (assume, record
-//     the score, revert) until `PlacementsToFind` feasible ones are found; the best score wins
-//     (ties: the first in label-value order, not upstream's random pick) and is evaluated again
-//     to keep its assumptions (skipped when it was the last one tried). None feasible →
-//     "0/N placements are available: <value>: <why>; …".
+//   * else candidates = TopologyPlacement(key, parent placement, pinned by running pods). Each
+//     candidate first gets, from per-domain aggregate sums (DomainSums, no trial placement), a
+//     pruning test — the sum over its nodes of free capacity per resource must hold the group's
+//     minimum demand (MinDemand, see Prepare) — and an upper bound of its placement score (all
+//     pending pods placed in it). Then branch and bound: candidates are tried best bound first
+//     (assume, score, revert); the search stops when the best score found reaches the next
+//     bound (a candidate that places every pod scores exactly its bound, so usually after one
+//     trial) or after `PlacementsToFind` feasible ones. The best score wins (ties: better bound,
+//     then label-value order; upstream picks at random) and is evaluated again to keep its
+//     assumptions (skipped when it was the last one tried). None feasible →
+//     "0/N placements are available: <value>: <why>; …" (at most 10 listed, label order).
 // Evaluate(group, placement):
 //   * leaf PodGroup → PodGroupAlgorithm on its pending members with the Framework restricted to
 //     the placement's nodes (the whole cluster: unrestricted, indexed);
@@ -26,14 +29,18 @@
 //     count only if all its ancestors succeed.
 //
 // Placement score (documented choice, KEP-5732 defaults): NodeResourcesFit MostAllocated over the
-// placement's nodes (weight 1) + PodGroupPodsCount normalised by the best (weight 1).
+// placement's nodes (weight 1; bin-packing: the fullest domain that fits wins, keeping whole
+// domains free for later large groups) + PodGroupPodsCount, 100 · placed / group size (weight 1;
+// prefers a domain where more of the group fits when minCount < size).
 // PlacementsToFind: pct = 100 for < 100 nodes across all candidates, else
 // max(5, 100 − 90 · nodes / 5000) (100 % for small clusters, 10 % at 5000 nodes, floor 5 %,
 // KEP-5732 PercentageOfPlacementsToScore), count = max(1, ceil(candidates · pct / 100)).
 //
-// Cost: Σ over evaluated candidates of the PodGroupAlgorithm cost restricted to the candidate
-// (O(pods × candidate nodes)), + O(candidate nodes × demanded resources) per prune test. Not
-// thread-safe; reuses its buffers across cycles (create once per run).
+// Cost per group with a key: O(candidates × resources) ranking (+ O(domain size) per domain
+// whose nodes changed since the last look), + Σ over tried candidates of the PodGroupAlgorithm
+// cost restricted to the candidate (O(pods × candidate nodes)). Candidates cut by a parent that
+// is not aligned with the key's domains are summed by a scan. Not thread-safe; reuses its
+// buffers across cycles (create once per run).
 #pragma once
 
 #include <cstdint>
