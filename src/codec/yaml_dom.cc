@@ -134,14 +134,14 @@ class DomEventHandler : public YAML::EventHandler {
   void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
                        YAML::EmitterStyle::value) override {
     CheckDepth(mark);
-    frames_.push_back(Frame{YamlType::kSeq, stack_.size(), anchor});
+    frames_.push_back(Frame{YamlType::kSeq, stack_.size(), anchor, mark});
   }
   void OnSequenceEnd() override { Close(); }
 
   void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
                   YAML::EmitterStyle::value) override {
     CheckDepth(mark);
-    frames_.push_back(Frame{YamlType::kMap, stack_.size(), anchor});
+    frames_.push_back(Frame{YamlType::kMap, stack_.size(), anchor, mark});
   }
   void OnMapEnd() override { Close(); }
 
@@ -158,6 +158,7 @@ class DomEventHandler : public YAML::EventHandler {
     YamlType type;
     size_t stack_start;
     YAML::anchor_t anchor;
+    YAML::Mark mark;  // where the map or list starts (merge-key errors point there)
   };
 
   // CheckDepth: one more map or list may open (kMaxNestingDepth), else a parse error at `mark`.
@@ -180,7 +181,7 @@ class DomEventHandler : public YAML::EventHandler {
   void Close() {
     const Frame frame = frames_.back();
     frames_.pop_back();
-    if (frame.type == YamlType::kMap) ExpandMergeKeys(frame.stack_start);
+    if (frame.type == YamlType::kMap) ExpandMergeKeys(frame.stack_start, frame.mark);
     const YamlNodeId id = builder_.AddCollection(
         frame.type, std::span<const YamlNodeId>(stack_).subspan(frame.stack_start));
     stack_.resize(frame.stack_start);
@@ -190,8 +191,9 @@ class DomEventHandler : public YAML::EventHandler {
   // ExpandMergeKeys: YAML 1.1 merge keys (`<<: *base` or `<<: [*a, *b]`), which Kubernetes'
   // YAML decoder (sigs.k8s.io/yaml → go-yaml) expands and yaml-cpp does not: the pairs of the
   // merged maps whose keys the map does not set itself are appended (earlier sources win), and
-  // the `<<` pair is removed. Entries are node ids, so nothing is deep-copied.
-  void ExpandMergeKeys(size_t start) {
+  // the `<<` pair is removed. Entries are node ids, so nothing is deep-copied. Errors point at
+  // `mark`, where the map starts.
+  void ExpandMergeKeys(size_t start, const YAML::Mark& mark) {
     const YamlDom& d = builder_.partial();
     auto is_merge_key = [&](YamlNodeId k) {
       return d.type(k) == YamlType::kScalar && d.style(k) == ScalarStyle::kPlain &&
@@ -214,13 +216,13 @@ class DomEventHandler : public YAML::EventHandler {
       } else if (d.type(v) == YamlType::kSeq) {
         for (YamlNodeId item : d.children(v)) {
           if (d.type(item) != YamlType::kMap) {
-            throw YAML::ParserException(YAML::Mark::null_mark(),
+            throw YAML::ParserException(mark,
                                         "merge key \"<<\" needs a map or a list of maps");
           }
           sources.push_back(item);
         }
       } else {
-        throw YAML::ParserException(YAML::Mark::null_mark(),
+        throw YAML::ParserException(mark,
                                     "merge key \"<<\" needs a map or a list of maps");
       }
     }
@@ -241,7 +243,7 @@ class DomEventHandler : public YAML::EventHandler {
       // maps merging maps that merge maps cannot grow the document quadratically.
       merge_budget_ -= static_cast<int64_t>(kv.size() / 2);
       if (merge_budget_ < 0) {
-        throw YAML::ParserException(YAML::Mark::null_mark(),
+        throw YAML::ParserException(mark,
                                     "merge keys (\"<<\") expand to too many entries");
       }
       for (size_t j = 0; j + 1 < kv.size(); j += 2) {
