@@ -9,6 +9,7 @@
 // left out of the path). WASCHED_UPDATE_GOLDEN=1 rewrites expected.txt from the binary; read the
 // diff before committing it. See also tests/bad_input_test.cc (named cases with substrings).
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
