@@ -10,6 +10,9 @@
 //                     gang, Filter over all 5000 nodes (upstream filters every node), take the
 //                     first feasible node, Reserve; gangs are kept (all fit). Reports
 //                     `per_gang` and `filter_calls`.
+//   BM_DraSchedule    the same shape end to end through sched::Schedule: 1000 PodGroups (gang,
+//                     minCount 8) of 8 pods (100m CPU each, nodes 4 CPU / 110 pods); every pod
+//                     filtered by DynamicResources inside the gang algorithm. Reports `per_gang`.
 //
 // Objects are built before the timed loop.
 #include <chrono>
@@ -20,6 +23,7 @@
 
 #include "api/object_set.h"
 #include "sched/plugins/dynamic_resources/dynamic_resources.h"
+#include "sched/scheduler.h"
 
 namespace wasched {
 namespace {
@@ -128,6 +132,41 @@ void BM_DraGangCycles(benchmark::State& state) {
   state.counters["bound"] = static_cast<double>(bound);
 }
 BENCHMARK(BM_DraGangCycles)->Args({1000, 8})->Unit(benchmark::kMillisecond);
+
+void BM_DraSchedule(benchmark::State& state) {
+  const int gangs = static_cast<int>(state.range(0));
+  const int per_gang = static_cast<int>(state.range(1));
+  api::ObjectSet s = Shape(gangs, per_gang);
+  for (api::Node& n : s.nodes) {
+    n.allocatable = {{"cpu", 4000}, {"memory", int64_t{32} << 30}, {"pods", 110}};
+  }
+  for (int g = 0; g < gangs; ++g) {
+    api::PodGroup& pg = s.pod_groups.emplace_back();
+    pg.meta.name = "gang-" + std::to_string(g);
+    pg.meta.namespace_ = "default";
+    pg.scheduling_policy.gang.emplace();
+    pg.scheduling_policy.gang->min_count = per_gang;
+  }
+  for (size_t i = 0; i < s.pods.size(); ++i) {
+    api::Pod& pod = s.pods[i];
+    pod.containers[0].requests = {{"cpu", 100}, {"memory", int64_t{100} << 20}};
+    pod.pod_group_name = "gang-" + std::to_string(static_cast<int>(i) / per_gang);
+  }
+  size_t bound = 0;
+  size_t allocated = 0;
+  for (auto _ : state) {
+    sched::ScheduleResult r = sched::Schedule(s, sched::SchedulerOptions{});
+    bound = r.bindings.size();
+    allocated = r.allocations.size();
+    benchmark::DoNotOptimize(r);
+  }
+  state.counters["per_gang"] = benchmark::Counter(
+      static_cast<double>(gangs) * static_cast<double>(state.iterations()),
+      benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["bound"] = static_cast<double>(bound);
+  state.counters["claims"] = static_cast<double>(allocated);
+}
+BENCHMARK(BM_DraSchedule)->Args({1000, 8})->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace wasched

@@ -445,6 +445,44 @@ const std::map<std::string, Check>& Checks() {
          }
          EXPECT_EQ(DomainsOf(o, all, kBlockKey), std::set<std::string>{"block-a"});
        }},
+      {"dra-podgroup-shared-claim",
+       [](const Outcome& o) {
+         // dra-example-driver's PodGroup-claim example: each group's two pods share exactly one
+         // claim, allocated once for the group (KEP-5729); two groups → two claims, two GPUs.
+         const std::string ns = "podgroup-resourceclaimtemplate/";
+         ExpectAllBound(o, {ns + "group-1-0", ns + "group-1-1", ns + "group-2-0", ns + "group-2-1"},
+                        "dra-example-driver-cluster-worker");
+         ASSERT_EQ(o.result.allocations.size(), 2u);
+         std::set<std::string> devices;
+         for (int g = 0; g < 2; ++g) {
+           const sched::ClaimAllocation& a = o.result.allocations[static_cast<size_t>(g)];
+           EXPECT_EQ(a.claim, ns + "group-" + std::to_string(g + 1) + "-gpu");
+           EXPECT_EQ(a.owner, "PodGroup " + ns + "group-" + std::to_string(g + 1));
+           ASSERT_EQ(a.devices.size(), 1u);
+           devices.insert(a.devices[0].device);
+         }
+         EXPECT_EQ(devices.size(), 2u);
+       }},
+      {"dra-gang-gpu-shortage",
+       [](const Outcome& o) {
+         // 3 pods × 1 GPU each, 2 GPUs in the cluster: the gang binds nothing, holds no GPU.
+         ExpectPendingWith(o, Names({"trainer-0", "trainer-1", "trainer-2"}), "Unschedulable",
+                           "cannot allocate all claims");
+         EXPECT_EQ(Scheduled(o, "default/trainer"), 0);
+         EXPECT_TRUE(o.result.allocations.empty());
+       }},
+      {"dra-group-claim-pins",
+       [](const Outcome& o) {
+         // A group-shared node-local GPU pins all members to its node: gang-a on gpu-big (the
+         // only GPU node with room for both); gang-b would need gpu-small for both → none bind.
+         ExpectAllBound(o, Names({"gang-a-0", "gang-a-1"}), "gpu-big");
+         ExpectPendingWith(o, Names({"gang-b-0", "gang-b-1"}), "Unschedulable",
+                           "resourceclaim not available on the node");
+         ASSERT_EQ(o.result.allocations.size(), 1u);
+         EXPECT_EQ(o.result.allocations[0].claim, "default/gang-a-gpu");
+         ASSERT_EQ(o.result.allocations[0].devices.size(), 1u);
+         EXPECT_EQ(o.result.allocations[0].devices[0].pool, "gpu-big");
+       }},
       {"h08-topology-no-room",
        [](const Outcome& o) {
          ExpectAllPending(o, GroupPods("gang", 2));
