@@ -268,17 +268,9 @@ void AppendDraErrors(const api::ObjectSet& objects, const FeatureGates& gates,
     ValidateContainerClaims(e, pod.containers, "containers", names);
     ValidateContainerClaims(e, pod.init_containers, "initContainers", names);
   }
-  if (gates.dra_workload_resource_claims) {
-    for (size_t i = 0; i < objects.pod_groups.size(); ++i) {
-      const api::PodGroup& g = objects.pod_groups[i];
-      if (g.resource_claims.empty()) continue;
-      Errors e(out, g.meta, ObjectLabel("PodGroup", g.meta), kRankPodGroup, i);
-      std::set<std::string> names;
-      // The entries' shape is pod_group_validation's; here only that they resolve.
-      ValidateClaimRefs(e, g.resource_claims, "spec.resourceClaims", g.meta.namespace_, claims,
-                        templates, &names, /*check_shape=*/false);
-    }
-  }
+  // PodGroup spec.resourceClaims are not resolved here: the API server does not require the
+  // claim or template to exist, and a member pod's identical entry is checked as the pod's.
+  (void)gates;
 }
 
 }  // namespace wasched::validation::internal
