@@ -1,16 +1,18 @@
 // File: codec/input_limits.h
 //
-// The input limits of the codec (issue 10, internal to codec/): every manifest wasched reads is
+// The input limits of the codec (issue 10): every manifest wasched reads is
 // bounded in file size, object size, nesting depth, string length, object count and alias
 // expansion, so that hostile input gets a clear error (file, document, field path; exit 1)
 // instead of exhausting memory, the stack or time. Each limit is far above what a real cluster
 // dump holds, and says where that bound comes from; README "Input limits" lists them for users.
+// Other layers may hold themselves to the same limits (e.g. objects the Job controller creates,
+// cli/compile_command.cc); codec/ itself also reaches them as codec::internal::*.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 
-namespace wasched::codec::internal {
+namespace wasched::codec {
 
 // kMaxFileBytes: one file, or stdin. Kubernetes' documented scalability limits are 5,000 nodes
 // and 150,000 pods (kubernetes.io/docs/setup/best-practices/cluster-large); such a cluster dumped
@@ -44,9 +46,18 @@ inline constexpr int64_t kMaxObjects = 1'000'000;
 // Alias expansion (billion laughs): a YAML alias is a reference, not a copy (codec/yaml_dom.h);
 // decoders may visit at most 2 × document bytes + 1024 nodes (Diagnostics' visit budget,
 // codec/yaml_reader.h) and merge keys (`<<: *base`) may add at most as many map entries
-// (kMergeBudget) before the document is an error. Real manifests visit each node once.
+// before the document is an error. Real manifests visit each node once.
 [[nodiscard]] constexpr int64_t ExpansionBudget(size_t document_bytes) {
   return static_cast<int64_t>(document_bytes) * 2 + 1024;
 }
 
-}  // namespace wasched::codec::internal
+namespace internal {
+using codec::ExpansionBudget;
+using codec::kMaxFileBytes;
+using codec::kMaxNestingDepth;
+using codec::kMaxObjectBytes;
+using codec::kMaxObjects;
+using codec::kMaxScalarBytes;
+}  // namespace internal
+
+}  // namespace wasched::codec

@@ -163,10 +163,21 @@ bool Diagnostics::Spend() {
     --budget_;
     return true;
   }
-  if (!exhausted_) {
-    exhausted_ = true;
-    errors_.push_back(FieldError{FieldErrorType::kTooMany, "", "",
-                                 "document expands to too many nodes (YAML aliases?)", ""});
+  exhausted_ = true;
+  return false;
+}
+
+bool Diagnostics::FirstExhaustion() {
+  if (!exhausted_ || exhaustion_reported_) return false;
+  exhaustion_reported_ = true;
+  return true;
+}
+
+bool Reader::SpendVisit() const {
+  if (diag_->Spend()) return true;
+  if (diag_->FirstExhaustion()) {
+    Error(FieldErrorType::kTooMany, "",
+          "document expands to too many nodes (YAML aliases?; see README \"Input limits\")");
   }
   return false;
 }

@@ -68,8 +68,10 @@ class Diagnostics {
   void AddError(FieldError error) { errors_.push_back(std::move(error)); }
   void AddWarning(std::string message) { warnings_.push_back(std::move(message)); }
 
-  // Spend: consumes one node visit; false (after recording one error) when the budget is gone.
+  // Spend: consumes one node visit; false when the budget is gone. The first false also makes
+  // FirstExhaustion() true once, so the caller can record one error at its own path.
   [[nodiscard]] bool Spend();
+  [[nodiscard]] bool FirstExhaustion();
 
   // FirstWalk: true the first time map node `id` of `dom` is walked (its duplicate keys are
   // reported then, once, however often decoders walk it again). O(1) amortized.
@@ -82,6 +84,7 @@ class Diagnostics {
  private:
   int64_t budget_;
   bool exhausted_ = false;
+  bool exhaustion_reported_ = false;
   const YamlDom* walked_dom_ = nullptr;
   std::vector<bool> walked_;  // by node id of walked_dom_
   std::vector<FieldError> errors_;
@@ -150,7 +153,7 @@ class Reader {
     const bool report = diag_->FirstWalk(*dom_, node_);
     MapKeyIndex keys(*dom_, c);
     for (size_t i = 0; i + 1 < c.size(); i += 2) {
-      if (!diag_->Spend()) return;
+      if (!SpendVisit()) return;
       if (dom_->type(c[i]) != YamlType::kScalar) {
         Error(FieldErrorType::kTypeInvalid, "", "field names must be strings");
         continue;
@@ -191,7 +194,7 @@ class Reader {
     const bool report = diag_->FirstWalk(*dom_, node_);
     MapKeyIndex keys(*dom_, c);
     for (size_t i = 0; i + 1 < c.size(); i += 2) {
-      if (!diag_->Spend()) return;
+      if (!SpendVisit()) return;
       if (dom_->type(c[i]) != YamlType::kScalar) {
         Error(FieldErrorType::kTypeInvalid, "", "map keys must be strings");
         continue;
@@ -213,7 +216,7 @@ class Reader {
     if (!ExpectKind(ValueKind::kList)) return;
     const std::span<const YamlNodeId> c = dom_->children(node_);
     for (size_t index = 0; index < c.size(); ++index) {
-      if (!diag_->Spend()) return;
+      if (!SpendVisit()) return;
       const Reader child(c[index], this, Segment::kIndex, {}, index);
       fn(index, child);
     }
@@ -247,6 +250,9 @@ class Reader {
 
   // Error: records an error at this node's path.
   void Error(FieldErrorType type, std::string bad_value, std::string detail) const;
+  // SpendVisit: Diagnostics::Spend; when the alias budget runs out, one TooMany error at this
+  // node's path (the map or list whose walk went over it).
+  [[nodiscard]] bool SpendVisit() const;
   // TypeError: TypeInvalid `expected <expected>, got <kind> <value>`.
   void TypeError(std::string_view expected) const;
   // Warn: records a warning about this object (`message` is complete, path included).
