@@ -2,6 +2,7 @@
 #include "sim/cluster.h"
 
 #include <map>
+#include <set>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -31,6 +32,7 @@ api::Node MakeNode(std::string name, int64_t cpu_milli, int64_t memory, const st
 tl::expected<std::vector<api::Node>, std::string> GenerateCluster(const std::string& spec) {
   std::map<std::string, std::string> kv = {{"nodes", "64"}, {"gpus", "8"},  {"cpus", "96"},
                                            {"memory", "768Gi"}, {"zones", "2"}, {"racksPerZone", "4"}};
+  std::set<std::string> given;
   std::stringstream ss(spec);
   std::string item;
   while (std::getline(ss, item, ',')) {
@@ -42,6 +44,7 @@ tl::expected<std::vector<api::Node>, std::string> GenerateCluster(const std::str
           "--generate-cluster: \"{}\": want key=value with keys nodes, gpus, cpus, memory, zones, racksPerZone", item));
     }
     kv[key] = item.substr(eq + 1);
+    given.insert(key);
   }
   auto count = [&](const char* key, int64_t min, int64_t max) -> tl::expected<int64_t, std::string> {
     auto v = ParseInt(kv[key]);
@@ -56,6 +59,12 @@ tl::expected<std::vector<api::Node>, std::string> GenerateCluster(const std::str
   if (!gpus) return tl::unexpected(gpus.error());
   auto cpus = count("cpus", 1, 100000);
   if (!cpus) return tl::unexpected(cpus.error());
+  // Defaults shrink to fit a small cluster (nodes=2 gives 2 zones of 1 rack); given values don't.
+  if (!given.contains("zones")) kv["zones"] = std::to_string(std::min<int64_t>(2, *nodes));
+  if (!given.contains("racksPerZone")) {
+    const int64_t z = ParseInt(kv["zones"]).value_or(1);
+    kv["racksPerZone"] = std::to_string(std::max<int64_t>(1, std::min<int64_t>(4, *nodes / std::max<int64_t>(1, z))));
+  }
   auto zones = count("zones", 1, *nodes);
   if (!zones) return tl::unexpected(zones.error());
   auto racks = count("racksPerZone", 1, *nodes);
