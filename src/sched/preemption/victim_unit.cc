@@ -11,6 +11,7 @@ bool MoreImportantUnit(const VictimUnit& a, const VictimUnit& b) {
   if (a.kind != b.kind) return a.kind > b.kind;
   if (a.pods.size() != b.pods.size()) return a.pods.size() > b.pods.size();
   if (a.earliest_start != b.earliest_start) return a.earliest_start < b.earliest_start;
+  if (a.uid_rank >= 0 && b.uid_rank >= 0) return a.uid_rank < b.uid_rank;
   return a.uid < b.uid;
 }
 
@@ -32,7 +33,15 @@ void VictimUnitIndex::CollectRunning(int32_t group, std::vector<PodIndex>* out, 
   for (int32_t child : groups_[group].children) CollectRunning(child, out, depth + 1);
 }
 
-VictimUnit VictimUnitIndex::Build(PodIndex p, UnitKey key) const {
+namespace {
+
+std::string_view PodUid(const PodInfo& pi) {
+  return pi.pod->meta.uid.empty() ? std::string_view(pi.key) : std::string_view(pi.pod->meta.uid);
+}
+
+}  // namespace
+
+VictimUnit VictimUnitIndex::Build(PodIndex p, UnitKey key) {
   VictimUnit u;
   if (key >= 0) {
     const PodInfo& pi = pods_[p];
@@ -46,7 +55,22 @@ VictimUnit VictimUnitIndex::Build(PodIndex p, UnitKey key) const {
       u.priority = pi.priority;
     }
     u.earliest_start = pi.creation;
-    u.uid = pi.pod->meta.uid.empty() ? std::string_view(pi.key) : std::string_view(pi.pod->meta.uid);
+    u.uid = PodUid(pi);
+    if (uid_rank_.empty()) {
+      // Ranks of every pod's uid, once: equal uids get equal ranks, so the order is exactly the
+      // string order. O(P log P).
+      std::vector<PodIndex> order(pods_.size());
+      for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<PodIndex>(i);
+      std::sort(order.begin(), order.end(),
+                [&](PodIndex x, PodIndex y) { return PodUid(pods_[x]) < PodUid(pods_[y]); });
+      uid_rank_.assign(pods_.size(), 0);
+      int64_t rank = 0;
+      for (size_t i = 0; i < order.size(); ++i) {
+        if (i > 0 && PodUid(pods_[order[i]]) != PodUid(pods_[order[i - 1]])) ++rank;
+        uid_rank_[order[i]] = rank;
+      }
+    }
+    u.uid_rank = uid_rank_[p];
     return u;
   }
   const auto g = static_cast<int32_t>(-1 - key);

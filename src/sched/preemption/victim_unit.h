@@ -96,6 +96,8 @@ struct VictimUnit {
   int64_t earliest_start = 0;
   std::string_view uid;  // tie-break: the group's or the pod's uid, else its key (views into
                          // the GroupNode / PodInfo / api::Pod, which outlive the index)
+  int64_t uid_rank = -1;  // single-pod units: rank of `uid` among all pods' uids (an integer
+                          // compare instead of a string compare); -1 for group units
 };
 
 // MoreImportantUnit: strict weak order, most important first (§6.2).
@@ -135,7 +137,7 @@ class VictimUnitIndex {
   [[nodiscard]] std::vector<int32_t> AllSlots();
 
  private:
-  VictimUnit Build(PodIndex p, UnitKey key) const;
+  VictimUnit Build(PodIndex p, UnitKey key);
   void CollectRunning(int32_t group, std::vector<PodIndex>* out, int depth) const;
 
   const std::vector<PodInfo>& pods_;
@@ -143,6 +145,7 @@ class VictimUnitIndex {
   std::vector<VictimUnit> units_;     // stable addresses not needed: callers copy or re-ask
   std::vector<int32_t> pod_slot_;     // pod → position in units_ + 1 (0 = not built)
   std::vector<int32_t> group_slot_;   // group → position in units_ + 1 (0 = not built)
+  std::vector<int64_t> uid_rank_;     // pod → rank of its uid (built on first use)
   std::vector<PodIndex> grouped_;     // pods whose pod_slot_ points at a group unit
   std::vector<int32_t> built_groups_; // groups whose group_slot_ is set
 };

@@ -63,7 +63,7 @@ TEST(VictimUnits, SingleGroupPodsAreUnitsOfTheirOwnWithTheGroupsPriority) {
 }
 
 TEST(VictimUnits, ImportanceOrder) {
-  VictimUnit pod{{1}, 10, UnitKind::kPod, false, -1, 5, "pod-a"};
+  VictimUnit pod{{1}, 10, UnitKind::kPod, false, -1, 5, "pod-a"};  // uid_rank -1: strings
   VictimUnit group{{2, 3}, 10, UnitKind::kPodGroup, true, 0, 9, "pg-g"};
   VictimUnit bigger{{4, 5, 6}, 10, UnitKind::kPodGroup, true, 1, 9, "pg-h"};
   VictimUnit cpg{{7}, 10, UnitKind::kCompositePodGroup, true, 2, 9, "cpg-c"};
@@ -154,6 +154,29 @@ TEST(VictimUnits, RefreshRebuildsGroupUnitsFromCurrentPlacements) {
   units.Refresh();
   EXPECT_EQ(units.UnitOf(a).pods.size(), 1u);
   EXPECT_EQ(units.SlotOf(bare), bare_slot);  // single-pod units survive
+}
+
+}  // namespace
+}  // namespace wasched::sched::preemption
+
+namespace wasched::sched::preemption {
+namespace {
+
+TEST(VictimUnits, UidRankFollowsTheUidStringOrder) {
+  TestCluster c;
+  c.AddNode("n1", 10);
+  const PodIndex z = c.AddPod("zeta", test::kLow, "n1");
+  const PodIndex a = c.AddPod("alpha", test::kLow, "n1");
+  const PodIndex m = c.AddPod("mid", test::kLow, "n1");
+  c.Build();
+  VictimUnitIndex units(c.pods(), c.groups());
+  const VictimUnit ua = units.UnitOf(a);
+  const VictimUnit um = units.UnitOf(m);
+  const VictimUnit uz = units.UnitOf(z);
+  EXPECT_GE(ua.uid_rank, 0);
+  EXPECT_TRUE(MoreImportantUnit(ua, um));
+  EXPECT_TRUE(MoreImportantUnit(um, uz));
+  EXPECT_FALSE(MoreImportantUnit(uz, ua));
 }
 
 }  // namespace
