@@ -56,11 +56,11 @@ void ValidateSelectors(Errors& e, const std::vector<api::DeviceSelector>& select
 }
 
 void ValidateExact(Errors& e, const api::ExactDeviceRequest& r, const std::string& path,
-                   const std::set<std::string>& classes) {
+                   const std::set<std::string>* classes) {
   const std::string cls = Child(path, "deviceClassName");
   if (r.device_class_name.empty()) {
     e.Add(Required(cls));
-  } else if (!classes.contains(r.device_class_name)) {
+  } else if (classes != nullptr && !classes->contains(r.device_class_name)) {
     e.Add(FieldError{FieldErrorType::kNotFound, cls, Quote(r.device_class_name),
                      "no DeviceClass of this name in the input", ""});
   }
@@ -74,8 +74,10 @@ void ValidateExact(Errors& e, const api::ExactDeviceRequest& r, const std::strin
   }
 }
 
+// `classes`: the DeviceClasses of the input, or nullptr when no pod uses the claim (then a
+// missing class is not an error: the API server does not require it to exist).
 void ValidateClaimSpec(Errors& e, const api::ResourceClaimSpec& spec, const std::string& path,
-                       const std::set<std::string>& classes) {
+                       const std::set<std::string>* classes) {
   const std::string requests = Child(Child(path, "devices"), "requests");
   std::set<std::string> names;
   for (size_t i = 0; i < spec.requests.size(); ++i) {
@@ -229,10 +231,21 @@ void AppendDraErrors(const api::ObjectSet& objects, const FeatureGates& gates,
     }
   }
 
+  NameSet used_claims;
+  NameSet used_templates;
+  for (const api::Pod& pod : objects.pods) {
+    for (const api::PodResourceClaim& c : pod.resource_claims) {
+      if (c.resource_claim_name) used_claims.emplace(pod.meta.namespace_, *c.resource_claim_name);
+      if (c.resource_claim_template_name) {
+        used_templates.emplace(pod.meta.namespace_, *c.resource_claim_template_name);
+      }
+    }
+  }
   for (size_t i = 0; i < objects.resource_claims.size(); ++i) {
     const api::ResourceClaim& c = objects.resource_claims[i];
     Errors e(out, c.meta, ObjectLabel("ResourceClaim", c.meta), kRankResourceClaim, i);
-    ValidateClaimSpec(e, c.spec, "spec", classes);
+    ValidateClaimSpec(e, c.spec, "spec",
+                      used_claims.contains({c.meta.namespace_, c.meta.name}) ? &classes : nullptr);
     if (!c.allocation) continue;
     Errors w(warnings, c.meta, ObjectLabel("ResourceClaim", c.meta), kRankResourceClaim, i);
     for (size_t j = 0; j < c.allocation->size(); ++j) {
@@ -252,7 +265,9 @@ void AppendDraErrors(const api::ObjectSet& objects, const FeatureGates& gates,
     const api::ResourceClaimTemplate& t = objects.resource_claim_templates[i];
     Errors e(out, t.meta, ObjectLabel("ResourceClaimTemplate", t.meta),
              kRankResourceClaimTemplate, i);
-    ValidateClaimSpec(e, t.spec, "spec.spec", classes);
+    ValidateClaimSpec(e, t.spec, "spec.spec",
+                      used_templates.contains({t.meta.namespace_, t.meta.name}) ? &classes
+                                                                                 : nullptr);
   }
 
   for (size_t i = 0; i < objects.pods.size(); ++i) {

@@ -4,7 +4,8 @@
 // objects, before scheduling: the essential field rules of kubernetes/kubernetes
 // pkg/apis/resource/validation/validation.go (names, exactly-one unions, counts, selectors that
 // compile — with wasched's CEL subset, an expression outside it is `Unsupported value` naming the
-// construct), and references that must resolve: a request's DeviceClass, a pod's
+// construct), and references that must resolve: a request's DeviceClass (for claims and templates
+// a pod uses), a pod's
 // ResourceClaim / ResourceClaimTemplate in its namespace, a container's claim entry in the pod.
 // (Upstream's scheduler would leave such pods pending waiting for the object to appear; wasched
 // reads a snapshot, so a dangling reference is an input error.)
