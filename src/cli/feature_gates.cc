@@ -125,6 +125,12 @@ std::vector<std::string> ApplyFeatureGates(const FeatureGates& gates, api::Objec
     objects->composite_pod_groups.clear();
   }
   if (!gates.composite_pod_group) {
+    // A CompositePodGroup gate left at its default turns off with its dependencies
+    // (util/feature_gates.h): say why.
+    const std::string why =
+        !gates.topology_aware_workload_scheduling && gates.generic_workload
+            ? " (it depends on TopologyAwareWorkloadScheduling, which is off)"
+            : "";
     int changed = 0;
     for (api::Workload& w : objects->workloads) {
       if (!w.composite_pod_group_templates.empty()) {
@@ -140,15 +146,15 @@ std::vector<std::string> ApplyFeatureGates(const FeatureGates& gates, api::Objec
     }
     if (!objects->composite_pod_groups.empty()) {
       warnings.push_back(
-          fmt::format("feature gate CompositePodGroup is off: ignored {} CompositePodGroup(s)",
-                      objects->composite_pod_groups.size()));
+          fmt::format("feature gate CompositePodGroup is off{}: ignored {} CompositePodGroup(s)",
+                      why, objects->composite_pod_groups.size()));
       objects->composite_pod_groups.clear();
     }
     if (changed > 0) {
       warnings.push_back(
-          fmt::format("feature gate CompositePodGroup is off: dropped compositePodGroupTemplates / "
+          fmt::format("feature gate CompositePodGroup is off{}: dropped compositePodGroupTemplates / "
                       "parentCompositePodGroupName from {} object(s)",
-                      changed));
+                      why, changed));
     }
   }
   if (!gates.topology_aware_workload_scheduling) {

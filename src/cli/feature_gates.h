@@ -22,7 +22,9 @@ namespace wasched::cli {
 //   CompositePodGroup off        → CompositePodGroups removed; Workloads'
 //                                  compositePodGroupTemplates and PodGroups'
 //                                  parentCompositePodGroupName cleared
-//   TopologyAwareWorkloadScheduling off → schedulingConstraints cleared
+//   TopologyAwareWorkloadScheduling off → schedulingConstraints cleared (CompositePodGroup, which
+//                                  depends on it, is then off too unless set, which is an error:
+//                                  see ParseFeatureGates)
 //   DRAWorkloadResourceClaims off → resourceClaims cleared
 //   PodGroupPreemptionPolicy off → preemptionPolicy on groups and templates cleared
 //   WorkloadWithJob off          → Jobs' spec.scheduling cleared (pkg/api/job dropDisabledFields)

@@ -268,7 +268,17 @@ std::string FormatScheduleTable(const api::ObjectSet& objects,
     }
     out += RTrim(line) + '\n';
     if (!s.message.empty()) out += s.indent + "  message: " + s.message + '\n';
-    if (!s.pending_message.empty()) out += s.indent + "  pending pods: " + s.pending_message + '\n';
+    if (!s.pending_message.empty()) {
+      // A pending message that extends the condition's (e.g. with "pod group preemption: …")
+      // is not printed twice: only what it adds.
+      const std::string_view pm = s.pending_message;
+      if (!s.message.empty() && pm.size() > s.message.size() && pm.starts_with(s.message)) {
+        out += s.indent + "  pending pods: (message above)" +
+               std::string(pm.substr(s.message.size())) + '\n';
+      } else {
+        out += s.indent + "  pending pods: " + s.pending_message + '\n';
+      }
+    }
     for (const Row& r : s.rows) {
       out += RTrim(s.indent + "  " + Pad(r.pod, pod_width) + "  " + Pad(r.where, where_width) +
                    "  " + r.note) +

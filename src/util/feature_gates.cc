@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <iterator>
+#include <utility>
 
 namespace wasched {
 namespace {
@@ -26,6 +27,25 @@ constexpr Gate kGates[] = {
     {"WorkloadWithJob", &FeatureGates::workload_with_job},
     {"PodGroupPreemptionPolicy", &FeatureGates::pod_group_preemption_policy},
 };
+
+// kDependencies: spec/was-v1.37.md §11 (KEP-6012): CompositePodGroup depends on GenericWorkload
+// and TopologyAwareWorkloadScheduling (upstream pkg/features defaultKubernetesFeatureGateDependencies,
+// checked by component-base featuregate's SetFromMap). §11 lists no other v1.37 dependency.
+struct Dependency {
+  std::string_view gate;
+  bool FeatureGates::*member;
+  std::vector<std::pair<std::string_view, bool FeatureGates::*>> needs;
+};
+
+const std::vector<Dependency>& Dependencies() {
+  static const std::vector<Dependency> deps = {
+      {"CompositePodGroup",
+       &FeatureGates::composite_pod_group,
+       {{"GenericWorkload", &FeatureGates::generic_workload},
+        {"TopologyAwareWorkloadScheduling", &FeatureGates::topology_aware_workload_scheduling}}},
+  };
+  return deps;
+}
 
 std::string_view Trim(std::string_view s) {
   const char* ws = " \t\n\r";
@@ -59,6 +79,7 @@ const std::vector<std::string_view>& KnownFeatureGates() {
 
 tl::expected<FeatureGates, std::string> ParseFeatureGates(std::string_view spec) {
   FeatureGates gates;
+  std::vector<bool FeatureGates::*> explicitly_set;
   while (!spec.empty()) {
     std::size_t comma = spec.find(',');
     std::string_view item = Trim(spec.substr(0, comma));
@@ -81,6 +102,32 @@ tl::expected<FeatureGates, std::string> ParseFeatureGates(std::string_view spec)
           fmt::format("invalid value of {}={}, err: {}", key, value, parsed.error()));
     }
     gates.*(gate->member) = *parsed;
+    explicitly_set.push_back(gate->member);
+  }
+  // Dependencies (component-base featuregate): an enabled gate whose dependency is disabled is
+  // an error. wasched's all-on default is not upstream's (CompositePodGroup is alpha, off), so a
+  // gate that is on only by that default follows its dependencies and turns off with them.
+  for (const Dependency& d : Dependencies()) {
+    if (!(gates.*(d.member))) continue;
+    std::string disabled, joined;  // "A B" (upstream's %v of a slice), "A and B"
+    for (const auto& [name, member] : d.needs) {
+      if (gates.*member) continue;
+      disabled += disabled.empty() ? "" : " ";
+      disabled += name;
+      joined += joined.empty() ? "" : " and ";
+      joined += name;
+    }
+    if (disabled.empty()) continue;
+    const bool is_explicit =
+        std::find(explicitly_set.begin(), explicitly_set.end(), d.member) != explicitly_set.end();
+    if (!is_explicit) {
+      gates.*(d.member) = false;
+      continue;
+    }
+    return tl::unexpected(fmt::format(
+        "{} is enabled, but depends on features that are disabled: [{}] ({} depends on {}; "
+        "turn {} off too)",
+        d.gate, disabled, d.gate, joined, d.gate));
   }
   return gates;
 }

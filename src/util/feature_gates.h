@@ -41,7 +41,13 @@ struct FeatureGates {
 // strconv.ParseBool: 1 t T TRUE true True 0 f F FALSE false False); empty items are ignored and
 // later pairs win. Starts from the defaults. Errors (upstream's wording):
 // "unrecognized feature gate: X", "missing bool value for X", "invalid value of X=V, err: ...".
-// O(length of spec).
+// Dependencies (spec §11, KEP-6012; upstream defaultKubernetesFeatureGateDependencies):
+// CompositePodGroup depends on GenericWorkload and TopologyAwareWorkloadScheduling. Setting
+// CompositePodGroup=true explicitly while one of them is false is an error ("CompositePodGroup is
+// enabled, but depends on features that are disabled: [TopologyAwareWorkloadScheduling]
+// (CompositePodGroup depends on TopologyAwareWorkloadScheduling; ...)"); left at wasched's
+// default it turns off with them (upstream's default for it is off, so upstream never sees the
+// conflict from defaults alone). O(length of spec).
 [[nodiscard]] tl::expected<FeatureGates, std::string> ParseFeatureGates(std::string_view spec);
 
 // FormatFeatureGates: "Name=true,Name=false,..." for every gate, in KnownFeatureGates order.

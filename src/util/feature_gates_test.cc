@@ -18,11 +18,12 @@ TEST(FeatureGatesTest, AllOnByDefault) {
 
 TEST(FeatureGatesTest, ParsesPairsLaterWins) {
   auto gates = ParseFeatureGates(
-      " CompositePodGroup=false, ,TopologyAwareWorkloadScheduling=F,"
-      "CompositePodGroup=1,PodGroupPreemptionPolicy=FALSE");
+      " CompositePodGroup=true, ,DRAWorkloadResourceClaims=F,"
+      "CompositePodGroup=0,PodGroupPreemptionPolicy=FALSE");
   ASSERT_TRUE(gates) << gates.error();
-  EXPECT_TRUE(gates->composite_pod_group);
-  EXPECT_FALSE(gates->topology_aware_workload_scheduling);
+  EXPECT_FALSE(gates->composite_pod_group);
+  EXPECT_FALSE(gates->dra_workload_resource_claims);
+  EXPECT_TRUE(gates->topology_aware_workload_scheduling);
   EXPECT_FALSE(gates->pod_group_preemption_policy);
   EXPECT_TRUE(gates->generic_workload);
 }
@@ -33,6 +34,37 @@ TEST(FeatureGatesTest, ErrorsUseUpstreamWording) {
   EXPECT_EQ(ParseFeatureGates("GenericWorkload=yes").error(),
             "invalid value of GenericWorkload=yes, err: strconv.ParseBool: parsing \"yes\": "
             "invalid syntax");
+}
+
+TEST(FeatureGatesTest, CompositePodGroupExplicitlyOnNeedsItsDependencies) {
+  // spec §11: CompositePodGroup depends on GenericWorkload + TopologyAwareWorkloadScheduling;
+  // component-base refuses an enabled gate whose dependency is disabled.
+  EXPECT_EQ(ParseFeatureGates("CompositePodGroup=true,TopologyAwareWorkloadScheduling=false").error(),
+            "CompositePodGroup is enabled, but depends on features that are disabled: "
+            "[TopologyAwareWorkloadScheduling] (CompositePodGroup depends on "
+            "TopologyAwareWorkloadScheduling; turn CompositePodGroup off too)");
+  EXPECT_EQ(ParseFeatureGates("GenericWorkload=false,CompositePodGroup=true,"
+                              "TopologyAwareWorkloadScheduling=false")
+                .error(),
+            "CompositePodGroup is enabled, but depends on features that are disabled: "
+            "[GenericWorkload TopologyAwareWorkloadScheduling] (CompositePodGroup depends on "
+            "GenericWorkload and TopologyAwareWorkloadScheduling; turn CompositePodGroup off too)");
+  // Order does not matter: the check runs after every pair is read.
+  EXPECT_FALSE(ParseFeatureGates("TopologyAwareWorkloadScheduling=false,CompositePodGroup=true"));
+  EXPECT_TRUE(ParseFeatureGates("CompositePodGroup=true,TopologyAwareWorkloadScheduling=true"));
+}
+
+TEST(FeatureGatesTest, CompositePodGroupByDefaultFollowsItsDependencies) {
+  // Left at wasched's default (on), CompositePodGroup turns off with a dependency.
+  for (const char* spec : {"TopologyAwareWorkloadScheduling=false", "GenericWorkload=false"}) {
+    auto gates = ParseFeatureGates(spec);
+    ASSERT_TRUE(gates) << spec << ": " << gates.error();
+    EXPECT_FALSE(gates->composite_pod_group) << spec;
+    EXPECT_TRUE(gates->workload_with_job) << spec;
+  }
+  auto both = ParseFeatureGates("TopologyAwareWorkloadScheduling=false,CompositePodGroup=false");
+  ASSERT_TRUE(both);
+  EXPECT_FALSE(both->composite_pod_group);
 }
 
 }  // namespace

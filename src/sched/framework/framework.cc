@@ -331,7 +331,7 @@ void Framework::FeasibleNodes(const PodInfo& pod, std::vector<NodeIndex>& out) {
   for (const auto& [s, n] : scored) out.push_back(n);
 }
 
-std::string Framework::Diagnose(const PodInfo& pod, Code* code) const {
+std::string Framework::Diagnose(const PodInfo& pod, Code* code, std::string_view outside) const {
   if (nodes_.size() == 0) {
     // Upstream ErrNoNodesAvailable (pkg/scheduler/schedule_one.go).
     if (code) *code = Code::kUnschedulableAndUnresolvable;
@@ -395,8 +395,16 @@ std::string Framework::Diagnose(const PodInfo& pod, Code* code) const {
   std::vector<std::string> parts;
   for (const auto& [reason, count] : reasons) parts.push_back(fmt::format("{} {}", count, reason));
   std::sort(parts.begin(), parts.end());
-  const auto total = restricted_ ? static_cast<int32_t>(allowed_.size()) : nodes_.size();
-  std::string msg = fmt::format("{}/{} nodes are available", fitting, total);
+  const bool count_outside = restricted_ && !outside.empty();
+  if (count_outside && nodes_.size() > static_cast<int32_t>(allowed_.size())) {
+    parts.push_back(fmt::format("{} {}", nodes_.size() - static_cast<int32_t>(allowed_.size()),
+                                outside));
+    std::sort(parts.begin(), parts.end());
+  }
+  const auto total =
+      restricted_ && !count_outside ? static_cast<int32_t>(allowed_.size()) : nodes_.size();
+  (void)fitting;  // fits alone: counted in the total only (the pod is pending all the same)
+  std::string msg = fmt::format("0/{} nodes are available", total);
   if (!parts.empty()) msg += ": " + fmt::format("{}", fmt::join(parts, ", "));
   return msg + ".";
 }

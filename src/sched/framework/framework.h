@@ -88,7 +88,13 @@ class Framework {
   // "0/N nodes are available: 3 Insufficient cpu, 1 node(s) were unschedulable."
   // `status` receives Unschedulable, or UnschedulableAndUnresolvable when every node was
   // rejected by a filter that preemption cannot fix.
-  [[nodiscard]] std::string Diagnose(const PodInfo& pod, Code* code = nullptr) const;
+  // Always "0/N" (upstream FitError: the pod is pending); a node where the pod fits alone (it
+  // was left out by its group's context) is counted in N but given no reason. While restricted,
+  // N is the allowed nodes; with a non-empty `outside` it is every node, the ones outside the
+  // restriction counted under that reason (e.g. "node(s) didn't match the pod group's topology
+  // placement (rack=r1)").
+  [[nodiscard]] std::string Diagnose(const PodInfo& pod, Code* code = nullptr,
+                                     std::string_view outside = {}) const;
 
   // StaticallyFeasible: node indices passing every node-static filter for the class.
   [[nodiscard]] const std::vector<NodeIndex>& StaticallyFeasible(ClassIndex c) const {

@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "sched/gang/pod_group_algorithm.h"
 #include "sched/plugins/placement_resources_fit/placement_resources_fit.h"
@@ -18,8 +19,72 @@ namespace {
 // kMaxDepth: per-depth buffers; a valid tree has at most 4 levels (KEP-6012), refused trees
 // never reach the algorithm.
 constexpr int32_t kMaxDepth = 8;
-// kMaxListedPlacements: a failure message names at most this many placements.
-constexpr size_t kMaxListedPlacements = 10;
+// Failure message bounds: at most kMaxListedReasons distinct per-placement reasons (most frequent
+// first), each clipped to kMaxReasonBytes, and kMaxNamedPlacements names per reason.
+constexpr size_t kMaxListedReasons = 3;
+constexpr size_t kMaxReasonBytes = 400;
+constexpr size_t kMaxNamedPlacements = 3;
+
+// Clip: `s` cut to kMaxReasonBytes on a UTF-8 boundary, "…" marking the cut.
+std::string Clip(std::string_view s) {
+  if (s.size() <= kMaxReasonBytes) return std::string(s);
+  size_t cut = kMaxReasonBytes;
+  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
+  return std::string(s.substr(0, cut)) + "…";
+}
+
+// PlacementFailureMessage: "0/K placements are available: <groups>." where identical reasons are
+// aggregated like FitError's node reasons: "100 placement(s): <reason>" ("r0: <reason>" for a
+// reason of one placement; up to kMaxNamedPlacements names in parentheses for a few), most
+// frequent first (ties: label order), "; and M more placement(s) with other reasons" beyond
+// kMaxListedReasons. `reasons` are (candidate, reason) in label order. Ends with ".", so a
+// suffix can follow after a space. O(K log K + total reason length).
+std::string PlacementFailureMessage(const std::vector<plugins::Placement>& cands,
+                                    const std::vector<std::pair<size_t, std::string>>& reasons) {
+  struct Group {
+    const std::string* reason;
+    size_t count = 0;
+    size_t first = 0;
+    std::vector<std::string_view> names;
+  };
+  std::vector<Group> groups;
+  std::map<std::string_view, size_t> by_reason;
+  for (const auto& [i, reason] : reasons) {
+    auto [it, added] = by_reason.emplace(reason, groups.size());
+    if (added) groups.push_back(Group{&reason, 0, i, {}});
+    Group& g = groups[it->second];
+    ++g.count;
+    if (g.names.size() < kMaxNamedPlacements) g.names.push_back(cands[i].name);
+  }
+  std::stable_sort(groups.begin(), groups.end(), [](const Group& a, const Group& b) {
+    return a.count != b.count ? a.count > b.count : a.first < b.first;
+  });
+  std::string message = fmt::format("0/{} placements are available", cands.size());
+  size_t others = 0;
+  for (size_t k = 0; k < groups.size(); ++k) {
+    const Group& g = groups[k];
+    if (k >= kMaxListedReasons) {
+      others += g.count;
+      continue;
+    }
+    message += k == 0 ? ": " : "; ";
+    if (g.count == 1) {
+      message += fmt::format("{}: ", g.names.front());
+    } else if (g.count <= kMaxNamedPlacements) {
+      message += fmt::format("{} placement(s) ({}): ", g.count, fmt::join(g.names, ", "));
+    } else {
+      message += fmt::format("{} placement(s): ", g.count);
+    }
+    std::string_view reason = *g.reason;  // its closing period would clash with "; "
+    if (!reason.empty() && reason.back() == '.') reason.remove_suffix(1);
+    message += Clip(reason);
+  }
+  if (others > 0) {
+    message += fmt::format("; and {} more placement(s) with other reasons", others);
+  }
+  if (message.back() != '.') message += '.';
+  return message;
+}
 
 }  // namespace
 
@@ -445,14 +510,7 @@ Code TreeAlgorithm::Schedule(TreeIndex t, const plugins::Placement& parent, int3
     for (const auto& [i, r] : pruned) reasons.emplace_back(i, PrunedMessage(r));
     std::sort(reasons.begin(), reasons.end(),
               [](const auto& a, const auto& b) { return a.first < b.first; });
-    std::string message = fmt::format("0/{} placements are available", cands.size());
-    for (size_t k = 0; k < reasons.size() && k < kMaxListedPlacements; ++k) {
-      message += fmt::format("{} {}: {}", k == 0 ? ":" : ";", cands[reasons[k].first].name,
-                             reasons[k].second);
-    }
-    if (reasons.size() > kMaxListedPlacements) {
-      message += fmt::format("; and {} more", reasons.size() - kMaxListedPlacements);
-    }
+    std::string message = PlacementFailureMessage(cands, reasons);
     return fail(any_resolvable ? Code::kUnschedulable : Code::kUnschedulableAndUnresolvable,
                 std::move(message));
   }
@@ -464,6 +522,34 @@ Code TreeAlgorithm::Schedule(TreeIndex t, const plugins::Placement& parent, int3
   }
   out.placement = std::string(cands[chosen].name);
   return Code::kSuccess;
+}
+
+bool TreeAlgorithm::PlacementOf(TreeIndex t, std::vector<NodeIndex>& nodes,
+                                std::string& description) {
+  // Levels from t up to the root that chose a domain (outer first in the description).
+  std::vector<std::pair<const plugins::TopologyKeyIndex*, int32_t>> levels;
+  std::vector<TreeIndex> chain;
+  for (TreeIndex u = t; u >= 0; u = tree_.node(u).parent) chain.push_back(u);
+  std::string text;
+  for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+    const GroupTreeNode& node = tree_.node(*it);
+    const TreeNodeOutcome& o = outcomes_[*it];
+    if (node.topology_key.empty() || o.code != Code::kSuccess || o.placement.empty()) continue;
+    const plugins::TopologyKeyIndex& index = topology_.Get(node.topology_key);
+    const auto v = std::lower_bound(index.values.begin(), index.values.end(), o.placement);
+    if (v == index.values.end() || *v != o.placement) continue;
+    levels.emplace_back(&index, static_cast<int32_t>(v - index.values.begin()));
+    text += fmt::format("{}{}={}", text.empty() ? "" : ", ", node.topology_key, o.placement);
+  }
+  if (levels.empty()) return false;
+  nodes.clear();
+  for (NodeIndex n = 0; n < nodes_.size(); ++n) {
+    bool inside = true;
+    for (const auto& [index, d] : levels) inside = inside && index->domain_of_node[n] == d;
+    if (inside) nodes.push_back(n);
+  }
+  description = std::move(text);
+  return true;
 }
 
 TreeAttempt TreeAlgorithm::Run(TreeIndex root) {

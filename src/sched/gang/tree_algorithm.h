@@ -16,7 +16,9 @@
 //     trial) or after `PlacementsToFind` feasible ones. The best score wins (ties: better bound,
 //     then label-value order; upstream picks at random) and is evaluated again to keep its
 //     assumptions (skipped when it was the last one tried). None feasible →
-//     "0/N placements are available: <value>: <why>; …" (at most 10 listed, label order).
+//     "0/N placements are available: 100 placement(s): <why>; r7: <why>." — identical reasons
+//     aggregated like FitError's node reasons, most frequent first, at most 3 reasons of at
+//     most 400 bytes each, then "; and M more placement(s) with other reasons"; ends with ".".
 // Evaluate(group, placement):
 //   * leaf PodGroup → PodGroupAlgorithm on its pending members with the Framework restricted to
 //     the placement's nodes (the whole cluster: unrestricted, indexed);
@@ -94,6 +96,13 @@ class TreeAlgorithm {
 
   // Outcome: the outcome of group t from the last Run (t in that Run's subtree).
   [[nodiscard]] const TreeNodeOutcome& Outcome(TreeIndex t) const { return outcomes_[t]; }
+
+  // PlacementOf: after a successful Run, the nodes the chosen placements allow for the pods of
+  // group t — the domains chosen for t and each ancestor with a topology key, intersected,
+  // ascending — and their description "rack=r1" (outer levels first: "block=b0, rack=r1").
+  // False (outputs untouched) when no level at or above t chose a domain. O(N × levels).
+  [[nodiscard]] bool PlacementOf(TreeIndex t, std::vector<NodeIndex>& nodes,
+                                 std::string& description);
 
   // PlacementsToFind: feasible placements to find before scoring, for `candidates` placements
   // holding `total_nodes` nodes together. O(1).
