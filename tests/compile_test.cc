@@ -211,7 +211,7 @@ kind: Job
 metadata: {name: bad, namespace: ml}
 spec:
   parallelism: 2
-  template: {spec: {containers: [{name: c}]}}
+  template: {spec: {restartPolicy: Never, containers: [{name: c}]}}
   scheduling: {schedulingPolicy: {gang: {minCount: 3}}, disruptionMode: {}}
 )");
   const auto r = test::RunCommand({WASCHED_BINARY, "compile", "-f", path});
@@ -229,7 +229,7 @@ kind: Job
 metadata: {name: train, namespace: ml}
 spec:
   parallelism: 2
-  template: {spec: {containers: [{name: c}]}}
+  template: {spec: {restartPolicy: Never, containers: [{name: c}]}}
   scheduling: {schedulingPolicy: {gang: {}}}
 )");
   const auto r = test::RunCommand({WASCHED_BINARY, "compile", "-f", path, "-o", "json"});
@@ -300,7 +300,7 @@ kind: Job
 metadata: {name: prio, namespace: ml, uid: u1}
 spec:
   parallelism: 1
-  template: {spec: {priorityClassName: nope, containers: [{name: c}]}}
+  template: {spec: {restartPolicy: Never, priorityClassName: nope, containers: [{name: c}]}}
 )");
   const auto s = test::RunCommand({WASCHED_BINARY, "schedule", "-f", path, "-f", kTwoZones});
   EXPECT_EQ(s.exit_code, 1);

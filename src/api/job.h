@@ -73,6 +73,9 @@ struct Job {
   std::optional<CompletionMode> completion_mode;
   bool suspend = false;
   Pod pod_template;
+  // template_restart_policy: spec.template.spec.restartPolicy as written ("" = unset; the Pod
+  // model keeps no restartPolicy). Validated as a Job's: OnFailure or Never.
+  std::string template_restart_policy;
   std::optional<JobSchedulingConfiguration> scheduling;
   JobStatus status;
 };

@@ -10,7 +10,11 @@
 
 #include "cli/feature_gates.h"
 #include "cli/schedule_command.h"
+#include <fmt/format.h>
+
 #include "codec/generated_encoding.h"
+#include "codec/input_limits.h"
+#include "controller/job/job_pods.h"
 #include "codec/loader.h"
 #include "controller/job/job_controller.h"
 #include "validation/api_validation.h"
@@ -18,10 +22,74 @@
 
 namespace wasched::cli {
 
+namespace {
+
+// CreatedObjectNote: what happens upstream to a created object with this error. The API server
+// resolves no references: a pod naming a missing PodGroup is created and held at PreEnqueue
+// (spec/was-v1.37.md §4.2), a missing ResourceClaimTemplate leaves the group's claim uncreated
+// (§7); a missing PriorityClass is refused by the Priority admission plugin, and field errors
+// (a name over 63 characters) by validation.
+std::string CreatedObjectNote(const InputError& e) {
+  const FieldError& f = e.error;
+  if (f.type == FieldErrorType::kNotFound && f.field == "spec.schedulingGroup.podGroupName") {
+    return fmt::format(
+        "created by the Job controller; the API server accepts it and the scheduler holds it at "
+        "PreEnqueue until PodGroup {} exists",
+        f.bad_value);
+  }
+  if (f.type == FieldErrorType::kNotFound && f.field.ends_with(".resourceClaimTemplateName")) {
+    return fmt::format(
+        "created by the Job controller; the API server accepts it, but the ResourceClaim "
+        "controller cannot create the claim from ResourceClaimTemplate {}, so the pods stay "
+        "pending",
+        f.bad_value);
+  }
+  if (f.type == FieldErrorType::kNotFound && f.field.ends_with(".resourceClaimName")) {
+    return fmt::format(
+        "created by the Job controller; the API server accepts it, and the pods stay pending "
+        "until ResourceClaim {} exists",
+        f.bad_value);
+  }
+  return "created by the Job controller; the API server would refuse it";
+}
+
+}  // namespace
+
+std::optional<InputError> CheckJobCreationLimit(const api::ObjectSet& objects) {
+  int64_t count = static_cast<int64_t>(
+      objects.nodes.size() + objects.pods.size() + objects.priority_classes.size() +
+      objects.workloads.size() + objects.pod_groups.size() + objects.composite_pod_groups.size() +
+      objects.jobs.size() + objects.pod_disruption_budgets.size() + objects.device_classes.size() +
+      objects.resource_slices.size() + objects.resource_claims.size() +
+      objects.resource_claim_templates.size());
+  for (const api::Job& job : objects.jobs) {
+    // At most a Workload, a PodGroup and WantActive pods per Job.
+    const int64_t pods = controller::job::WantActive(job);
+    count += 2 + pods;
+    if (count <= codec::kMaxObjects) continue;
+    const bool by_completions = job.completions && *job.completions < api::EffectiveParallelism(job);
+    return InputError{
+        job.meta.source, "Job " + api::NamespacedName(job.meta),
+        FieldError{FieldErrorType::kInvalid,
+                   by_completions ? "spec.completions" : "spec.parallelism",
+                   std::to_string(by_completions ? *job.completions
+                                                 : api::EffectiveParallelism(job)),
+                   fmt::format("the Job controller would create {} pods; with the {} objects "
+                               "before them that exceeds the input limit of {} objects",
+                               pods, count - pods, codec::kMaxObjects),
+                   ""}};
+  }
+  return std::nullopt;
+}
+
 std::optional<controller::job::ControllerRun> RunJobControllerChecked(api::ObjectSet* objects,
                                                                      const FeatureGates& gates,
                                                                      bool refuse_invalid,
                                                                      std::ostream& err) {
+  if (auto limit = CheckJobCreationLimit(*objects)) {
+    err << "error: " << limit->ToString() << '\n';
+    return std::nullopt;
+  }
   controller::job::ControllerRun run = controller::job::RunJobController(objects, gates);
   for (const std::string& w : run.warnings) err << "warning: " << w << '\n';
   for (const std::string& e : run.events) err << "event: " << e << '\n';
@@ -34,8 +102,8 @@ std::optional<controller::job::ControllerRun> RunJobControllerChecked(api::Objec
   bool refused = false;
   for (const InputError& e : validation::ValidateForSchedule(*objects, gates, &ignored_warnings)) {
     if (created.count(e.object) == 0) continue;
-    err << (refuse_invalid ? "error: " : "warning: ") << e.ToString()
-        << " (created by the Job controller; the API server would refuse it)\n";
+    err << (refuse_invalid ? "error: " : "warning: ") << e.ToString() << " ("
+        << CreatedObjectNote(e) << ")\n";
     refused = true;
   }
   if (refused && refuse_invalid) return std::nullopt;
@@ -65,6 +133,7 @@ int RunCompile(const CompileOptions& options, std::istream& in, std::ostream& ou
     return kExitInvalidInput;
   }
   const auto run = RunJobControllerChecked(&objects, options.gates, /*refuse_invalid=*/false, err);
+  if (!run) return kExitInvalidInput;
   const std::string text = options.json ? codec::EncodeObjectsJsonList(run->generated)
                                         : codec::EncodeObjectsYaml(run->generated);
   return WriteOutput(out, err, text, kExitOk);

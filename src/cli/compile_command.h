@@ -26,6 +26,7 @@
 #include "api/object_set.h"
 #include "controller/job/job_controller.h"
 #include "util/feature_gates.h"
+#include "util/field_error.h"
 
 namespace CLI {
 class App;
@@ -40,11 +41,24 @@ struct CompileOptions {
   FeatureGates gates;
 };
 
-// RunJobControllerChecked: controller::job::RunJobController on `objects` (already validated),
-// its warnings and events written to `err`, then the pre-scheduling checks
+// CheckJobCreationLimit: the input object limit (codec::kMaxObjects, codec/input_limits.h)
+// applied to what the Job controller would create, before it allocates anything: the input's
+// objects plus, per Job in input order, a Workload, a PodGroup and controller::job::WantActive
+// pods. The first Job that crosses the limit is an Invalid error at `spec.parallelism` (or
+// `spec.completions` when that bounds the pods), nullopt when all fit. Upstream has no such limit
+// for a NonIndexed Job (its controller creates pods in batches, 500 per sync); an Indexed Job's
+// parallelism is limited to 100000 by validation (validation/job_validation.h). O(Jobs).
+[[nodiscard]] std::optional<InputError> CheckJobCreationLimit(const api::ObjectSet& objects);
+
+// RunJobControllerChecked: CheckJobCreationLimit (an `error: …` line and nullopt when crossed,
+// in compile and schedule alike), then controller::job::RunJobController on `objects` (already
+// validated), its warnings and events written to `err`, then the pre-scheduling checks
 // (validation::ValidateForSchedule) again, keeping what concerns the created objects: what the
 // API server would refuse to create (a pod naming a PriorityClass that does not exist, a name an
-// input object already has). Those are `error: …` lines and the result is nullopt when
+// input object already has). Each says what upstream does with such an object: "the API server
+// would refuse it", or, for references the API server does not resolve, that the scheduler holds
+// the pod at PreEnqueue (missing PodGroup) or the pods stay pending (missing
+// ResourceClaimTemplate / ResourceClaim). Those are `error: …` lines and the result is nullopt when
 // `refuse_invalid` (schedule), else `warning: …` lines (compile shows the objects anyway).
 // The errors name the Job's file (created objects carry the Job's source).
 [[nodiscard]] std::optional<controller::job::ControllerRun> RunJobControllerChecked(

@@ -49,7 +49,8 @@ void DecodeCompletionMode(const Reader& r, std::optional<api::CompletionMode>* o
 }
 
 // DecodePodTemplate: spec.template = {metadata: {labels, annotations}, spec: PodSpec}.
-void DecodePodTemplate(const Reader& r, api::Pod* pod) {
+// `restart_policy` gets spec.restartPolicy (a Pod keeps none; a Job's template is validated).
+void DecodePodTemplate(const Reader& r, api::Pod* pod, std::string* restart_policy) {
   r.ForEachField([&](std::string_view key, const Reader& f) {
     if (key == "metadata") {
       f.ForEachField([&](std::string_view mkey, const Reader& mf) {
@@ -59,6 +60,12 @@ void DecodePodTemplate(const Reader& r, api::Pod* pod) {
         return true;
       });
     } else if (key == "spec") {
+      if (f.Kind() == ValueKind::kMap) {
+        f.ForEachField([&](std::string_view skey, const Reader& sf) {
+          if (skey == "restartPolicy" && !sf.IsNull()) sf.Read(restart_policy);
+          return true;
+        });
+      }
       DecodePodSpec(f, pod);
     } else {
       return false;
@@ -154,7 +161,7 @@ void DecodeJob(const Reader& root, api::Job* job) {
         else if (skey == "completions") sf.Read(&job->completions);
         else if (skey == "completionMode") DecodeCompletionMode(sf, &job->completion_mode);
         else if (skey == "suspend") sf.Read(&job->suspend);
-        else if (skey == "template") DecodePodTemplate(sf, &job->pod_template);
+        else if (skey == "template") DecodePodTemplate(sf, &job->pod_template, &job->template_restart_policy);
         else if (skey == "scheduling") DecodeJobSchedulingConfiguration(sf, &job->scheduling);
         else return IsOneOf(skey, kIgnoredJobSpecFields);
         return true;

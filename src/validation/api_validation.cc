@@ -9,6 +9,7 @@
 
 #include <map>
 #include <string>
+#include <string_view>
 #include <utility>
 
 #include "validation/composite_pod_group_validation.h"
@@ -59,6 +60,43 @@ ErrorList ValidatePriorityClassUpdate(const api::PriorityClass& pc,
                            "field is immutable"));
   }
   return errs;
+}
+
+// AppendDuplicateUids: metadata.uid is unique cluster-wide (the API server assigns it), so two
+// objects of one kind with the same uid cannot both exist (copy-pasted manifests): `Duplicate
+// metadata.uid` at each later one, detail "also used by <Kind ns/name>". Objects without a uid
+// are skipped. O(n log n).
+template <typename T>
+void AppendDuplicateUids(const std::vector<T>& list, const char* kind, KindRank rank,
+                         ErrorCollector* out) {
+  std::map<std::string_view, const T*> first;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const api::ObjectMeta& meta = list[i].meta;
+    if (meta.uid.empty()) continue;
+    auto [it, inserted] = first.emplace(meta.uid, &list[i]);
+    if (inserted) continue;
+    FieldError e = Duplicate("metadata.uid", Quote(meta.uid));
+    e.detail = "also used by " + ObjectLabel(kind, it->second->meta);
+    out->Add(meta, ObjectLabel(kind, meta), rank, i, std::move(e));
+  }
+}
+
+void AppendAllDuplicateUids(const api::ObjectSet& objects, ErrorCollector* out) {
+  AppendDuplicateUids(objects.priority_classes, "PriorityClass", kRankPriorityClass, out);
+  AppendDuplicateUids(objects.nodes, "Node", kRankNode, out);
+  AppendDuplicateUids(objects.workloads, "Workload", kRankWorkload, out);
+  AppendDuplicateUids(objects.composite_pod_groups, "CompositePodGroup", kRankCompositePodGroup,
+                      out);
+  AppendDuplicateUids(objects.pod_groups, "PodGroup", kRankPodGroup, out);
+  AppendDuplicateUids(objects.pods, "Pod", kRankPod, out);
+  AppendDuplicateUids(objects.jobs, "Job", kRankJob, out);
+  AppendDuplicateUids(objects.pod_disruption_budgets, "PodDisruptionBudget",
+                      kRankPodDisruptionBudget, out);
+  AppendDuplicateUids(objects.device_classes, "DeviceClass", kRankDeviceClass, out);
+  AppendDuplicateUids(objects.resource_slices, "ResourceSlice", kRankResourceSlice, out);
+  AppendDuplicateUids(objects.resource_claims, "ResourceClaim", kRankResourceClaim, out);
+  AppendDuplicateUids(objects.resource_claim_templates, "ResourceClaimTemplate",
+                      kRankResourceClaimTemplate, out);
 }
 
 }  // namespace
@@ -121,6 +159,7 @@ void AppendApiErrors(const api::ObjectSet& objects, const api::ObjectSet* old,
                   out->AddAll(pc.meta, ObjectLabel("PriorityClass", pc.meta), kRankPriorityClass,
                               i, ValidatePriorityClassUpdate(pc, *prev));
                 });
+  AppendAllDuplicateUids(objects, out);
 }
 
 }  // namespace internal

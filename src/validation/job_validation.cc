@@ -7,7 +7,14 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <map>
+
+#include "controller/job/job_controller.h"
+#include "validation/core_validation.h"
+#include "validation/names.h"
 #include "validation/object_meta_validation.h"
+#include "validation/pod_validation.h"
 #include "validation/scheduling_fields.h"
 #include "validation/update_validation.h"
 
@@ -77,6 +84,73 @@ void ValidateMinCountWithinParallelism(const api::Job& job, ErrorList* errs) {
                           fmt::format(kMinCountAboveParallelismDetail, parallelism)));
 }
 
+// PrefixTemplate: a Pod's errors (`spec.containers…`) as the Job template's
+// (`spec.template.spec.containers…`), appended to `errs`.
+void AppendTemplateErrors(ErrorList pod_errors, ErrorList* errs) {
+  for (FieldError& e : pod_errors) {
+    e.field = Child("spec.template", e.field);
+    errs->push_back(std::move(e));
+  }
+}
+
+// ValidateTemplate: upstream validateJobSpec's template part (pkg/apis/batch/validation/
+// validation.go): ValidatePodTemplateSpec at spec.template — labels (with the job-name labels
+// the create strategy's generateSelector adds, so a name over 63 characters is
+// `spec.template.labels: Invalid value: "<name>": must be no more than 63 characters`; identical
+// errors once, as field.ErrorList.ToAggregate dedups), the PodSpec core rules
+// (validation/core_validation.h), spec.schedulingGroup — then the Job's restartPolicy rule:
+// "" or Always (SetDefaults_PodSpec defaults "" to Always) is Required "valid values:
+// \"OnFailure\", \"Never\"", anything else NotSupported.
+void ValidateTemplate(const api::Job& job, const FeatureGates& gates, ErrorList* errs) {
+  std::map<std::string, std::string> labels = job.pod_template.meta.labels;
+  if (!job.meta.name.empty()) {
+    labels.emplace(controller::job::kJobNameLabel, job.meta.name);
+    labels.emplace(controller::job::kLegacyJobNameLabel, job.meta.name);
+  }
+  for (FieldError& e : ValidateLabels(labels, "spec.template.labels")) {
+    const bool seen = std::any_of(errs->begin(), errs->end(), [&](const FieldError& o) {
+      return o.field == e.field && o.bad_value == e.bad_value && o.detail == e.detail;
+    });
+    if (!seen) errs->push_back(std::move(e));
+  }
+  for (FieldError& e :
+       ValidateAnnotations(job.pod_template.meta.annotations, "spec.template.annotations")) {
+    errs->push_back(std::move(e));
+  }
+  AppendTemplateErrors(ValidatePodSpecCore(job.pod_template), errs);
+  if (gates.generic_workload) {
+    AppendTemplateErrors(ValidatePodSchedulingGroup(job.pod_template, nullptr, gates), errs);
+  }
+  const std::string& policy = job.template_restart_policy;
+  const char* restart_path = "spec.template.spec.restartPolicy";
+  if (policy.empty() || policy == "Always") {
+    errs->push_back(Required(restart_path, kJobRestartPolicyValues));
+  } else if (policy != "OnFailure" && policy != "Never") {
+    errs->push_back(NotSupported(restart_path, Quote(policy), {"OnFailure", "Never"}));
+  }
+}
+
+// ValidateIndexed: validateJobSpec's Indexed rules and ValidateJob's pod-hostname rule.
+void ValidateIndexed(const api::Job& job, ErrorList* errs) {
+  if (job.completion_mode != api::CompletionMode::kIndexed) return;
+  if (!job.completions) {
+    errs->push_back(Required("spec.completions", "when completion mode is Indexed"));
+  }
+  if (job.parallelism && *job.parallelism > kMaxParallelismForIndexedJob) {
+    errs->push_back(Invalid("spec.parallelism", std::to_string(*job.parallelism),
+                            fmt::format("must be less than or equal to {} when completion mode "
+                                        "is Indexed",
+                                        kMaxParallelismForIndexedJob)));
+  }
+  if (job.completions && *job.completions > 0 && !job.meta.name.empty()) {
+    const std::string hostname = fmt::format("{}-{}", job.meta.name, *job.completions - 1);
+    if (!Dns1123LabelErrors(hostname).empty()) {
+      errs->push_back(Invalid("metadata.name", Quote(job.meta.name),
+                              "will not able to create pod with invalid DNS label: " + hostname));
+    }
+  }
+}
+
 }  // namespace
 
 ErrorList ValidateJob(const api::Job& job, const api::Job* old, const FeatureGates& gates) {
@@ -84,6 +158,8 @@ ErrorList ValidateJob(const api::Job& job, const api::Job* old, const FeatureGat
   if (old == nullptr) errs = ValidateObjectMeta(job.meta);
   ValidateNonNegative(job.parallelism, "spec.parallelism", &errs);
   ValidateNonNegative(job.completions, "spec.completions", &errs);
+  ValidateIndexed(job, &errs);
+  ValidateTemplate(job, gates, &errs);
 
   const auto* old_scheduling = old != nullptr ? &old->scheduling : nullptr;
   if (!Unchanged(job.scheduling, old_scheduling)) {

@@ -1,7 +1,13 @@
 // File: validation/job_validation.h
 //
 // batch/v1 Job validation, the parts workload-aware scheduling owns (spec/was-v1.37.md §2.8,
-// §3.7; KEP-5547): metadata, spec.parallelism / spec.completions ≥ 0, and spec.scheduling:
+// §3.7; KEP-5547): metadata, spec.parallelism / spec.completions ≥ 0, the Indexed limits
+// (completions Required, parallelism ≤ 100000, `<name>-<completions-1>` a DNS label), the pod
+// template as upstream's validateJobSpec checks it (pkg/apis/batch/validation/validation.go:
+// ValidatePodTemplateSpec at `spec.template` — labels including the job-name labels the create
+// strategy adds (a name over 63 characters is invalid), annotations, the core PodSpec rules of
+// validation/core_validation.h under `spec.template.spec…`, spec.schedulingGroup — and
+// restartPolicy OnFailure or Never), and spec.scheduling:
 //   - Forbidden `spec.scheduling` while WorkloadWithJob is off (create, or a changed value);
 //   - NoSet / NoUnset of spec.scheduling and of its schedulingPolicy (Invalid, origin update);
 //   - schedulingPolicy: union basic | gang, basic immutable, gang NoSet/NoUnset, gang.minCount
@@ -30,6 +36,14 @@ namespace wasched::validation {
 // kMinCountAboveParallelismDetail: detail of the hand-written rule ({} = the parallelism).
 inline constexpr const char* kMinCountAboveParallelismDetail =
     "must be less than or equal to spec.parallelism ({})";
+
+// kMaxParallelismForIndexedJob: upstream maxParallelismForIndexedJob (pkg/apis/batch/validation/
+// validation.go): an Indexed Job's spec.parallelism above it is Invalid.
+inline constexpr int32_t kMaxParallelismForIndexedJob = 100000;
+
+// kJobRestartPolicyValues: detail of `Required spec.template.spec.restartPolicy` (upstream
+// validateJobSpec, for "" and the defaulted "Always").
+inline constexpr const char* kJobRestartPolicyValues = "valid values: \"OnFailure\", \"Never\"";
 
 // ValidateJob: the rules above; `old` nullptr = create. O(fields).
 [[nodiscard]] ErrorList ValidateJob(const api::Job& job, const api::Job* old,

@@ -17,8 +17,15 @@ using ::testing::IsEmpty;
 
 using test::Summary;
 
+// WithValidTemplate: a pod template upstream accepts (one container, restartPolicy Never).
+void WithValidTemplate(api::Job* job) {
+  job->pod_template.containers = {api::Container{.name = "c"}};
+  job->template_restart_policy = "Never";
+}
+
 api::Job GangJob(std::optional<int32_t> parallelism, std::optional<int32_t> min_count) {
   api::Job job;
+  WithValidTemplate(&job);
   job.meta.name = "j";
   job.meta.namespace_ = "default";
   job.parallelism = parallelism;
@@ -102,6 +109,7 @@ namespace {
 TEST(JobValidationTest, BasicPolicyWithDisruptionModeAllIsInvalid) {
   for (int variant = 0; variant < 3; ++variant) {
     api::Job job;
+    WithValidTemplate(&job);
     job.meta.name = "j";
     job.meta.namespace_ = "default";
     job.parallelism = 4;
@@ -120,6 +128,91 @@ TEST(JobValidationTest, BasicPolicyWithDisruptionModeAllIsInvalid) {
   api::Job gang = GangJob(4, 4);
   gang.scheduling->disruption_mode = api::DisruptionMode{.single = false, .all = true};
   EXPECT_THAT(ValidateJob(gang, nullptr, FeatureGates{}), IsEmpty());
+}
+
+}  // namespace
+}  // namespace wasched::validation
+
+namespace wasched::validation {
+namespace {
+
+// QA1 finding 6: upstream validateJobSpec (pkg/apis/batch/validation/validation.go) validates
+// spec.template: "" or Always → Required restartPolicy with the Job's valid values (an unset
+// policy is defaulted to Always first), other values NotSupported, OnFailure / Never valid.
+TEST(JobValidationTest, TemplateRestartPolicy) {
+  for (const char* policy : {"", "Always"}) {
+    api::Job job = GangJob(2, std::nullopt);
+    job.template_restart_policy = policy;
+    const ErrorList errs = ValidateJob(job, nullptr, FeatureGates{});
+    ASSERT_THAT(Summary(errs), ElementsAre("Required spec.template.spec.restartPolicy")) << policy;
+    EXPECT_EQ(errs[0].detail, "valid values: \"OnFailure\", \"Never\"");
+    EXPECT_EQ(errs[0].ToString(),
+              "spec.template.spec.restartPolicy: Required value: valid values: \"OnFailure\", "
+              "\"Never\"");
+  }
+  api::Job job = GangJob(2, std::nullopt);
+  job.template_restart_policy = "Sometimes";
+  const ErrorList errs = ValidateJob(job, nullptr, FeatureGates{});
+  ASSERT_THAT(Summary(errs), ElementsAre("NotSupported spec.template.spec.restartPolicy"));
+  EXPECT_EQ(errs[0].ToString(),
+            "spec.template.spec.restartPolicy: Unsupported value: \"Sometimes\": supported "
+            "values: \"OnFailure\", \"Never\"");
+  for (const char* policy : {"OnFailure", "Never"}) {
+    job.template_restart_policy = policy;
+    EXPECT_THAT(ValidateJob(job, nullptr, FeatureGates{}), IsEmpty()) << policy;
+  }
+}
+
+// The core PodSpec rules (validation/core_validation.h) run on the template, their paths under
+// spec.template: no containers, a negative request.
+TEST(JobValidationTest, TemplatePodSpecUnderSpecTemplate) {
+  api::Job job = GangJob(2, std::nullopt);
+  job.pod_template.containers.clear();
+  EXPECT_THAT(Summary(ValidateJob(job, nullptr, FeatureGates{})),
+              ElementsAre("Required spec.template.spec.containers"));
+  job = GangJob(2, std::nullopt);
+  job.pod_template.containers[0].requests["cpu"] = -1;
+  const ErrorList errs = ValidateJob(job, nullptr, FeatureGates{});
+  ASSERT_THAT(Summary(errs),
+              ElementsAre("Invalid spec.template.spec.containers[0].resources.requests[cpu]"));
+  EXPECT_EQ(errs[0].detail, "must be greater than or equal to 0");
+}
+
+// QA1 finding 4: the create strategy puts the Job's name into the template's job-name labels;
+// a name over 63 characters is one `spec.template.labels` error (both labels give the same
+// text; upstream's aggregate reports it once). 63 characters are fine.
+TEST(JobValidationTest, NameOver63CharactersIsAnInvalidTemplateLabel) {
+  api::Job job = GangJob(2, std::nullopt);
+  job.meta.name = std::string(63, 'a');
+  EXPECT_THAT(ValidateJob(job, nullptr, FeatureGates{}), IsEmpty());
+  job.meta.name = std::string(64, 'a');
+  const ErrorList errs = ValidateJob(job, nullptr, FeatureGates{});
+  ASSERT_THAT(Summary(errs), ElementsAre("Invalid spec.template.labels"));
+  EXPECT_EQ(errs[0].ToString(), "spec.template.labels: Invalid value: \"" + std::string(64, 'a') +
+                                    "\": must be no more than 63 characters");
+}
+
+// QA1 finding 3: upstream's Indexed limits — parallelism ≤ 100000, completions required.
+TEST(JobValidationTest, IndexedParallelismLimitAndCompletionsRequired) {
+  api::Job job = GangJob(100000, std::nullopt);
+  job.completion_mode = api::CompletionMode::kIndexed;
+  job.completions = 100000;
+  EXPECT_THAT(ValidateJob(job, nullptr, FeatureGates{}), IsEmpty());
+  job.parallelism = 100001;
+  ErrorList errs = ValidateJob(job, nullptr, FeatureGates{});
+  ASSERT_THAT(Summary(errs), ElementsAre("Invalid spec.parallelism"));
+  EXPECT_EQ(errs[0].ToString(),
+            "spec.parallelism: Invalid value: 100001: must be less than or equal to 100000 when "
+            "completion mode is Indexed");
+  // NonIndexed: no upstream limit.
+  job.completion_mode = api::CompletionMode::kNonIndexed;
+  EXPECT_THAT(ValidateJob(job, nullptr, FeatureGates{}), IsEmpty());
+  job.completion_mode = api::CompletionMode::kIndexed;
+  job.parallelism = 2;
+  job.completions.reset();
+  errs = ValidateJob(job, nullptr, FeatureGates{});
+  ASSERT_THAT(Summary(errs), ElementsAre("Required spec.completions"));
+  EXPECT_EQ(errs[0].detail, "when completion mode is Indexed");
 }
 
 }  // namespace
