@@ -1,7 +1,7 @@
 // File: tests/compile_invalid_jobs_test.cc
 //
-// QA1 findings 3, 4, 5, 6 and 8 through the real binary (inputs in tests/data/jobs/invalid/ and
-// tests/data/jobs/dangling/, the QA's minimal reproducers):
+// QA1 findings 3, 4, 5, 6 and 8 through the real binary (inputs in tests/data/jobs-invalid/ and
+// tests/data/jobs-dangling/, the QA's minimal reproducers):
 // - a NonIndexed Job whose pods would exceed the input object limit (codec/input_limits.h
 //   kMaxObjects) is refused before the controller allocates anything (compile and schedule,
 //   exit 1, `spec.parallelism`, nothing on stdout, no `event:` line); an Indexed Job over
@@ -33,8 +33,8 @@ namespace fs = std::filesystem;
 using ::testing::HasSubstr;
 using ::testing::Not;
 
-const std::string kInvalid = std::string(WASCHED_TESTDATA_DIR) + "/data/jobs/invalid/";
-const std::string kDangling = std::string(WASCHED_TESTDATA_DIR) + "/data/jobs/dangling/";
+const std::string kInvalid = std::string(WASCHED_TESTDATA_DIR) + "/data/jobs-invalid/";
+const std::string kDangling = std::string(WASCHED_TESTDATA_DIR) + "/data/jobs-dangling/";
 const std::string kTwoZones =
     std::string(WASCHED_TESTDATA_DIR) + "/data/jobs/two-zones-6-and-8-nodes.yaml";
 
