@@ -421,7 +421,7 @@ const std::map<std::string, Check>& Checks() {
          EXPECT_EQ(CountBound(o, all), 0);
          ExpectAllPending(o, all);
          EXPECT_THAT(test::PendingMap(o.result).at(Pod("driver-0")).message,
-                     StartsWith("0/2 placements are available: zone-a: "));
+                     StartsWith("0/2 placements are available: 2 placement(s) (zone-a, zone-b): "));
          ExpectTreeCondition(o, "CompositePodGroup", "workload-root", "False", api::kReasonUnschedulable);
        }},
       {"s16-hard-rack",
@@ -432,6 +432,33 @@ const std::map<std::string, Check>& Checks() {
          EXPECT_EQ(CountBound(o, GroupPods("too-big", 2)), 0);
          EXPECT_THAT(test::PendingMap(o.result).at(Pod("too-big-0")).message,
                      StartsWith("0/3 placements are available: "));
+       }},
+      {"tas-pending-outside-placement",
+       [](const Outcome& o) {
+         // QA finding 9: 3 pods bound in rack r1; the 2 left pending get a FitError over all 5
+         // nodes, the 2 free nodes of rack r0 counted as outside the group's placement.
+         const std::vector<std::string> bound = Names({"p0", "p1", "p2"});
+         ExpectAllBound(o, bound);
+         EXPECT_EQ(DomainsOf(o, bound, "rack"), std::set<std::string>{"r1"});
+         for (const char* p : {"p3", "p4"}) {
+           EXPECT_EQ(test::PendingMap(o.result).at(Pod(p)).message,
+                     "0/5 nodes are available: 2 node(s) didn't match the pod group's topology "
+                     "placement (rack=r1), 3 Insufficient cpu.");
+         }
+         ExpectCondition(o, Pod("pg"), "True", api::kReasonScheduled);
+       }},
+      {"tas-placement-reasons-aggregated",
+       [](const Outcome& o) {
+         // QA finding 15: 11 racks fail the same way, one is pruned: one line per distinct
+         // reason, most frequent first, and a separator before the PostFilter's message.
+         ExpectAllPending(o, Names({"p0", "p1", "p2"}));
+         const std::string m = test::PendingMap(o.result).at(Pod("p0")).message;
+         EXPECT_THAT(m, StartsWith("0/12 placements are available: 11 placement(s): 0/2 nodes are "
+                                   "available: 2 Insufficient cpu. Pod group default/pg: 2 of 3 "
+                                   "pods fit, minCount 3; r11: Insufficient cpu (aggregate free "
+                                   "capacity below the group's minimum). pod group preemption: "));
+         EXPECT_LT(m.size(), 600u);
+         ExpectCondition(o, Pod("pg"), "False", api::kReasonUnschedulable);
        }},
       {"s18-parent-constraint",
        [](const Outcome& o) {
@@ -488,7 +515,7 @@ const std::map<std::string, Check>& Checks() {
          ExpectAllPending(o, GroupPods("gang", 2));
          EXPECT_THAT(o.result.evictions, IsEmpty());
          EXPECT_THAT(test::PendingMap(o.result).at(Pod("gang-0")).message,
-                     StartsWith("0/2 placements are available: rack-0: "));
+                     StartsWith("0/2 placements are available: 2 placement(s) (rack-0, rack-1): "));
          ExpectCondition(o, Pod("gang"), "False", api::kReasonUnschedulable);
        }},
       {"s6-xy", CheckS6},
@@ -720,6 +747,52 @@ const std::map<std::string, Check>& Checks() {
          EXPECT_EQ(Evicted(o, "PodGroup default/preemptor"), Names({"v1", "v2", "v3"}));
          ExpectAllBound(o, Names({"preemptor-0", "preemptor-1", "preemptor-2"}));
          ExpectDisrupted(o, "default/victim-pg");
+       }},
+      {"p19-tree-mixed-group-policy",
+       [](const Outcome& o) {
+         // validatePodGroup (gate PodGroupPreemptionPolicy on): child c1 says Never, the root
+         // PreemptLowerPriority -> SchedulerError on every level, nothing bound, no eviction.
+         ExpectHierarchyRefused(o, {"root"}, {"c1", "c2"}, {"c1p", "c2p"},
+                                "all pod groups in a hierarchy should have the same preemption "
+                                "policy as the root pod group's preemption policy, got Never");
+         EXPECT_THAT(o.result.evictions, IsEmpty());
+       }},
+      {"p19-pod-policy-differs-from-group",
+       [](const Outcome& o) {
+         // Pod g1's class is Never, its group's PreemptLowerPriority -> SchedulerError, no eviction.
+         ExpectHierarchyRefused(o, {}, {"g"}, {"g0", "g1"},
+                                "all pods in a pod group hierarchy should have the same preemption "
+                                "policy as the root pod group's preemption policy, got Never (\"g1\")");
+         EXPECT_THAT(o.result.evictions, IsEmpty());
+       }},
+      {"p22-evicted-member-not-rebound",
+       [](const Outcome& o) {
+         // hi preempts g-0 (the only lower-priority pod on a 1-CPU node); the deleted g-0 is
+         // never bound again by g's own later cycle, only the pending g-1 is placed.
+         EXPECT_EQ(Evicted(o, "Pod default/hi"), Names({"g-0"}));
+         ExpectAllBound(o, Names({"hi"}), "n0");
+         ExpectAllBound(o, Names({"g-1"}));
+         EXPECT_EQ(CountBound(o, Names({"g-0"})), 0);
+         EXPECT_EQ(Scheduled(o, "default/g"), 1);
+         ExpectDisrupted(o, "default/g");
+       }},
+      {"p22-all-mode-victim-stays-down",
+       [](const Outcome& o) {
+         // b1 preempts the whole all-mode unit g1 (3 running pods). The evicted pods are not
+         // bound again and the 2 remaining pending members stay below minCount 3: g1 keeps 0.
+         std::vector<std::string> g1;
+         for (const auto& e : o.result.evictions) {
+           if (e.pod.rfind("default/g1-", 0) == 0) {
+             EXPECT_EQ(e.preemptor, "Pod default/b1") << e.pod;
+             g1.push_back(e.pod);
+           }
+         }
+         std::sort(g1.begin(), g1.end());
+         EXPECT_EQ(g1, Names({"g1-0", "g1-1", "g1-2"}));
+         EXPECT_EQ(CountBound(o, Names({"g1-0", "g1-1", "g1-2", "g1-3", "g1-4"})), 0);
+         EXPECT_EQ(Scheduled(o, "default/g1"), 0);
+         ExpectPendingWith(o, Names({"g1-3", "g1-4"}), "SchedulingGated", "2 of minCount 3 pods exist");
+         ExpectDisrupted(o, "default/g1");
        }},
   };
   return checks;

@@ -89,6 +89,31 @@ TEST(TableOutputTest, SharedPendingMessageOnceAndNaturalOrder) {
             "0 bound, 3 pending\n");
 }
 
+TEST(TableOutputTest, PendingMessageExtendingTheConditionIsNotRepeated) {
+  // QA finding 15: the pods' message is the condition's plus the PostFilter's; the long part is
+  // printed once.
+  api::ObjectSet objects;
+  objects.pod_groups.push_back(test::MakePodGroup().Name("g").MinCount(2).Obj());
+  sched::ScheduleResult result;
+  for (const char* name : {"g-0", "g-1"}) {
+    objects.pods.push_back(test::MakePod().Name(name).Group("g").Obj());
+    result.pending.push_back({std::string("default/") + name, "Unschedulable",
+                              "0/3 placements are available: 3 placement(s): why. pod group "
+                              "preemption: none"});
+  }
+  result.groups = {Group("default/g", 0, 2, "False", "Unschedulable",
+                         "0/3 placements are available: 3 placement(s): why.")};
+  EXPECT_EQ(FormatScheduleTable(objects, result),
+            "PodGroup default/g  scheduled 0/2 (minCount 2)  PodGroupInitiallyScheduled=False "
+            "Unschedulable\n"
+            "  message: 0/3 placements are available: 3 placement(s): why.\n"
+            "  pending pods: (message above) pod group preemption: none\n"
+            "  default/g-0  PENDING  Unschedulable\n"
+            "  default/g-1  PENDING  Unschedulable\n"
+            "\n"
+            "0 bound, 2 pending\n");
+}
+
 TEST(TableOutputTest, EmptyResult) {
   EXPECT_EQ(FormatScheduleTable(api::ObjectSet{}, sched::ScheduleResult{}), "0 bound, 0 pending\n");
 }

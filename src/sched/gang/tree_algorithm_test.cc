@@ -108,6 +108,24 @@ TEST(TreeAlgorithm, Kep6012BlockBHostsBothChildren) {
   EXPECT_EQ(ConditionOf(r, "PodGroup", "default/pg-1"), "True/Scheduled");
 }
 
+TEST(TreeAlgorithm, PendingPodOfPlacedGroupCountsEveryNode) {
+  // QA finding 9: pg-1 gets a 6th pod beyond minCount 5; the group is placed in one rack of one
+  // block, the extra pod stays pending with a FitError over all 18 nodes, the 13 outside the
+  // chosen block and rack under their own reason (never "k/18 nodes are available").
+  api::ObjectSet s = Kep6012();
+  s.pods.push_back(MakePod().Name("pg-1-5").Group("pg-1").Req({{"cpu", 1000}}).Obj());
+  const ScheduleResult r = ScheduleVerified(s);
+  ASSERT_EQ(r.bindings.size(), 10U);
+  ASSERT_EQ(r.pending.size(), 1U);
+  const auto bound = Bound(r);
+  const std::string rack = bound.at("default/pg-1-0").substr(0, 2);  // "b1" for rack-b1
+  EXPECT_EQ(r.pending.front().message,
+            fmt::format("0/18 nodes are available: 13 node(s) didn't match the pod group's topology "
+                        "placement (block=block-{}, rack=rack-{}), 5 Insufficient cpu.",
+                        rack[0], rack));
+  EXPECT_EQ(ConditionOf(r, "PodGroup", "default/pg-1"), "True/Scheduled");
+}
+
 TEST(TreeAlgorithm, Kep6012WithoutRoomExplainsEveryBlock) {
   api::ObjectSet s = Kep6012();
   // Block b loses a slot in rack b2: no block can host both 5-pod gangs any more.
@@ -115,8 +133,11 @@ TEST(TreeAlgorithm, Kep6012WithoutRoomExplainsEveryBlock) {
   const ScheduleResult r = ScheduleVerified(s);
   EXPECT_TRUE(r.bindings.empty());
   ASSERT_EQ(r.pending.size(), 10U);
-  EXPECT_THAT(r.pending.front().message, StartsWith("0/2 placements are available: block-a: "));
-  EXPECT_THAT(r.pending.front().message, HasSubstr("; block-b: "));
+  // Both blocks fail for the same reason: aggregated like node reasons (QA finding 15).
+  EXPECT_THAT(r.pending.front().message,
+              StartsWith("0/2 placements are available: 2 placement(s) (block-a, block-b): "
+                         "Insufficient cpu (aggregate free capacity below the group's minimum). "
+                         "pod group preemption: "));
   EXPECT_EQ(ConditionOf(r, "CompositePodGroup", "default/root"), "False/Unschedulable");
   EXPECT_EQ(ConditionOf(r, "PodGroup", "default/pg-2"), "False/Unschedulable");
 }
@@ -135,7 +156,8 @@ TEST(TreeAlgorithm, HardRackConstraintIsNeverSplit) {
   const auto bound = Bound(r);
   ASSERT_EQ(bound.size(), 2U);
   EXPECT_EQ(bound.at("default/ok-0"), bound.at("default/ok-1"));
-  EXPECT_THAT(r.pending.front().message, StartsWith("0/3 placements are available: r0: "));
+  EXPECT_THAT(r.pending.front().message,
+              StartsWith("0/3 placements are available: 3 placement(s) (r0, r1, r2): "));
 }
 
 TEST(TreeAlgorithm, RunningPodsPinTheDomain) {
