@@ -41,7 +41,11 @@ PdbBudgets::PdbBudgets(std::span<const api::PodDisruptionBudget> pdbs,
 
 bool PdbBudgets::Selects(size_t budget, const api::Pod& pod) const {
   const api::PodDisruptionBudget& pdb = budgets_[budget];
-  // Upstream skips a budget whose selector is empty (or null: labels.Nothing()).
+  // Upstream DefaultPreemption (filterPodsWithPDBViolation) skips a pod without labels and a
+  // budget whose selector is null or empty ("A PDB with a nil or empty selector matches
+  // nothing"), although the disruption controller reads `selector: {}` as every pod of the
+  // namespace in policy/v1: preemption follows the scheduler's reading (QA finding 17).
+  if (pod.meta.labels.empty()) return false;
   if (!pdb.selector || api::IsEmpty(*pdb.selector)) return false;
   if (pdb.meta.namespace_ != pod.meta.namespace_) return false;
   return api::Matches(*pdb.selector, pod.meta.labels);

@@ -53,6 +53,11 @@ api::PreemptionPolicy PostFilter::PodPolicy(PodIndex p) const {
   return PodPreemptionPolicy(pod.preemption_policy, ClassPolicy(pod.priority_class_name));
 }
 
+api::PreemptionPolicy PostFilter::OwnGroupPolicy(const std::optional<api::PreemptionPolicy>& field,
+                                                 const std::string& class_name) const {
+  return PodPreemptionPolicy(field, ClassPolicy(class_name));
+}
+
 api::PreemptionPolicy PostFilter::GroupPolicy(const std::optional<api::PreemptionPolicy>& field,
                                               const std::string& class_name,
                                               std::span<const PodIndex> members) const {

@@ -74,6 +74,10 @@ class PostFilter {
   // PodPolicy: a pod's preemptionPolicy (own, else its PriorityClass's, else
   // PreemptLowerPriority). O(classes).
   [[nodiscard]] api::PreemptionPolicy PodPolicy(PodIndex p) const;
+  // OwnGroupPolicy: a PodGroup's or CompositePodGroup's own resolved preemptionPolicy (its
+  // field, else its PriorityClass's, else PreemptLowerPriority), whatever the gate. O(classes).
+  [[nodiscard]] api::PreemptionPolicy OwnGroupPolicy(
+      const std::optional<api::PreemptionPolicy>& field, const std::string& class_name) const;
   // GroupPolicy: §6.1 for a root group with `field` / `class_name` and unscheduled `members`.
   [[nodiscard]] api::PreemptionPolicy GroupPolicy(const std::optional<api::PreemptionPolicy>& field,
                                                   const std::string& class_name,
