@@ -143,7 +143,7 @@ class Run {
   std::vector<std::string> pending_message_;
   std::vector<bool> bound_now_;
   std::vector<bool> in_scope_;            // handled by this scheduler
-  std::vector<bool> gated_;               // spec.schedulingGates non-empty
+  std::vector<bool> gated_;               // spec.schedulingGates non-empty, or evicted
   std::vector<NodeIndex> overcommitted_at_input_;
   // Preemption state: the PostFilter step, pods evicted, eviction records, groups that lost
   // pods to preemption, each preemptor pod's nominatedNodeName, and the retry flag.
@@ -571,6 +571,31 @@ void Run::ScheduleGroup(TreeIndex root) {
       break;
     }
   }
+  // preemptionPolicy consistency (validatePodGroup, QA finding 19): gate PodGroupPreemptionPolicy
+  // on, every group and pod of the hierarchy has the root group's resolved policy; gate off, the
+  // first pod's policy is the hierarchy's and every pod must agree with it.
+  const bool gate = options_.pod_group_preemption_policy;
+  auto group_policy = [&](TreeIndex t) {
+    const GroupTreeNode& n = tree_->node(t);
+    return n.is_composite
+               ? post_filter_->OwnGroupPolicy(n.composite->preemption_policy,
+                                              n.composite->priority_class_name)
+               : post_filter_->OwnGroupPolicy(n.pod_group->preemption_policy,
+                                              n.pod_group->priority_class_name);
+  };
+  const api::PreemptionPolicy root_policy =
+      gate ? group_policy(root) : post_filter_->PodPolicy(todo.front());
+  for (TreeIndex t : groups) {
+    if (!invalid.empty() || !gate) break;
+    const api::PreemptionPolicy own = group_policy(t);
+    if (own != root_policy) {
+      invalid = fmt::format(
+          "all pod groups in a hierarchy should have the same preemption policy as the root pod "
+          "group's preemption policy, got {} (\"{}\") and {} (\"{}\")",
+          api::PreemptionPolicyName(own), tree_->node(t).key,
+          api::PreemptionPolicyName(root_policy), root_node.key);
+    }
+  }
   for (PodIndex p : todo) {
     if (!invalid.empty()) break;
     const PodInfo& pi = pods_[p];
@@ -583,6 +608,21 @@ void Run::ScheduleGroup(TreeIndex root) {
           "all pods in a pod group hierarchy should have the same priority as the pod group: "
           "pod {} has priority {}, pod group {} has {}",
           pi.key, pi.priority, root_node.key, priority);
+      break;
+    }
+    const api::PreemptionPolicy own = post_filter_->PodPolicy(p);
+    if (own != root_policy) {
+      invalid =
+          gate ? fmt::format(
+                     "all pods in a pod group hierarchy should have the same preemption policy as "
+                     "the root pod group's preemption policy, got {} (\"{}\") and {} (\"{}\")",
+                     api::PreemptionPolicyName(own), pi.pod->meta.name,
+                     api::PreemptionPolicyName(root_policy), root_node.key)
+               : fmt::format(
+                     "all pods in a pod group hierarchy should have the same preemption policy, "
+                     "got {} (\"{}\") and {} (\"{}\")",
+                     api::PreemptionPolicyName(own), pi.pod->meta.name,
+                     api::PreemptionPolicyName(root_policy), pods_[todo.front()].pod->meta.name);
       break;
     }
   }
@@ -826,6 +866,10 @@ void Run::ApplyEvictions(const preemption::Outcome& outcome, const preemption::P
   preemption::Evicted ev = post_filter_->Evict(outcome, who);
   for (PodIndex q : outcome.victims) {
     evicted_[q] = true;
+    // Actuation deletes the victim (spec §6.3 step 5): a deleted pod is never scheduled again,
+    // so it leaves every later cycle like a held pod (group todo lists, PreEnqueue member
+    // counts, the tree algorithm, which reads gated_).
+    gated_[q] = true;
     bound_now_[q] = false;
     pending_reason_[q].clear();
     pending_message_[q].clear();
