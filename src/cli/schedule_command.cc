@@ -14,6 +14,7 @@
 #include "cli/table_output.h"
 #include "codec/loader.h"
 #include "codec/result_encoding.h"
+#include "validation/dra_validation.h"
 #include "validation/object_set_validation.h"
 
 namespace wasched::cli {
@@ -72,6 +73,8 @@ int RunSchedule(const ScheduleOptions& options, std::istream& in, std::ostream& 
   // Pods it creates join the input and are scheduled; `generated` lists them.
   auto run = RunJobControllerChecked(&objects, options.gates, /*refuse_invalid=*/true, err);
   if (!run) return kExitInvalidInput;
+  // Pods whose claims depend on CEL outside wasched's subset wait as Unsupported (warned above).
+  (void)validation::MarkPodsWithUnsupportedSelectors(&objects);
   sched::SchedulerOptions scheduler = options.scheduler;
   scheduler.pod_group_preemption_policy = options.gates.pod_group_preemption_policy;
   sched::ScheduleResult result = sched::Schedule(objects, scheduler);

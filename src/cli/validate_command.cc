@@ -20,7 +20,9 @@ namespace {
 
 std::size_t CountObjects(const api::ObjectSet& o) {
   return o.nodes.size() + o.pods.size() + o.priority_classes.size() + o.workloads.size() +
-         o.pod_groups.size() + o.composite_pod_groups.size() + o.jobs.size();
+         o.pod_groups.size() + o.composite_pod_groups.size() + o.jobs.size() +
+         o.pod_disruption_budgets.size() + o.device_classes.size() + o.resource_slices.size() +
+         o.resource_claims.size() + o.resource_claim_templates.size();
 }
 
 // Load: the objects of `paths`, or nullopt with the decoding errors appended to `errors`.

@@ -59,16 +59,27 @@ void DecodeAllocationMode(const Reader& r, api::DeviceAllocationMode* out) {
 
 // DecodeExact: the fields of ExactDeviceRequest / DeviceSubRequest (`name` only in the latter).
 void DecodeExact(const Reader& r, bool subrequest, api::ExactDeviceRequest* out) {
+  bool count_written = false;
   r.ForEachField([&](std::string_view key, const Reader& f) {
     if (key == "name" && subrequest) f.Read(&out->name);
     else if (key == "deviceClassName") f.Read(&out->device_class_name);
     else if (key == "selectors") DecodeSelectors(f, &out->selectors);
     else if (key == "allocationMode") DecodeAllocationMode(f, &out->allocation_mode);
-    else if (key == "count") f.Read(&out->count);
+    else if (key == "count") {
+      f.Read(&out->count);
+      count_written = !f.IsNull();
+    }
     else if (key == "adminAccess") f.Read(&out->admin_access);
     else return IsOneOf(key, kIgnoredExactFields);
     return true;
   });
+  // Upstream validateDeviceAllocationMode (pkg/apis/resource/validation/validation.go); checked
+  // here because the decoded request no longer tells a written count from the default 1.
+  if (count_written && out->allocation_mode == api::DeviceAllocationMode::kAll) {
+    r.diagnostics()->AddError(FieldError{FieldErrorType::kInvalid, r.ChildPath("count"),
+                                         std::to_string(out->count),
+                                         "must not be specified when allocationMode is 'All'", ""});
+  }
 }
 
 void DecodeClaimSpec(const Reader& r, api::ResourceClaimSpec* spec) {
@@ -105,7 +116,10 @@ void DecodeClaimSpec(const Reader& r, api::ResourceClaimSpec* spec) {
           });
         });
       } else if (dkey == "config") {
-        // opaque driver configuration: does not change the allocation
+        // opaque driver configuration: does not change the allocation; a non-list is a decode
+        // error as upstream's
+        df.ForEachItem([](size_t, const Reader& item) { item.ForEachField(
+            [](std::string_view, const Reader&) { return true; }); });
       } else {
         return false;
       }
@@ -169,6 +183,10 @@ void DecodeDevice(const Reader& r, api::Device* out) {
           auto q = api::Quantity::Parse(*text);
           if (!q) {
             vf.Error(FieldErrorType::kInvalid, QuoteValue(*text), q.error());
+          } else if (q->IsNegative()) {
+            // Upstream validateDeviceCapacity: ValidateNonnegativeQuantity.
+            vf.Error(FieldErrorType::kInvalid, QuoteValue(*text),
+                     "must be greater than or equal to 0");
           } else {
             out->capacity.emplace_back(name, *q);
           }
@@ -190,7 +208,12 @@ void DecodeDeviceClass(const Reader& root, api::DeviceClass* out) {
     if (key != "spec") return false;
     f.ForEachField([&](std::string_view skey, const Reader& sf) {
       if (skey == "selectors") DecodeSelectors(sf, &out->selectors);
-      else if (skey == "config" || skey == "extendedResourceName") {}
+      else if (skey == "config") {
+        // opaque driver configuration (a list of DeviceClassConfiguration): only its shape
+        // is checked, a non-list is a decode error as upstream's
+        sf.ForEachItem([](size_t, const Reader& item) { item.ForEachField(
+            [](std::string_view, const Reader&) { return true; }); });
+      } else if (skey == "extendedResourceName") {}
       else return false;
       return true;
     });

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "codec/loader.h"
+#include "validation/dra_validation.h"
 #include "validation/object_set_validation.h"
 
 namespace wasched::codec {
@@ -177,12 +178,10 @@ spec:
 )",
                            "f.yaml");
   ASSERT_TRUE(loaded);
+  InputErrors warnings;
   EXPECT_THAT(
-      Strings(validation::ValidateForSchedule(loaded->objects)),
+      Strings(validation::ValidateForSchedule(loaded->objects, FeatureGates{}, &warnings)),
       ElementsAre(
-          "f.yaml: document 1: DeviceClass gpu: spec.selectors[0].cel.expression: Unsupported "
-          "value: \"device.driver.lowerAscii() == 'x'\": function \"lowerAscii\" is not "
-          "supported by wasched",
           "f.yaml: document 2: ResourceClaimTemplate ns/t: spec.spec.devices.requests[0].exactly."
           "deviceClassName: Not found: \"ghost\": no DeviceClass of this name in the input",
           HasSubstr("spec.spec.devices.requests[0].exactly.selectors[0].cel.expression: Invalid "
@@ -191,6 +190,151 @@ spec:
           "\"missing\"",
           "f.yaml: document 3: Pod ns/p: spec.containers[0].resources.claims[0].name: Not found: "
           "\"other\": must be one of the names in pod.spec.resourceClaims"));
+  // Valid CEL outside wasched's subset is a warning naming field and construct (QA1 finding 11).
+  EXPECT_THAT(Strings(warnings),
+              ElementsAre("f.yaml: document 1: DeviceClass gpu: spec.selectors[0].cel.expression: "
+                          "Unsupported value: \"device.driver.lowerAscii() == 'x'\": function "
+                          "\"lowerAscii\" is not supported by wasched; pods whose claims use it "
+                          "are not scheduled"));
+}
+
+// QA1 finding 11: upstream's compile.go accepts a selector whose type is bool or dyn; a
+// statically typed non-bool is Invalid at create with upstream's text; valid CEL wasched does not
+// evaluate (the `exists` macro) is a warning, and the pods depending on it are marked so that the
+// scheduler leaves them pending as Unsupported; a syntax error stays an error.
+TEST(DecodeDra, CelTypesUnsupportedConstructsAndSyntaxErrors) {
+  auto loaded = LoadString(R"(apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: gpu}
+spec:
+  selectors: [{cel: {expression: "device.driver == 'gpu.example.com'"}}]
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaimTemplate
+metadata: {name: exists, namespace: default}
+spec:
+  spec:
+    devices:
+      requests:
+      - name: gpu
+        exactly:
+          deviceClassName: gpu
+          selectors: [{cel: {expression: "device.attributes.exists(k, k == 'x')"}}]
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaimTemplate
+metadata: {name: typed, namespace: default}
+spec:
+  spec:
+    devices:
+      requests:
+      - name: gpu
+        exactly:
+          deviceClassName: gpu
+          selectors:
+          - cel: {expression: "device.driver"}
+          - cel: {expression: "device.driver =="}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: p0, namespace: default}
+spec:
+  containers: [{name: c, resources: {claims: [{name: gpu}]}}]
+  resourceClaims: [{name: gpu, resourceClaimTemplateName: exists}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: p1, namespace: default}
+spec:
+  containers: [{name: c}]
+)",
+                           "f.yaml");
+  ASSERT_TRUE(loaded);
+  InputErrors warnings;
+  EXPECT_THAT(
+      Strings(validation::ValidateForSchedule(loaded->objects, FeatureGates{}, &warnings)),
+      ElementsAre(
+          "f.yaml: document 3: ResourceClaimTemplate default/typed: spec.spec.devices."
+          "requests[0].exactly.selectors[0].cel.expression: Invalid value: \"device.driver\": "
+          "must evaluate to bool or the unknown type, not string",
+          HasSubstr("selectors[1].cel.expression: Invalid value: \"device.driver ==\": "
+                    "compilation failed: Syntax error")));
+  EXPECT_THAT(Strings(warnings),
+              ElementsAre("f.yaml: document 2: ResourceClaimTemplate default/exists: spec.spec."
+                          "devices.requests[0].exactly.selectors[0].cel.expression: Unsupported "
+                          "value: \"device.attributes.exists(k, k == 'x')\": function \"exists\" "
+                          "is not supported by wasched; pods whose claims use it are not "
+                          "scheduled"));
+  EXPECT_EQ(validation::MarkPodsWithUnsupportedSelectors(&loaded->objects), 1);
+  EXPECT_THAT(loaded->objects.pods[0].unsupported_constraints,
+              ElementsAre("spec.resourceClaims[0] (CEL selector of ResourceClaimTemplate "
+                          "default/exists: spec.spec.devices.requests[0].exactly.selectors[0]."
+                          "cel.expression: function \"exists\" is not supported by wasched)"));
+  EXPECT_THAT(loaded->objects.pods[1].unsupported_constraints, IsEmpty());
+}
+
+// QA1 finding 12: an over-long expression is TooLong without its value, as upstream's
+// validateCELSelector (field.TooLong(path, "", CELSelectorExpressionMaxLength)).
+TEST(DecodeDra, OverLongCelExpressionIsTooLongWithoutTheValue) {
+  const std::string expr = std::string(200 * 1024, '(');
+  auto loaded = LoadString("apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: "
+                           "gpu}\nspec:\n  selectors: [{cel: {expression: \"" + expr + "\"}}]\n",
+                           "f.yaml");
+  ASSERT_TRUE(loaded);
+  EXPECT_THAT(Strings(validation::ValidateForSchedule(loaded->objects)),
+              ElementsAre("f.yaml: document 1: DeviceClass gpu: spec.selectors[0].cel.expression: "
+                          "Too long: may not be more than 10240 bytes"));
+}
+
+// QA1 finding 18: upstream ValidateDeviceClass (metadata.name a DNS-1123 subdomain),
+// validateDeviceAllocationMode (`count` with All), ValidateNonnegativeQuantity on capacities, and
+// `spec.config` a list (decode error otherwise).
+TEST(DecodeDra, UpstreamShapeAndValueChecks) {
+  auto bad_name = LoadString(R"(apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: "Bad_Name"}
+spec:
+  selectors: [{cel: {expression: "true"}}]
+)",
+                             "f.yaml");
+  ASSERT_TRUE(bad_name);
+  EXPECT_THAT(Strings(validation::ValidateForSchedule(bad_name->objects)),
+              ElementsAre(HasSubstr(
+                  "f.yaml: document 1: DeviceClass Bad_Name: metadata.name: Invalid value: "
+                  "\"Bad_Name\": a lowercase RFC 1123 subdomain")));
+
+  auto decode_errors = LoadString(R"(apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: gpu}
+spec:
+  config: 7
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: s}
+spec:
+  driver: gpu.example.com
+  nodeName: n0
+  pool: {name: p, generation: 0, resourceSliceCount: 1}
+  devices:
+  - {name: e, capacity: {memory: {value: "-1Gi"}}}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: c, namespace: default}
+spec:
+  devices:
+    requests: [{name: r, exactly: {deviceClassName: gpu, allocationMode: All, count: 3}}]
+)",
+                                  "f.yaml");
+  ASSERT_FALSE(decode_errors);
+  EXPECT_THAT(
+      Strings(decode_errors.error()),
+      ElementsAre(HasSubstr("f.yaml: document 1: DeviceClass gpu: spec.config: Invalid value"),
+                  "f.yaml: document 2: ResourceSlice s: spec.devices[0].capacity[memory].value: "
+                  "Invalid value: \"-1Gi\": must be greater than or equal to 0",
+                  "f.yaml: document 3: ResourceClaim default/c: spec.devices.requests[0].exactly."
+                  "count: Invalid value: 3: must not be specified when allocationMode is 'All'"));
 }
 
 }  // namespace

@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "util/field_value.h"
+
 namespace wasched::codec {
 namespace {
 
@@ -25,7 +27,7 @@ const char* ContractType(FieldErrorType type) {
 std::string ContractDetail(const FieldError& e) {
   if (e.type == FieldErrorType::kNotFound) {
     std::string detail = "not found";
-    if (!e.bad_value.empty()) detail += ": " + e.bad_value;
+    if (!e.bad_value.empty()) detail += ": " + RenderValue(e.bad_value);
     if (!e.detail.empty()) detail += ": " + e.detail;
     return detail;
   }

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "util/field_value.h"
+
 namespace wasched {
 
 const char* FieldErrorTypeName(FieldErrorType t) {
@@ -36,10 +38,21 @@ const char* FieldErrorTypeText(FieldErrorType t) {
   return "Invalid value";
 }
 
+std::string RenderValue(std::string_view value) {
+  if (value.size() <= kMaxRenderedValueBytes) return std::string(value);
+  size_t cut = kTruncatedValueBytes;
+  // Never split a UTF-8 sequence: back up over continuation bytes (10xxxxxx).
+  while (cut > 0 && (static_cast<unsigned char>(value[cut]) & 0xC0) == 0x80) --cut;
+  std::string out(value.substr(0, cut));
+  out += "\u2026";
+  if (value.front() == '"' && value.back() == '"') out += '"';
+  return out;
+}
+
 std::string FieldError::ToString() const {
   std::string out = field.empty() ? std::string() : field + ": ";
   out += FieldErrorTypeText(type);
-  if (!bad_value.empty()) out += ": " + bad_value;
+  if (!bad_value.empty()) out += ": " + RenderValue(bad_value);
   if (!detail.empty()) out += ": " + detail;
   return out;
 }

@@ -5,11 +5,13 @@
 
 #include <fmt/format.h>
 
+#include <map>
 #include <set>
 #include <string>
 
 #include "dra/cel/program.h"
 #include "validation/field_errors.h"
+#include "validation/names.h"
 
 namespace wasched::validation::internal {
 namespace {
@@ -19,12 +21,18 @@ using NameSet = std::set<std::pair<std::string, std::string>>;  // (namespace, n
 class Errors {
  public:
   Errors(ErrorCollector* out, const api::ObjectMeta& meta, std::string label, KindRank rank,
-         size_t index)
-      : out_(out), meta_(meta), label_(std::move(label)), rank_(rank), index_(index) {}
+         size_t index, ErrorCollector* warnings = nullptr)
+      : out_(out), warnings_(warnings), meta_(meta), label_(std::move(label)), rank_(rank),
+        index_(index) {}
   void Add(FieldError e) { out_->Add(meta_, label_, rank_, index_, std::move(e)); }
+  // Warn: a wasched limitation, not an API error (dropped when there is no warnings collector).
+  void Warn(FieldError e) {
+    if (warnings_ != nullptr) warnings_->Add(meta_, label_, rank_, index_, std::move(e));
+  }
 
  private:
   ErrorCollector* out_;
+  ErrorCollector* warnings_;
   const api::ObjectMeta& meta_;
   std::string label_;
   KindRank rank_;
@@ -44,11 +52,21 @@ void ValidateSelectors(Errors& e, const std::vector<api::DeviceSelector>& select
       e.Add(Required(p));
       continue;
     }
+    // Upstream validateCELSelector: TooLong without the value, not compiled.
+    if (expr.size() > dra::cel::kMaxLength) {
+      e.Add(FieldError{FieldErrorType::kTooLong, p, "",
+                       fmt::format("may not be more than {} bytes", dra::cel::kMaxLength), ""});
+      continue;
+    }
     auto program = dra::cel::Program::Compile(expr);
     if (program) continue;
     if (program.error().unsupported) {
-      e.Add(FieldError{FieldErrorType::kNotSupported, p, Quote(expr), program.error().message,
-                       ""});
+      // Valid CEL outside wasched's subset (QA1 finding 11): the API server would store it, so it
+      // is no input error; the pods whose claims depend on it stay pending as Unsupported
+      // (MarkPodsWithUnsupportedSelectors).
+      e.Warn(FieldError{FieldErrorType::kNotSupported, p, Quote(expr),
+                        program.error().message + "; pods whose claims use it are not scheduled",
+                        ""});
     } else {
       e.Add(Invalid(p, Quote(expr), program.error().message));
     }
@@ -65,9 +83,11 @@ void ValidateExact(Errors& e, const api::ExactDeviceRequest& r, const std::strin
                      "no DeviceClass of this name in the input", ""});
   }
   ValidateSelectors(e, r.selectors, Child(path, "selectors"));
+  // Upstream validateDeviceAllocationMode.
   if (r.allocation_mode == api::DeviceAllocationMode::kExactCount && r.count <= 0) {
     e.Add(Invalid(Child(path, "count"), std::to_string(r.count), "must be greater than zero"));
   }
+  // (`count` with allocationMode All: a decode error, see codec/decode_dra.cc.)
   if (r.admin_access) {
     e.Add(FieldError{FieldErrorType::kNotSupported, Child(path, "adminAccess"), "true",
                      "adminAccess is not supported by wasched", ""});
@@ -185,7 +205,11 @@ void AppendDraErrors(const api::ObjectSet& objects, const FeatureGates& gates,
   std::set<std::string> class_seen;
   for (size_t i = 0; i < objects.device_classes.size(); ++i) {
     const api::DeviceClass& c = objects.device_classes[i];
-    Errors e(out, c.meta, ObjectLabel("DeviceClass", c.meta), kRankDeviceClass, i);
+    Errors e(out, c.meta, ObjectLabel("DeviceClass", c.meta), kRankDeviceClass, i, warnings);
+    // Upstream ValidateDeviceClass: ValidateObjectMeta with a DNS-1123 subdomain name.
+    if (!c.meta.name.empty()) {
+      for (FieldError& f : LongName("metadata.name", c.meta.name)) e.Add(std::move(f));
+    }
     if (!class_seen.insert(c.meta.name).second) {
       e.Add(Duplicate("metadata.name", Quote(c.meta.name)));
     }
@@ -243,7 +267,7 @@ void AppendDraErrors(const api::ObjectSet& objects, const FeatureGates& gates,
   }
   for (size_t i = 0; i < objects.resource_claims.size(); ++i) {
     const api::ResourceClaim& c = objects.resource_claims[i];
-    Errors e(out, c.meta, ObjectLabel("ResourceClaim", c.meta), kRankResourceClaim, i);
+    Errors e(out, c.meta, ObjectLabel("ResourceClaim", c.meta), kRankResourceClaim, i, warnings);
     ValidateClaimSpec(e, c.spec, "spec",
                       used_claims.contains({c.meta.namespace_, c.meta.name}) ? &classes : nullptr);
     if (!c.allocation) continue;
@@ -264,7 +288,7 @@ void AppendDraErrors(const api::ObjectSet& objects, const FeatureGates& gates,
   for (size_t i = 0; i < objects.resource_claim_templates.size(); ++i) {
     const api::ResourceClaimTemplate& t = objects.resource_claim_templates[i];
     Errors e(out, t.meta, ObjectLabel("ResourceClaimTemplate", t.meta),
-             kRankResourceClaimTemplate, i);
+             kRankResourceClaimTemplate, i, warnings);
     ValidateClaimSpec(e, t.spec, "spec.spec",
                       used_templates.contains({t.meta.namespace_, t.meta.name}) ? &classes
                                                                                  : nullptr);
@@ -289,3 +313,101 @@ void AppendDraErrors(const api::ObjectSet& objects, const FeatureGates& gates,
 }
 
 }  // namespace wasched::validation::internal
+
+namespace wasched::validation {
+namespace {
+
+// UnsupportedSelector: "<path>: <message>" of the first selector of `selectors` outside wasched's
+// CEL subset, or "".
+std::string UnsupportedSelector(const std::vector<api::DeviceSelector>& selectors,
+                                const std::string& path) {
+  for (size_t i = 0; i < selectors.size(); ++i) {
+    const std::string& expr = selectors[i].cel_expression;
+    if (expr.empty() || expr.size() > dra::cel::kMaxLength) continue;
+    auto program = dra::cel::Program::Compile(expr);
+    if (!program && program.error().unsupported) {
+      return fmt::format("{}: {}", Child(Child(Index(path, i), "cel"), "expression"),
+                         program.error().message);
+    }
+  }
+  return "";
+}
+
+// UnsupportedInSpec: the first unsupported selector a claim spec depends on ("" when none):
+// its own request selectors, or those of a DeviceClass it requests (`classes`: name → reason).
+std::string UnsupportedInSpec(const api::ResourceClaimSpec& spec, const std::string& path,
+                              const std::map<std::string, std::string>& classes) {
+  const std::string requests = Child(Child(path, "devices"), "requests");
+  auto exact = [&](const api::ExactDeviceRequest& r, const std::string& p) {
+    auto cls = classes.find(r.device_class_name);
+    if (cls != classes.end()) return cls->second;
+    return UnsupportedSelector(r.selectors, Child(p, "selectors"));
+  };
+  for (size_t i = 0; i < spec.requests.size(); ++i) {
+    const api::DeviceRequest& r = spec.requests[i];
+    const std::string p = Index(requests, i);
+    std::string why = r.exactly ? exact(*r.exactly, Child(p, "exactly")) : "";
+    for (size_t j = 0; why.empty() && j < r.first_available.size(); ++j) {
+      why = exact(r.first_available[j], Index(Child(p, "firstAvailable"), j));
+    }
+    if (!why.empty()) return why;
+  }
+  return "";
+}
+
+}  // namespace
+
+int MarkPodsWithUnsupportedSelectors(api::ObjectSet* objects) {
+  std::map<std::string, std::string> classes;  // DeviceClass name → reason
+  for (const api::DeviceClass& c : objects->device_classes) {
+    std::string why = UnsupportedSelector(c.selectors, "spec.selectors");
+    if (!why.empty()) {
+      classes.emplace(c.meta.name, fmt::format("DeviceClass {}: {}", c.meta.name, why));
+    }
+  }
+  std::map<std::pair<std::string, std::string>, std::string> claims;     // (ns, name) → reason
+  std::map<std::pair<std::string, std::string>, std::string> templates;  // (ns, name) → reason
+  for (const api::ResourceClaim& c : objects->resource_claims) {
+    std::string why = UnsupportedInSpec(c.spec, "spec", classes);
+    if (!why.empty() && !c.allocation) {  // an allocated claim's selectors were already applied
+      if (why.rfind("DeviceClass ", 0) != 0) {
+        why = fmt::format("ResourceClaim {}/{}: {}", c.meta.namespace_, c.meta.name, why);
+      }
+      claims.emplace(std::pair{c.meta.namespace_, c.meta.name}, std::move(why));
+    }
+  }
+  for (const api::ResourceClaimTemplate& t : objects->resource_claim_templates) {
+    std::string why = UnsupportedInSpec(t.spec, "spec.spec", classes);
+    if (!why.empty()) {
+      if (why.rfind("DeviceClass ", 0) != 0) {
+        why = fmt::format("ResourceClaimTemplate {}/{}: {}", t.meta.namespace_, t.meta.name, why);
+      }
+      templates.emplace(std::pair{t.meta.namespace_, t.meta.name}, std::move(why));
+    }
+  }
+  if (claims.empty() && templates.empty()) return 0;
+  int marked = 0;
+  for (api::Pod& pod : objects->pods) {
+    if (!pod.node_name.empty()) continue;
+    bool any = false;
+    for (size_t i = 0; i < pod.resource_claims.size(); ++i) {
+      const api::PodResourceClaim& c = pod.resource_claims[i];
+      const std::string* why = nullptr;
+      if (c.resource_claim_name) {
+        auto it = claims.find({pod.meta.namespace_, *c.resource_claim_name});
+        if (it != claims.end()) why = &it->second;
+      } else if (c.resource_claim_template_name) {
+        auto it = templates.find({pod.meta.namespace_, *c.resource_claim_template_name});
+        if (it != templates.end()) why = &it->second;
+      }
+      if (why == nullptr) continue;
+      pod.unsupported_constraints.push_back(
+          fmt::format("{} (CEL selector of {})", Index("spec.resourceClaims", i), *why));
+      any = true;
+    }
+    marked += static_cast<int>(any);
+  }
+  return marked;
+}
+
+}  // namespace wasched::validation

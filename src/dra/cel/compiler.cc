@@ -78,7 +78,8 @@ class Compiler {
     const StaticType t = types_[static_cast<size_t>(node)];
     if (t != StaticType::kBool && t != StaticType::kDyn) {
       return tl::unexpected(CompileError{
-          false, fmt::format("must evaluate to bool, not {}", StaticTypeName(t))});
+          false, fmt::format("must evaluate to bool or the unknown type, not {}",
+                             StaticTypeName(t))});
     }
     program_.source_ = std::string(source_);
     program_.root_ = node;
@@ -737,7 +738,7 @@ class Compiler {
 tl::expected<Program, CompileError> Program::Compile(std::string_view expression) {
   if (expression.size() > kMaxLength) {
     return tl::unexpected(CompileError{
-        false, fmt::format("may not be longer than {} bytes", kMaxLength)});
+        false, fmt::format("may not be more than {} bytes", kMaxLength)});
   }
   LexResult lexed = Lex(expression);
   if (!lexed.error.empty()) {

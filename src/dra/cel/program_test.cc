@@ -148,13 +148,18 @@ TEST(CelProgram, InvalidExpressionsAreErrors) {
   EXPECT_NE(invalid("device.driver ==").find("Syntax error"), std::string::npos);
   EXPECT_NE(invalid("'unterminated").find("unterminated string"), std::string::npos);
   EXPECT_EQ(invalid("gpu == 1"), "compilation failed: undeclared reference to 'gpu'");
-  EXPECT_EQ(invalid("device.driver"), "must evaluate to bool, not string");
+  // Upstream compile.go: the output type must be bool or dyn ("the unknown type"): an attribute
+  // (dyn) passes and fails at runtime, a statically typed non-bool is Invalid at create.
+  EXPECT_EQ(invalid("device.driver"), "must evaluate to bool or the unknown type, not string");
+  EXPECT_EQ(invalid("1 == 1 ? 2 : 3"), "must evaluate to bool or the unknown type, not int");
+  EXPECT_TRUE(Program::Compile("device.attributes[\"gpu.example.com\"].index").has_value());
   EXPECT_NE(invalid("quantity('1K') > quantity('1')").find("quantity(\"1K\")"), std::string::npos);
   EXPECT_NE(invalid("quantity('1') < quantity('2')").find("no matching overload"),
             std::string::npos);
   EXPECT_NE(invalid(std::string(500, '(') + "true" + std::string(500, ')')).find("nests deeper"),
             std::string::npos);
-  EXPECT_NE(invalid(std::string(20000, ' ') + "true").find("longer than"), std::string::npos);
+  EXPECT_NE(invalid(std::string(20000, ' ') + "true").find("may not be more than 10240 bytes"),
+            std::string::npos);
 }
 
 // Robustness: no input crashes the compiler or the evaluator (random bytes and random

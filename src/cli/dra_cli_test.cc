@@ -1,0 +1,140 @@
+// File: cli/dra_cli_test.cc
+//
+// The CLI on DRA input. `validate` counts the resource.k8s.io objects (QA1 finding 18).
+// `schedule` with DRA selectors outside wasched's CEL subset (QA1 finding 11): valid upstream CEL
+// (the `exists` macro) is a warning, never an input error; the pods whose claims depend on it
+// stay pending as Unsupported (like other hard constraints wasched does not model) and are never
+// bound as if the selector matched; pods without such claims schedule normally.
+#include "cli/app.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace wasched::cli {
+namespace {
+
+using ::testing::HasSubstr;
+
+constexpr const char* kInput = R"(apiVersion: v1
+kind: Node
+metadata: {name: n0}
+status:
+  allocatable: {cpu: "8", memory: "32Gi", pods: "110"}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: n0-gpu}
+spec:
+  driver: gpu.example.com
+  nodeName: n0
+  pool: {name: n0, generation: 0, resourceSliceCount: 1}
+  devices:
+  - name: gpu-0
+    attributes:
+      index: {int: 0}
+---
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: gpu.example.com}
+spec:
+  selectors:
+  - cel:
+      expression: "device.driver == 'gpu.example.com'"
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaimTemplate
+metadata: {name: exists, namespace: default}
+spec:
+  spec:
+    devices:
+      requests:
+      - name: gpu
+        exactly:
+          deviceClassName: gpu.example.com
+          selectors:
+          - cel:
+              expression: "device.attributes.exists(k, k == 'x')"
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaimTemplate
+metadata: {name: plain, namespace: default}
+spec:
+  spec:
+    devices:
+      requests:
+      - name: gpu
+        exactly: {deviceClassName: gpu.example.com}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: p0, namespace: default}
+spec:
+  containers:
+  - name: c
+    resources:
+      requests: {cpu: "1"}
+      claims: [{name: gpu}]
+  resourceClaims:
+  - name: gpu
+    resourceClaimTemplateName: exists
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: p1, namespace: default}
+spec:
+  containers:
+  - name: c
+    resources:
+      requests: {cpu: "1"}
+      claims: [{name: gpu}]
+  resourceClaims:
+  - name: gpu
+    resourceClaimTemplateName: plain
+)";
+
+TEST(DraCliTest, UnsupportedCelLeavesDependentPodsPendingAsUnsupported) {
+  const std::vector<std::string> args = {"wasched", "schedule", "-f", "-", "-o", "json"};
+  std::vector<const char*> argv;
+  for (const std::string& a : args) argv.push_back(a.c_str());
+  std::istringstream in(kInput);
+  std::ostringstream out;
+  std::ostringstream err;
+  ASSERT_EQ(Run(static_cast<int>(argv.size()), argv.data(), in, out, err), 0) << err.str();
+  EXPECT_THAT(err.str(),
+              HasSubstr("warning: -: document 4: ResourceClaimTemplate default/exists: spec.spec."
+                        "devices.requests[0].exactly.selectors[0].cel.expression: Unsupported "
+                        "value: \"device.attributes.exists(k, k == 'x')\": function \"exists\" is "
+                        "not supported by wasched; pods whose claims use it are not scheduled"));
+  const nlohmann::json doc = nlohmann::json::parse(out.str());
+  // p1 gets the one GPU; p0 is not bound (it would be, were its selector ignored).
+  ASSERT_EQ(doc["bindings"].size(), 1u) << doc.dump(2);
+  EXPECT_EQ(doc["bindings"][0]["pod"], "default/p1");
+  ASSERT_EQ(doc["pending"].size(), 1u);
+  EXPECT_EQ(doc["pending"][0]["pod"], "default/p0");
+  EXPECT_EQ(doc["pending"][0]["reason"], "Unsupported");
+  EXPECT_THAT(doc["pending"][0]["message"].get<std::string>(),
+              HasSubstr("spec.resourceClaims[0] (CEL selector of ResourceClaimTemplate "
+                        "default/exists: spec.spec.devices.requests[0].exactly.selectors[0].cel."
+                        "expression: function \"exists\" is not supported by wasched)"));
+}
+
+TEST(DraCliTest, ValidateCountsDraObjects) {
+  const std::vector<std::string> args = {"wasched", "validate", "-f", "-"};
+  std::vector<const char*> argv;
+  for (const std::string& a : args) argv.push_back(a.c_str());
+  std::istringstream in(kInput);
+  std::ostringstream out;
+  std::ostringstream err;
+  ASSERT_EQ(Run(static_cast<int>(argv.size()), argv.data(), in, out, err), 0) << err.str();
+  // Node, ResourceSlice, DeviceClass, 2 ResourceClaimTemplates, 2 Pods.
+  EXPECT_EQ(out.str(), "valid: 7 object(s), 0 errors\n");
+  EXPECT_THAT(err.str(), HasSubstr("function \"exists\" is not supported by wasched"));
+}
+
+}  // namespace
+}  // namespace wasched::cli
