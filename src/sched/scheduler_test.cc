@@ -263,19 +263,25 @@ TEST(SchedulerTest, SameInputSameOutput) {
 namespace wasched::sched {
 namespace {
 
-TEST(SchedulerTest, TopologyAndHierarchyAreReportedNotApproximated) {
+TEST(SchedulerTest, TopologyGroupIsPlacedAndMissingParentWaits) {
+  // Trees and topology are scheduled now (spec §4.4, §5): a PodGroup with a topology key binds
+  // inside one domain of that key, and a PodGroup whose parent CompositePodGroup is absent is
+  // held at PreEnqueue (spec §4.2 step 3) -- neither is "Unsupported" any more.
   api::ObjectSet in;
   in.nodes.push_back(test::MakeNode().Name("n1").Capacity({{"cpu", 8000}, {"pods", 110}}).Label("zone", "a").Obj());
+  in.nodes.push_back(test::MakeNode().Name("n2").Capacity({{"cpu", 8000}, {"pods", 110}}).Obj());
   in.pod_groups.push_back(test::MakePodGroup().Name("topo").MinCount(1).TopologyKey("zone").Obj());
   in.pod_groups.push_back(test::MakePodGroup().Name("child").MinCount(1).WorkloadRef("wl", "t").Parent("root").Obj());
   in.pods.push_back(test::MakePod().Name("a").Req({{"cpu", 100}}).Group("topo").Obj());
   in.pods.push_back(test::MakePod().Name("b").Req({{"cpu", 100}}).Group("child").Obj());
-  ScheduleResult r = Schedule(in, {});
-  EXPECT_TRUE(r.bindings.empty());
-  ASSERT_EQ(r.pending.size(), 2u);
-  EXPECT_EQ(r.pending[0].reason, "Unsupported");
-  EXPECT_THAT(r.pending[0].message, ::testing::HasSubstr("topology-aware placement"));
-  EXPECT_THAT(r.pending[1].message, ::testing::HasSubstr("CompositePodGroup"));
+  ScheduleResult r = Schedule(in, Verified());
+  ASSERT_EQ(r.bindings.size(), 1u);
+  EXPECT_EQ(r.bindings[0].pod, "default/a");
+  EXPECT_EQ(r.bindings[0].node, "n1");  // n2 has no zone label: outside every domain
+  ASSERT_EQ(r.pending.size(), 1u);
+  EXPECT_EQ(r.pending[0].pod, "default/b");
+  EXPECT_EQ(r.pending[0].reason, "SchedulingGated");
+  EXPECT_EQ(r.pending[0].message, "waiting for composite pod group \"root\" spec to appear");
 }
 
 }  // namespace
@@ -482,6 +488,53 @@ TEST(SchedulerTest, HardConstraintsWaschedDoesNotModelAreNotDropped) {
   for (const auto& p : r.pending) EXPECT_EQ(p.reason, "Unsupported") << p.pod;
   EXPECT_THAT(r.pending[0].message, HasSubstr("member pod default/m1 has hard constraint(s)"));
   EXPECT_THAT(r.pending[2].message, HasSubstr("spec.containers[0].ports[0].hostPort"));
+}
+
+}  // namespace
+}  // namespace wasched::sched
+
+namespace wasched::sched {
+namespace {
+
+// validatePodGroup with gate PodGroupPreemptionPolicy off (schedule_one_podgroup.go, QA finding
+// 19): the first pod's preemptionPolicy is the group's and every pod must agree; a group that
+// mixes them is refused with SchedulerError before any preemption (no eviction, nothing bound).
+TEST(SchedulerTest, PodsOfAGroupMustAgreeOnPreemptionPolicy) {
+  api::ObjectSet in;
+  in.nodes.push_back(test::MakeNode().Name("n1").Capacity({{"cpu", 1000}, {"pods", 110}}).Obj());
+  in.pods.push_back(test::MakePod().Name("low").Req({{"cpu", 1000}}).Priority(1).Node("n1").Obj());
+  in.pod_groups.push_back(test::MakePodGroup().Name("g").MinCount(1).Priority(100).Obj());
+  in.pods.push_back(test::MakePod().Name("g0").Req({{"cpu", 500}}).Priority(100).Group("g").Obj());
+  in.pods.push_back(test::MakePod()
+                        .Name("g1")
+                        .Req({{"cpu", 500}})
+                        .Priority(100)
+                        .PreemptionPolicy(api::PreemptionPolicy::kNever)
+                        .Group("g")
+                        .Obj());
+  SchedulerOptions options = Verified();
+  options.pod_group_preemption_policy = false;
+  ScheduleResult r = Schedule(in, options);
+  EXPECT_TRUE(r.bindings.empty());
+  EXPECT_TRUE(r.evictions.empty());
+  ASSERT_EQ(r.pending.size(), 2u);
+  for (const auto& p : r.pending) {
+    EXPECT_EQ(p.reason, api::kReasonSchedulerError) << p.pod;
+    EXPECT_EQ(p.message,
+              "all pods in a pod group hierarchy should have the same preemption policy, got Never "
+              "(\"g1\") and PreemptLowerPriority (\"g0\")")
+        << p.pod;
+  }
+  // Gate on: every pod must have the group's PreemptLowerPriority; g1 does not.
+  options.pod_group_preemption_policy = true;
+  r = Schedule(in, options);
+  EXPECT_TRUE(r.bindings.empty());
+  EXPECT_TRUE(r.evictions.empty());
+  ASSERT_EQ(r.pending.size(), 2u);
+  EXPECT_EQ(r.pending[0].message,
+            "all pods in a pod group hierarchy should have the same preemption policy as the root "
+            "pod group's preemption policy, got Never (\"g1\") and PreemptLowerPriority "
+            "(\"default/g\")");
 }
 
 }  // namespace
