@@ -36,6 +36,7 @@ nlohmann::json ToJson(const perf::Measurement& m) {
   j["scanBoundRatio"] = Optional(m.scan_bound_ratio);
   j["naiveRatio"] = Optional(m.naive_ratio);
   j["seconds"] = m.seconds;
+  j["wallSeconds"] = m.wall_seconds;
   j["bound"] = m.bound;
   j["expectedBound"] = m.expected_bound;
   if (m.bytes_per_pod) j["bytesPerPod"] = *m.bytes_per_pod;

@@ -5,8 +5,10 @@
 // contract fields: {shape, value, unit, target, meetsTarget, scanBoundRatio}.
 //
 // Timing: the ObjectSet is built once, outside the timed region; each repetition times one whole
-// sched::Schedule call (building the cache, every cycle, the result) with a steady clock;
-// `value` comes from the median repetition. The scan bound and the naive baseline
+// sched::Schedule call (building the cache, every cycle, the result) in CPU seconds of the
+// calling thread (the targets are per core; on a shared machine wall time also counts other
+// processes — it is reported beside, as `wall_seconds`); `value` comes from the median repetition.
+// The scan bound and the naive baseline
 // (perf/scan_bound.h) are timed in the same run on the same ObjectSet.
 #pragma once
 
@@ -36,7 +38,8 @@ struct RunOptions {
 //                    every node once per pod; empty for the Memory shape
 //   naive_ratio      our seconds / the naive pod-at-a-time baseline's seconds
 //   bound / expected_bound  pods bound by the run vs what a correct run binds
-//   seconds          median Schedule seconds; extra: bytes per pod and per node (Memory only)
+//   seconds          median Schedule CPU seconds (wall_seconds: the same runs' wall time);
+//   bytes_per_pod / bytes_per_node   Memory shape only
 struct Measurement {
   std::string shape;
   double value = 0;
@@ -47,7 +50,8 @@ struct Measurement {
   std::optional<double> naive_ratio;
   int64_t bound = 0;
   int64_t expected_bound = 0;
-  double seconds = 0;
+  double seconds = 0;       // median CPU seconds of one Schedule run
+  double wall_seconds = 0;  // median wall seconds of the same runs
   std::optional<double> bytes_per_pod;
   std::optional<double> bytes_per_node;
   bool correct() const { return bound == expected_bound; }
