@@ -8,7 +8,8 @@
 //   - every preemptor named in `evictions` was placed (a pod bound, or a group with at least one
 //     member bound and its condition True) — no preemption that leaves the preemptor pending
 //     (S11);
-//   - evicted pods are neither bound nor pending, and were running;
+//   - evicted pods are neither bound nor pending, and were running (a deleted pod is never
+//     scheduled again, also not by its own group's later cycle: QA finding 22);
 //   - victims have a lower priority than their preemptor.
 // The engine runs with SchedulerOptions{.verify = true}: incremental node usage equals a
 // recomputation and no node is over-committed after every cycle.
@@ -100,11 +101,18 @@ Gen GenCluster() {
       }
       continue;
     }
-    auto pg = MakePodGroup().Name(name).PriorityClassName("low").Priority(kLow).MinCount(
-        *rc::gen::inRange(1, size + 1));
+    const int min_count = *rc::gen::inRange(1, size + 1);
+    auto pg = MakePodGroup().Name(name).PriorityClassName("low").Priority(kLow).MinCount(min_count);
     if (*rc::gen::inRange(0, 3) != 0) pg.DisruptionAll();
     o.pod_groups.push_back(pg.Obj());
     for (int p = 0; p < size; ++p) add_pod(name + "-" + std::to_string(p), kLow, cpu, name, where[p], i);
+    // Pending members beside the running ones (QA finding 22: a victim group's later cycle must
+    // not bind its evicted members again). Fewer than minCount, so once every running member is
+    // evicted the group cannot reach quorum on its own and an all-mode victim stays at 0.
+    const int extra = *rc::gen::inRange(0, min_count);
+    for (int p = size; p < size + extra; ++p) {
+      add_pod(name + "-" + std::to_string(p), kLow, cpu, name, -1, i);
+    }
   }
   const int low_bare = *rc::gen::inRange(0, 8);
   for (int i = 0; i < low_bare; ++i) {
@@ -173,6 +181,8 @@ RC_GTEST_PROP(PreemptionProperty, VictimUnitsWholeAndPreemptorsPlaced, ()) {
     }
     if (lost == 0) continue;
     const bool all = pg.disruption_mode && pg.disruption_mode->all;
+    // An all-mode victim group keeps no running pod: neither an evicted member bound again nor
+    // a pending member placed below quorum after the eviction.
     if (all) RC_ASSERT(running == 0);
     RC_ASSERT(results.at(key)->scheduled == running);
   }
