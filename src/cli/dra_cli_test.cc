@@ -20,7 +20,7 @@ namespace {
 
 using ::testing::HasSubstr;
 
-constexpr const char* kInput = R"(apiVersion: v1
+constexpr const char* kInput = R"yaml(apiVersion: v1
 kind: Node
 metadata: {name: n0}
 status:
@@ -95,7 +95,7 @@ spec:
   resourceClaims:
   - name: gpu
     resourceClaimTemplateName: plain
-)";
+)yaml";
 
 TEST(DraCliTest, UnsupportedCelLeavesDependentPodsPendingAsUnsupported) {
   const std::vector<std::string> args = {"wasched", "schedule", "-f", "-", "-o", "json"};
@@ -104,7 +104,7 @@ TEST(DraCliTest, UnsupportedCelLeavesDependentPodsPendingAsUnsupported) {
   std::istringstream in(kInput);
   std::ostringstream out;
   std::ostringstream err;
-  ASSERT_EQ(Run(static_cast<int>(argv.size()), argv.data(), in, out, err), 0) << err.str();
+  ASSERT_EQ(cli::Run(static_cast<int>(argv.size()), argv.data(), in, out, err), 0) << err.str();
   EXPECT_THAT(err.str(),
               HasSubstr("warning: -: document 4: ResourceClaimTemplate default/exists: spec.spec."
                         "devices.requests[0].exactly.selectors[0].cel.expression: Unsupported "
@@ -130,7 +130,7 @@ TEST(DraCliTest, ValidateCountsDraObjects) {
   std::istringstream in(kInput);
   std::ostringstream out;
   std::ostringstream err;
-  ASSERT_EQ(Run(static_cast<int>(argv.size()), argv.data(), in, out, err), 0) << err.str();
+  ASSERT_EQ(cli::Run(static_cast<int>(argv.size()), argv.data(), in, out, err), 0) << err.str();
   // Node, ResourceSlice, DeviceClass, 2 ResourceClaimTemplates, 2 Pods.
   EXPECT_EQ(out.str(), "valid: 7 object(s), 0 errors\n");
   EXPECT_THAT(err.str(), HasSubstr("function \"exists\" is not supported by wasched"));

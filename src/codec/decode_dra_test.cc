@@ -203,7 +203,7 @@ spec:
 // evaluate (the `exists` macro) is a warning, and the pods depending on it are marked so that the
 // scheduler leaves them pending as Unsupported; a syntax error stays an error.
 TEST(DecodeDra, CelTypesUnsupportedConstructsAndSyntaxErrors) {
-  auto loaded = LoadString(R"(apiVersion: resource.k8s.io/v1
+  auto loaded = LoadString(R"yaml(apiVersion: resource.k8s.io/v1
 kind: DeviceClass
 metadata: {name: gpu}
 spec:
@@ -247,7 +247,7 @@ kind: Pod
 metadata: {name: p1, namespace: default}
 spec:
   containers: [{name: c}]
-)",
+)yaml",
                            "f.yaml");
   ASSERT_TRUE(loaded);
   InputErrors warnings;
