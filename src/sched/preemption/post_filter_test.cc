@@ -69,7 +69,8 @@ TEST(PostFilterSchedule, BarePodPolicyNeverFromItsPriorityClass) {
 
 TEST(PostFilterSchedule, GroupPolicyNeverWithGateOn) {
   api::ObjectSet o = Cluster();
-  AddGroupPreemptor(o, api::PreemptionPolicy::kNever, std::nullopt);
+  // Pods and group agree (validatePodGroup refuses a mismatch, see below).
+  AddGroupPreemptor(o, api::PreemptionPolicy::kNever, api::PreemptionPolicy::kNever);
   ScheduleResult r = Schedule(o, SchedulerOptions{.verify = true});
   EXPECT_THAT(r.evictions, IsEmpty());
   ASSERT_EQ(r.pending.size(), 1u);
@@ -77,12 +78,16 @@ TEST(PostFilterSchedule, GroupPolicyNeverWithGateOn) {
               HasSubstr("pod group preemption: not eligible due to preemptionPolicy=Never."));
 }
 
-TEST(PostFilterSchedule, GroupPolicyIgnoresPodsWithGateOn) {
+// With the gate on, a pod whose resolved policy differs from its group's fails validatePodGroup
+// (upstream schedule_one_podgroup.go): SchedulerError, no preemption at all.
+TEST(PostFilterSchedule, PodPolicyDifferentFromTheGroupsIsASchedulerErrorWithGateOn) {
   api::ObjectSet o = Cluster();
   AddGroupPreemptor(o, std::nullopt, api::PreemptionPolicy::kNever);
   ScheduleResult r = Schedule(o, SchedulerOptions{.verify = true});
-  ASSERT_EQ(r.evictions.size(), 1u);
-  EXPECT_EQ(r.evictions[0].preemptor, "PodGroup default/urgent");
+  EXPECT_THAT(r.evictions, IsEmpty());
+  ASSERT_EQ(r.pending.size(), 1u);
+  EXPECT_EQ(r.pending[0].reason, "SchedulerError");
+  EXPECT_THAT(r.pending[0].message, HasSubstr("should have the same preemption policy"));
 }
 
 TEST(PostFilterSchedule, GateOffFallsBackToThePodsPolicy) {
