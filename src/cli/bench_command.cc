@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "cli/subcommand.h"
 #include "cli/schedule_command.h"
 #include "perf/harness.h"
 #include "perf/shapes.h"
@@ -136,20 +137,8 @@ std::optional<int> RunBenchIfSelected(CLI::App& app, int argc, const char* const
       ->check(CLI::IsMember({"table", "json"}))
       ->capture_default_str();
   bench->add_flag("--list", options->list, "List the shapes and exit");
-  bool selected = false;
-  for (int i = 1; i < argc; ++i) {
-    const std::string_view arg = argv[i];
-    if (arg.starts_with("-")) continue;
-    selected = arg == "bench";
-    break;
-  }
-  if (!selected) return std::nullopt;
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    const int code = app.exit(e, out, err);
-    return code == 0 ? kExitOk : kExitUsage;
-  }
+  if (!IsSelected(argc, argv, "bench")) return std::nullopt;
+  if (auto code = ParseOrExitCode(app, argc, argv, out, err)) return code;
   return RunBench(*options, out, err);
 }
 

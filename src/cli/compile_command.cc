@@ -8,6 +8,7 @@
 #include <set>
 #include <string_view>
 
+#include "cli/subcommand.h"
 #include "cli/feature_gates.h"
 #include "cli/schedule_command.h"
 #include <fmt/format.h>
@@ -166,20 +167,8 @@ std::optional<int> RunCompileIfSelected(CLI::App& app, int argc, const char* con
       ->allow_extra_args(false)
       ->type_name("K=V,...");
 
-  bool selected = false;
-  for (int i = 1; i < argc; ++i) {
-    const std::string_view arg = argv[i];
-    if (arg.starts_with("-")) continue;
-    selected = arg == "compile";
-    break;
-  }
-  if (!selected) return std::nullopt;
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    const int code = app.exit(e, out, err);
-    return code == 0 ? kExitOk : kExitUsage;
-  }
+  if (!IsSelected(argc, argv, "compile")) return std::nullopt;
+  if (auto code = ParseOrExitCode(app, argc, argv, out, err)) return code;
   CompileOptions options;
   options.paths = flags->paths;
   options.json = flags->output == "json";

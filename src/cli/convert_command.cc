@@ -7,6 +7,7 @@
 #include <ostream>
 #include <string_view>
 
+#include "cli/subcommand.h"
 #include "cli/schedule_command.h"
 #include "codec/convert.h"
 
@@ -76,20 +77,8 @@ std::optional<int> RunConvertIfSelected(CLI::App& app, int argc, const char* con
       ->check(CLI::IsMember({"yaml", "json"}))
       ->capture_default_str();
 
-  bool selected = false;
-  for (int i = 1; i < argc; ++i) {
-    const std::string_view arg = argv[i];
-    if (arg.starts_with("-")) continue;
-    selected = arg == "convert";
-    break;
-  }
-  if (!selected) return std::nullopt;
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    const int code = app.exit(e, out, err);
-    return code == 0 ? kExitOk : kExitUsage;
-  }
+  if (!IsSelected(argc, argv, "convert")) return std::nullopt;
+  if (auto code = ParseOrExitCode(app, argc, argv, out, err)) return code;
   return RunConvert(*options, in, out, err);
 }
 

@@ -11,6 +11,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "cli/subcommand.h"
 #include "cli/schedule_command.h"
 #include "sim/cluster.h"
 #include "sim/html_report.h"
@@ -153,20 +154,8 @@ std::optional<int> RunSimulateIfSelected(CLI::App& app, int argc, const char* co
       ->type_name("FILE.html");
   cmd->add_option("--max-jobs", o->max_jobs, "Replay only the first N jobs of the trace (0 = all)")
       ->check(CLI::Range(int64_t{0}, int64_t{1} << 40));
-  bool selected = false;
-  for (int i = 1; i < argc; ++i) {
-    const std::string_view arg = argv[i];
-    if (arg.starts_with("-")) continue;
-    selected = arg == "simulate";
-    break;
-  }
-  if (!selected) return std::nullopt;
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    const int code = app.exit(e, out, err);
-    return code == 0 ? kExitOk : kExitUsage;
-  }
+  if (!IsSelected(argc, argv, "simulate")) return std::nullopt;
+  if (auto code = ParseOrExitCode(app, argc, argv, out, err)) return code;
   return RunSimulate(*o, out, err);
 }
 

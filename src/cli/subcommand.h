@@ -1,0 +1,26 @@
+// File: cli/subcommand.h
+//
+// The two steps every self-registering subcommand (`convert`, `compile`, `bench`, `simulate`:
+// `Run<Name>IfSelected`) shares: is it the one argv selects, and parse argv with the app.
+#pragma once
+
+#include <iosfwd>
+#include <optional>
+#include <string_view>
+
+namespace CLI {
+class App;
+}
+
+namespace wasched::cli {
+
+// IsSelected: true when the first non-option argument of argv is `name`. O(argc).
+[[nodiscard]] bool IsSelected(int argc, const char* const* argv, std::string_view name);
+
+// ParseOrExitCode: parses argv with `app`. On a CLI11 parse error or --help it prints what CLI11
+// prints and returns the exit code (kExitOk for --help, kExitUsage otherwise); nullopt when the
+// parse succeeded and the command should run.
+[[nodiscard]] std::optional<int> ParseOrExitCode(CLI::App& app, int argc, const char* const* argv,
+                                                 std::ostream& out, std::ostream& err);
+
+}  // namespace wasched::cli
