@@ -11,6 +11,7 @@
 #include <string>
 #include <optional>
 #include <string_view>
+#include <vector>
 
 #include "api/object_meta.h"
 #include "api/pod.h"
@@ -86,6 +87,24 @@ void DecodeTopLevel(const Reader& root, bool namespaced, api::ObjectMeta* meta, 
   root.ForEachField([&](std::string_view key, const Reader& value) -> bool {
     if (key == "metadata" || key == "apiVersion" || key == "kind") return true;
     return fn(key, value);
+  });
+}
+
+// DecodeClaimReferences: `[{name, resourceClaimName | resourceClaimTemplateName}]`, appended to
+// `out` (Pod spec.resourceClaims and PodGroup / template spec.resourceClaims share the shape;
+// `Claim` has name, resource_claim_name, resource_claim_template_name). Unknown keys are left to
+// the reader's unknown-field warning. O(entries).
+template <class Claim>
+void DecodeClaimReferences(const Reader& r, std::vector<Claim>* out) {
+  r.ForEachItem([&](size_t, const Reader& item) {
+    Claim& claim = out->emplace_back();
+    item.ForEachField([&](std::string_view key, const Reader& f) {
+      if (key == "name") f.Read(&claim.name);
+      else if (key == "resourceClaimName") f.Read(&claim.resource_claim_name);
+      else if (key == "resourceClaimTemplateName") f.Read(&claim.resource_claim_template_name);
+      else return false;
+      return true;
+    });
   });
 }
 

@@ -335,16 +335,7 @@ void DecodeResourceClaimTemplate(const Reader& root, api::ResourceClaimTemplate*
 }
 
 void DecodePodResourceClaims(const Reader& r, std::vector<api::PodResourceClaim>* out) {
-  r.ForEachItem([&](size_t, const Reader& item) {
-    api::PodResourceClaim& claim = out->emplace_back();
-    item.ForEachField([&](std::string_view key, const Reader& f) {
-      if (key == "name") f.Read(&claim.name);
-      else if (key == "resourceClaimName") f.Read(&claim.resource_claim_name);
-      else if (key == "resourceClaimTemplateName") f.Read(&claim.resource_claim_template_name);
-      else return false;
-      return true;
-    });
-  });
+  DecodeClaimReferences(r, out);
 }
 
 void DecodeContainerClaims(const Reader& r, std::vector<api::ResourceClaimRequest>* out) {

@@ -40,16 +40,7 @@ void DecodeDisruptionMode(const Reader& r, std::optional<api::DisruptionMode>* o
 }
 
 void DecodeResourceClaims(const Reader& r, std::vector<api::PodGroupResourceClaim>* out) {
-  r.ForEachItem([&](size_t, const Reader& item) {
-    api::PodGroupResourceClaim& claim = out->emplace_back();
-    item.ForEachField([&](std::string_view key, const Reader& f) {
-      if (key == "name") f.Read(&claim.name);
-      else if (key == "resourceClaimName") f.Read(&claim.resource_claim_name);
-      else if (key == "resourceClaimTemplateName") f.Read(&claim.resource_claim_template_name);
-      else return false;
-      return true;
-    });
-  });
+  DecodeClaimReferences(r, out);
 }
 
 namespace {
