@@ -47,17 +47,16 @@ tl::expected<Measurement, std::string> RunMemory(const Shape& shape, const RunOp
   auto full = MeasureScheduleMemory([&] { return shape.build(options.scale).objects; });
   if (!full) return tl::unexpected(full.error());
   // Nodes only: the same nodes without pods, for bytes per node and (by difference) per pod.
-  int64_t pod_count = 0;
+  // Each child builds its own input so its memory is measured apart from the engine's.
   auto nodes_only = MeasureScheduleMemory([&] {
     api::ObjectSet objects = shape.build(options.scale).objects;
-    pod_count = static_cast<int64_t>(objects.pods.size());
     objects.pods.clear();
     objects.pods.shrink_to_fit();
     return objects;
   });
   if (!nodes_only) return tl::unexpected(nodes_only.error());
   const ShapeInput in = shape.build(options.scale);
-  pod_count = static_cast<int64_t>(in.objects.pods.size());
+  const auto pod_count = static_cast<int64_t>(in.objects.pods.size());
   const auto node_count = static_cast<double>(in.objects.nodes.size());
   m.value = static_cast<double>(full->engine) / (1024.0 * 1024.0);
   m.bytes_per_node = node_count > 0 ? static_cast<double>(nodes_only->engine) / node_count : 0;
