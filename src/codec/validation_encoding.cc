@@ -41,11 +41,18 @@ std::string EncodeValidationReportJson(const InputErrors& errors) {
   using Json = nlohmann::ordered_json;
   Json list = Json::array();
   for (const InputError& e : errors) {
-    list.push_back(Json{{"object", e.object},
-                        {"type", ContractType(e.error.type)},
-                        {"field", e.error.field},
-                        {"origin", e.error.origin},
-                        {"detail", ContractDetail(e.error)}});
+    Json item{{"object", e.object},
+              {"type", ContractType(e.error.type)},
+              {"field", e.error.field},
+              {"origin", e.error.origin},
+              {"detail", ContractDetail(e.error)}};
+    // Beyond the contract's five keys, where the error was found (as the table's prefix says):
+    // the file, the 1-based document (when known) and the rendered value (when upstream prints
+    // one). Readers of the contract ignore them.
+    if (!e.source.file.empty()) item["file"] = e.source.file;
+    if (e.source.document > 0) item["document"] = e.source.document;
+    if (!e.error.bad_value.empty()) item["value"] = e.error.bad_value;
+    list.push_back(std::move(item));
   }
   Json doc{{"errors", std::move(list)}};
   return doc.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";

@@ -2,7 +2,8 @@
 //
 // Encodes `wasched validate`'s report as the fixed JSON of design.md:
 // {"errors": [{"object", "type", "field", "origin", "detail"}]} (2-space indent, trailing
-// newline). `type` is one of the contract's Required, Invalid, NotSupported, Forbidden,
+// newline), each error followed by `file`, `document` (1-based) and `value` (the rendered bad
+// value) when known: extra keys a reader of the contract ignores. `type` is one of the contract's Required, Invalid, NotSupported, Forbidden,
 // TooMany, Duplicate, InternalError: upstream's NotFound and TooLong and wasched's TypeInvalid
 // (a wrong YAML type) are reported as Invalid, and a NotFound's detail names what was not found
 // (`not found: "ghost"`). The table output (InputError::ToString) keeps upstream's texts.

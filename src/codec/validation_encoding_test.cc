@@ -22,6 +22,10 @@ TEST(ValidationEncodingTest, ContractShapeAndEscaping) {
   EXPECT_EQ(doc["errors"][0]["origin"], "minimum");
   EXPECT_EQ(doc["errors"][0]["detail"], "must be greater than or equal to 1 \"quoted\"\n");
   EXPECT_LT(out.find("\"object\""), out.find("\"type\""));  // contract key order
+  EXPECT_LT(out.find("\"detail\""), out.find("\"file\""));   // extra keys after the contract's
+  EXPECT_EQ(doc["errors"][0]["file"], "wl.yaml");
+  EXPECT_EQ(doc["errors"][0]["document"], 1);
+  EXPECT_EQ(doc["errors"][0]["value"], "-1");
   EXPECT_EQ(EncodeValidationReportJson({}), "{\n  \"errors\": []\n}\n");
 }
 
