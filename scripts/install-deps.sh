@@ -10,6 +10,9 @@ packages=(
   # fuzz/ (scripts/fuzz.sh, the fuzz smoke of scripts/test.sh): clang and its libFuzzer /
   # sanitizer runtimes (a Recommends of clang, so --no-install-recommends needs it named).
   clang libclang-rt-dev
+  # tests/report_render_test.cc: the HTML report rendered by headless Chromium (a font for its
+  # text), the screenshot decoded with libpng.
+  chromium fonts-dejavu-core libpng-dev
 )
 
 missing=()
