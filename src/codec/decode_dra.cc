@@ -59,7 +59,6 @@ void DecodeAllocationMode(const Reader& r, api::DeviceAllocationMode* out) {
 
 // DecodeExact: the fields of ExactDeviceRequest / DeviceSubRequest (`name` only in the latter).
 void DecodeExact(const Reader& r, bool subrequest, api::ExactDeviceRequest* out) {
-  bool count_written = false;
   r.ForEachField([&](std::string_view key, const Reader& f) {
     if (key == "name" && subrequest) f.Read(&out->name);
     else if (key == "deviceClassName") f.Read(&out->device_class_name);
@@ -67,19 +66,12 @@ void DecodeExact(const Reader& r, bool subrequest, api::ExactDeviceRequest* out)
     else if (key == "allocationMode") DecodeAllocationMode(f, &out->allocation_mode);
     else if (key == "count") {
       f.Read(&out->count);
-      count_written = !f.IsNull();
+      out->count_specified = !f.IsNull();
     }
     else if (key == "adminAccess") f.Read(&out->admin_access);
     else return IsOneOf(key, kIgnoredExactFields);
     return true;
   });
-  // Upstream validateDeviceAllocationMode (pkg/apis/resource/validation/validation.go); checked
-  // here because the decoded request no longer tells a written count from the default 1.
-  if (count_written && out->allocation_mode == api::DeviceAllocationMode::kAll) {
-    r.diagnostics()->AddError(FieldError{FieldErrorType::kInvalid, r.ChildPath("count"),
-                                         std::to_string(out->count),
-                                         "must not be specified when allocationMode is 'All'", ""});
-  }
 }
 
 void DecodeClaimSpec(const Reader& r, api::ResourceClaimSpec* spec) {

@@ -318,13 +318,6 @@ spec:
   pool: {name: p, generation: 0, resourceSliceCount: 1}
   devices:
   - {name: e, capacity: {memory: {value: "-1Gi"}}}
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceClaim
-metadata: {name: c, namespace: default}
-spec:
-  devices:
-    requests: [{name: r, exactly: {deviceClassName: gpu, allocationMode: All, count: 3}}]
 )",
                                   "f.yaml");
   ASSERT_FALSE(decode_errors);
@@ -332,9 +325,35 @@ spec:
       Strings(decode_errors.error()),
       ElementsAre(HasSubstr("f.yaml: document 1: DeviceClass gpu: spec.config: Invalid value"),
                   "f.yaml: document 2: ResourceSlice s: spec.devices[0].capacity[memory].value: "
-                  "Invalid value: \"-1Gi\": must be greater than or equal to 0",
-                  "f.yaml: document 3: ResourceClaim default/c: spec.devices.requests[0].exactly."
-                  "count: Invalid value: 3: must not be specified when allocationMode is 'All'"));
+                  "Invalid value: \"-1Gi\": must be greater than or equal to 0"));
+}
+
+// `count` with allocationMode All is a validation error (upstream validateDeviceAllocationMode),
+// not a decode error: it no longer hides the other errors of the input (known gap, closed).
+TEST(DecodeDra, CountWithAllIsReportedBesideOtherErrors) {
+  auto loaded = LoadString(R"(apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: gpu}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: c, namespace: default}
+spec:
+  devices:
+    requests:
+    - {name: r, exactly: {deviceClassName: gpu, allocationMode: All, count: 3}}
+    - {name: s, exactly: {deviceClassName: gpu, allocationMode: All}}
+    - {name: t, exactly: {deviceClassName: gpu, count: 0}}
+)",
+                           "f.yaml");
+  ASSERT_TRUE(loaded);
+  InputErrors warnings;
+  EXPECT_THAT(
+      Strings(validation::ValidateForSchedule(loaded->objects, FeatureGates{}, &warnings)),
+      ElementsAre("f.yaml: document 2: ResourceClaim default/c: spec.devices.requests[0].exactly."
+                  "count: Invalid value: 3: must not be specified when allocationMode is 'All'",
+                  "f.yaml: document 2: ResourceClaim default/c: spec.devices.requests[2].exactly."
+                  "count: Invalid value: 0: must be greater than zero"));
 }
 
 }  // namespace

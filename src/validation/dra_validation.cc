@@ -87,7 +87,11 @@ void ValidateExact(Errors& e, const api::ExactDeviceRequest& r, const std::strin
   if (r.allocation_mode == api::DeviceAllocationMode::kExactCount && r.count <= 0) {
     e.Add(Invalid(Child(path, "count"), std::to_string(r.count), "must be greater than zero"));
   }
-  // (`count` with allocationMode All: a decode error, see codec/decode_dra.cc.)
+  // Upstream validateDeviceAllocationMode (pkg/apis/resource/validation/validation.go).
+  if (r.allocation_mode == api::DeviceAllocationMode::kAll && r.count_specified) {
+    e.Add(Invalid(Child(path, "count"), std::to_string(r.count),
+                  "must not be specified when allocationMode is 'All'"));
+  }
   if (r.admin_access) {
     e.Add(FieldError{FieldErrorType::kNotSupported, Child(path, "adminAccess"), "true",
                      "adminAccess is not supported by wasched", ""});

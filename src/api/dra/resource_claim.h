@@ -28,6 +28,9 @@ struct ExactDeviceRequest {
   std::vector<DeviceSelector> selectors;
   DeviceAllocationMode allocation_mode = DeviceAllocationMode::kExactCount;
   int64_t count = 1;
+  // count_specified: `count` was written (validation refuses it with allocationMode All; the
+  // default 1 alone cannot tell).
+  bool count_specified = false;
   bool admin_access = false;
 };
 
