@@ -212,6 +212,13 @@ std::string FormatScheduleTable(const api::ObjectSet& objects,
                            ? "no condition"
                            : RTrim(fmt::format("{}={} {}", c->type, c->status, c->reason)));
     if (c != nullptr) s.message = c->message;
+    // The group's other conditions (e.g. DisruptionTarget=True PreemptionByScheduler on a
+    // victim group), type, status and reason only, in the result's order.
+    for (const api::Condition& other : g.conditions) {
+      if (&other != c) {
+        s.header.push_back(RTrim(fmt::format("{}={} {}", other.type, other.status, other.reason)));
+      }
+    }
     if (!composite) {
       std::vector<std::string>& keys = members[g.name];
       std::sort(keys.begin(), keys.end(), NaturalLess);
@@ -242,11 +249,12 @@ std::string FormatScheduleTable(const api::ObjectSet& objects,
   }
 
   // Column widths: group headers (all but the last column) and pod rows, across sections.
-  std::vector<std::size_t> header_width(3, 0);
+  std::vector<std::size_t> header_width;
   std::size_t pod_width = 0;
   std::size_t where_width = 0;
   for (const Section& s : sections) {
     if (s.header.size() > 1) {
+      if (header_width.size() < s.header.size()) header_width.resize(s.header.size(), 0);
       for (std::size_t i = 0; i + 1 < s.header.size(); ++i) {
         header_width[i] = std::max(header_width[i], s.header[i].size());
       }

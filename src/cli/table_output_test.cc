@@ -138,6 +138,26 @@ TEST(TableOutputTest, EvictionsAndCompositeGroups) {
             "0 bound, 0 pending, 1 evicted\n");
 }
 
+// A victim group shows every condition in its header: the scheduling one, then
+// DisruptionTarget (before, only one condition per group was printed).
+TEST(TableOutputTest, EveryConditionOfAGroupIsShown) {
+  api::ObjectSet objects;
+  objects.pod_groups.push_back(test::MakePodGroup().Name("low").MinCount(1).Obj());
+  objects.pods.push_back(test::MakePod().Name("low-0").Group("low").Node("n1").Obj());
+  sched::ScheduleResult result;
+  result.evictions = {{"default/low-0", "n1", "PodGroup default/high"}};
+  sched::GroupResult low = Group("default/low", 1, 1, "True", "Scheduled");
+  low.conditions.push_back(api::Condition{api::kDisruptionTarget, "True", "PreemptionByScheduler",
+                                          "preempted by PodGroup default/high", 0, 0});
+  result.groups = {low};
+  EXPECT_EQ(FormatScheduleTable(objects, result),
+            "PodGroup default/low  scheduled 1/1 (minCount 1)  PodGroupInitiallyScheduled=True "
+            "Scheduled  DisruptionTarget=True PreemptionByScheduler\n"
+            "  default/low-0  EVICTED  preempted by PodGroup default/high (was on n1)\n"
+            "\n"
+            "0 bound, 0 pending, 1 evicted\n");
+}
+
 // A CompositePodGroup tree: children follow their parent, indented per level (their pods and
 // messages too); siblings by kind then name; a standalone group stays a root.
 TEST(TableOutputTest, CompositeTreeIsIndented) {
