@@ -31,6 +31,7 @@ void NodeTable::Add(NodeIndex n, std::span<const ResourceAmount> requests, int64
   }
   nonzero_cpu_[n] += sign * nonzero_cpu;
   nonzero_memory_[n] += sign * nonzero_memory;
+  if (change_log_.size() >= ChangeLogLimit(size())) ResetChangeLog();
   change_log_.push_back(n);
 }
 

@@ -9,6 +9,7 @@
 // Not thread-safe; one scheduling loop owns it.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -55,7 +56,14 @@ class NodeTable {
   // ChangeLog: every node index passed to Add, in order (duplicates allowed). Consumers such as
   // the Framework's per-signature score index remember a cursor and re-read only the nodes that
   // changed since. Cleared by ResetChangeLog, which bumps `log_epoch()` so consumers rebuild.
+  // Add resets it itself once it holds kChangeLogLimit(N) entries, so its memory stays O(N)
+  // however many assume/revert rounds a cycle runs (a gang preemption's reprieve assumes and
+  // reverts all n placements per victim unit: unbounded, the log grew with n², QA finding 21);
+  // a consumer then rebuilds in O(N), amortised O(1) per Add.
   [[nodiscard]] const std::vector<NodeIndex>& change_log() const { return change_log_; }
+  [[nodiscard]] static size_t ChangeLogLimit(int32_t node_count) {
+    return 8 * static_cast<size_t>(node_count) + 4096;
+  }
   [[nodiscard]] uint64_t log_epoch() const { return log_epoch_; }
   void ResetChangeLog() {
     change_log_.clear();
