@@ -15,7 +15,7 @@ bool SchedulingQueue::Add(const QueuedUnit& unit) {
   if (e.state == UnitQueueState::kActive) active_.erase(e.unit);
   if (e.state == UnitQueueState::kBackoff) backoff_.erase({ExpiryOf(e), IdOf(unit)});
   if (pre_enqueue_ && !pre_enqueue_(unit)) {
-    e.state = UnitQueueState::kGated;
+    SetState(e, UnitQueueState::kGated);
     e.rejectors |= kRejectorGang;
     e.timestamp = clock_->Now();
     return false;
@@ -24,8 +24,33 @@ bool SchedulingQueue::Add(const QueuedUnit& unit) {
   return true;
 }
 
+namespace {
+bool IsParked(UnitQueueState s) {
+  return s == UnitQueueState::kUnschedulable || s == UnitQueueState::kGated;
+}
+}  // namespace
+
+void SchedulingQueue::SetState(Entry& e, UnitQueueState state) {
+  if (IsParked(e.state) != IsParked(state)) {
+    if (IsParked(state)) {
+      parked_.insert(IdOf(e.unit));
+    } else {
+      parked_.erase(IdOf(e.unit));
+    }
+  }
+  e.state = state;
+}
+
+template <typename Fn>
+void SchedulingQueue::ForEachParked(Fn&& fn) {
+  for (auto it = parked_.begin(); it != parked_.end();) {
+    const UnitId id = *it++;  // fn may erase `id` from parked_ (never another id)
+    fn(entries_.at(id));
+  }
+}
+
 void SchedulingQueue::ToActive(Entry& e) {
-  e.state = UnitQueueState::kActive;
+  SetState(e, UnitQueueState::kActive);
   active_.insert(e.unit);
 }
 
@@ -35,7 +60,7 @@ std::optional<QueuedUnit> SchedulingQueue::Pop() {
   QueuedUnit u = *active_.begin();
   active_.erase(active_.begin());
   Entry& e = entries_.at(IdOf(u));
-  e.state = UnitQueueState::kInFlight;
+  SetState(e, UnitQueueState::kInFlight);
   ++e.attempts;
   in_flight_ = IdOf(u);
   in_flight_events_.clear();
@@ -43,6 +68,7 @@ std::optional<QueuedUnit> SchedulingQueue::Pop() {
 }
 
 void SchedulingQueue::Done(const QueuedUnit& unit) {
+  parked_.erase(IdOf(unit));
   entries_.erase(IdOf(unit));
   if (in_flight_ == IdOf(unit)) {
     in_flight_.reset();
@@ -71,10 +97,10 @@ void SchedulingQueue::AddUnschedulable(const QueuedUnit& unit, uint32_t rejector
     in_flight_events_.clear();
   }
   if (to_backoff) {
-    e.state = UnitQueueState::kBackoff;
+    SetState(e, UnitQueueState::kBackoff);
     backoff_.insert({ExpiryOf(e), IdOf(unit)});
   } else {
-    e.state = UnitQueueState::kUnschedulable;
+    SetState(e, UnitQueueState::kUnschedulable);
   }
 }
 
@@ -102,7 +128,7 @@ void SchedulingQueue::MoveOn(Entry& e) {
   }
   assert(e.state == UnitQueueState::kUnschedulable);
   if (clock_->Now() < ExpiryOf(e)) {
-    e.state = UnitQueueState::kBackoff;
+    SetState(e, UnitQueueState::kBackoff);
     backoff_.insert({ExpiryOf(e), IdOf(e.unit)});
   } else {
     ToActive(e);
@@ -111,16 +137,15 @@ void SchedulingQueue::MoveOn(Entry& e) {
 
 void SchedulingQueue::OnEvent(const ClusterEvent& event) {
   if (in_flight_) in_flight_events_.push_back(event);
-  for (auto& [id, e] : entries_) {
-    if (e.state != UnitQueueState::kUnschedulable && e.state != UnitQueueState::kGated) continue;
+  ForEachParked([&](Entry& e) {
     if (Worth(e, event)) MoveOn(e);
-  }
+  });
 }
 
 void SchedulingQueue::MoveAllToActive() {
-  for (auto& [id, e] : entries_) {
+  ForEachParked([&](Entry& e) {
     if (e.state == UnitQueueState::kUnschedulable) MoveOn(e);
-  }
+  });
 }
 
 void SchedulingQueue::FlushBackoffCompleted() {
@@ -135,10 +160,9 @@ void SchedulingQueue::FlushBackoffCompleted() {
 void SchedulingQueue::FlushUnschedulableLeftover() {
   const Duration now = clock_->Now();
   ClusterEvent timeout{EventKind::kUnschedulableTimeout};
-  for (auto& [id, e] : entries_) {
-    if (e.state != UnitQueueState::kUnschedulable && e.state != UnitQueueState::kGated) continue;
+  ForEachParked([&](Entry& e) {
     if (now - e.timestamp >= kPodMaxInUnschedulablePodsDuration && Worth(e, timeout)) MoveOn(e);
-  }
+  });
 }
 
 UnitQueueState SchedulingQueue::StateOf(const QueuedUnit& unit) const {
@@ -159,13 +183,13 @@ std::optional<Duration> SchedulingQueue::BackoffExpiry(const QueuedUnit& unit) c
 
 size_t SchedulingQueue::UnschedulableCount() const {
   size_t n = 0;
-  for (const auto& [id, e] : entries_) n += e.state == UnitQueueState::kUnschedulable ? 1 : 0;
+  for (const UnitId& id : parked_) n += entries_.at(id).state == UnitQueueState::kUnschedulable;
   return n;
 }
 
 size_t SchedulingQueue::GatedCount() const {
   size_t n = 0;
-  for (const auto& [id, e] : entries_) n += e.state == UnitQueueState::kGated ? 1 : 0;
+  for (const UnitId& id : parked_) n += entries_.at(id).state == UnitQueueState::kGated;
   return n;
 }
 

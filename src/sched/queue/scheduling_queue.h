@@ -136,11 +136,18 @@ class SchedulingQueue {
   // pool → backoff while backing off, else active.
   void MoveOn(Entry& e);
   void ToActive(Entry& e);
+  // SetState: every state change goes through here to keep `parked_` (the ids of Unschedulable
+  // and Gated entries) exact, so an event walks only the parked units, not every entry.
+  void SetState(Entry& e, UnitQueueState state);
+  // ForEachParked: calls fn(entry) for each parked entry in id order; fn may move it on.
+  template <typename Fn>
+  void ForEachParked(Fn&& fn);
 
   const Clock* clock_;
   PreEnqueueFn pre_enqueue_;
   GangHintFn gang_hint_;
   std::map<UnitId, Entry> entries_;
+  std::set<UnitId> parked_;  // ids of entries in state Unschedulable or Gated
   std::set<QueuedUnit, Less> active_;
   std::set<std::pair<Duration, UnitId>> backoff_;  // by expiry, then id
   std::optional<UnitId> in_flight_;

@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include "sched/plugins/gang_scheduling/gang_scheduling.h"
 
 namespace wasched::sched {
@@ -224,6 +226,73 @@ TEST_F(SchedulingQueueTest, MoveAllToActiveIgnoresHints) {
   q.MoveAllToActive();
   EXPECT_EQ(q.ActiveCount(), 2u);
   EXPECT_EQ(q.UnschedulableCount(), 0u);
+}
+
+}  // namespace
+}  // namespace wasched::sched
+
+namespace wasched::sched {
+namespace {
+
+// The parked index (Unschedulable and Gated units, walked by events instead of every entry)
+// stays exact through any sequence of operations: the pool and gated counts equal a count over
+// every unit's state, and events still move parked units on.
+TEST(SchedulingQueueParkedIndexTest, CountsMatchEveryUnitsStateUnderRandomOperations) {
+  std::mt19937 rng(7);
+  FakeClock clock;
+  SchedulingQueue q{clock};
+  bool gate = false;
+  q.SetPreEnqueue([&](const QueuedUnit&) { return !gate; });
+  WithGangHints(q);
+  std::vector<QueuedUnit> units;
+  for (int32_t i = 0; i < 24; ++i) units.push_back(i % 2 == 0 ? Group(i) : Pod(i));
+  const EventKind kinds[] = {EventKind::kAssignedPodDelete, EventKind::kNodeAdd,
+                             EventKind::kUnscheduledPodAdd, EventKind::kPodGroupAdd};
+  size_t moved_by_events = 0;
+  for (int step = 0; step < 20000; ++step) {
+    const QueuedUnit& u = units[rng() % units.size()];
+    switch (rng() % 7) {
+      case 0:
+        gate = rng() % 3 == 0;
+        if (q.StateOf(u) != UnitQueueState::kInFlight) (void)q.Add(u);
+        break;
+      case 1:
+        if (auto p = q.Pop()) {
+          if (rng() % 3 == 0) {
+            q.Done(*p);
+          } else {
+            q.AddUnschedulable(*p, rng() % 4 == 0 ? kRejectorGang : kRejectorNone);
+          }
+        }
+        break;
+      case 2: {
+        const size_t before = q.UnschedulableCount() + q.GatedCount();
+        gate = rng() % 2 == 0;
+        q.OnEvent(ClusterEvent{kinds[rng() % 4]});
+        moved_by_events += before - (q.UnschedulableCount() + q.GatedCount());
+        break;
+      }
+      case 3:
+        q.MoveAllToActive();
+        break;
+      case 4:
+        clock.SetTime(clock.Now() + seconds(rng() % 400));
+        gate = rng() % 2 == 0;
+        q.FlushUnschedulableLeftover();
+        break;
+      default:
+        q.FlushBackoffCompleted();
+        break;
+    }
+    size_t pool = 0, gated = 0;
+    for (const QueuedUnit& v : units) {
+      pool += q.StateOf(v) == UnitQueueState::kUnschedulable;
+      gated += q.StateOf(v) == UnitQueueState::kGated;
+    }
+    ASSERT_EQ(q.UnschedulableCount(), pool) << "step " << step;
+    ASSERT_EQ(q.GatedCount(), gated) << "step " << step;
+  }
+  EXPECT_GT(moved_by_events, 100u);
 }
 
 }  // namespace
