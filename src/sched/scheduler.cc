@@ -27,6 +27,7 @@
 #include "sched/preemption/fit_check.h"
 #include "sched/preemption/post_filter.h"
 #include "sched/queue/scheduling_queue.h"
+#include "sched/verify/invariants.h"
 
 namespace wasched::sched {
 namespace {
@@ -121,6 +122,8 @@ class Run {
   // GroupUnit: the queue unit of a root: a standalone PodGroup (TreeIndex == GroupIndex) or a
   // root CompositePodGroup.
   [[nodiscard]] QueuedUnit GroupUnit(TreeIndex root) const;
+  // Verify: verification mode after each cycle (sched/verify/invariants.h); prints every
+  // violation and aborts, or appends them to options_.verify_violations.
   void Verify() const;
   ScheduleResult Assemble() const;
 
@@ -142,6 +145,8 @@ class Run {
   std::vector<std::string> pending_reason_;
   std::vector<std::string> pending_message_;
   std::vector<bool> bound_now_;
+  std::vector<uint8_t> bind_count_;       // Bind calls per pod (verify mode: double booking)
+  int64_t cycle_ = 0;                     // cycles run (verify messages)
   std::vector<bool> in_scope_;            // handled by this scheduler
   std::vector<bool> gated_;               // spec.schedulingGates non-empty, or evicted
   std::vector<NodeIndex> overcommitted_at_input_;
@@ -211,6 +216,7 @@ void Run::BuildCache() {
   pending_reason_.assign(pod_count, "");
   pending_message_.assign(pod_count, "");
   bound_now_.assign(pod_count, false);
+  bind_count_.assign(pod_count, 0);
   in_scope_.assign(pod_count, true);
   gated_.assign(pod_count, false);
   for (size_t p = 0; p < pod_count; ++p) {
@@ -459,6 +465,7 @@ QueuedUnit Run::GroupUnit(TreeIndex root) const {
 void Run::Bind(PodIndex p) {
   if (post_filter_) post_filter_->OnBind(p);
   bound_now_[p] = true;
+  if (bind_count_[p] < UINT8_MAX) ++bind_count_[p];
   pending_reason_[p].clear();
   pending_message_[p].clear();
 }
@@ -882,46 +889,40 @@ void Run::ApplyEvictions(const preemption::Outcome& outcome, const preemption::P
 }
 
 void Run::Verify() const {
-  // Incremental state must equal a recomputation from scratch.
-  std::vector<const api::Node*> sorted;
-  for (NodeIndex n = 0; n < nodes_->size(); ++n) sorted.push_back(&nodes_->node(n));
-  ResourceTable fresh_resources = resources_;
-  NodeTable fresh(std::move(sorted), fresh_resources);
-  fresh.EnsureResources(nodes_->resource_count());
-  for (const auto& pi : pods_) {
-    if (pi.node != kNoNode) fresh.Add(pi.node, pi.requests, pi.nonzero_cpu, pi.nonzero_memory, 1);
+  const verify::RunView view{*nodes_,   resources_, pods_,       *tree_,
+                             bound_now_, evicted_,   bind_count_, overcommitted_at_input_};
+  std::vector<std::string> violations;
+  verify::CheckRun(view, violations);
+  for (const verify::DomainSumsView& sums : tree_algorithm_->CachedDomainSums()) {
+    verify::CheckDomainSums(*nodes_, sums, violations);
   }
-  if (!fresh.SameUsage(*nodes_)) {
-    std::fprintf(stderr, "wasched verify: incremental node usage differs from recomputation\n");
-    std::abort();
-  }
-  for (NodeIndex n = 0; n < nodes_->size(); ++n) {
-    if (std::find(overcommitted_at_input_.begin(), overcommitted_at_input_.end(), n) !=
-        overcommitted_at_input_.end()) {
-      continue;
+  if (dra_) {
+    if (!dra_->Verify()) {
+      violations.push_back("dra: incremental free device counts differ from recomputation");
     }
-    for (ResourceId r = 0; r < nodes_->resource_count(); ++r) {
-      if (nodes_->Requested(r, n) > nodes_->Allocatable(r, n)) {
-        std::fprintf(stderr, "wasched verify: node %s over-committed on %s\n",
-                     nodes_->node(n).meta.name.c_str(), resources_.Name(r).c_str());
-        std::abort();
+    std::vector<verify::DeviceUse> uses;
+    for (const ClaimAllocation& a : dra_->Allocations()) {
+      for (const auto& d : a.devices) uses.push_back({a.claim, d.driver + "/" + d.pool + "/" + d.device});
+    }
+    for (const api::ResourceClaim& c : objects_.resource_claims) {
+      if (!c.allocation) continue;
+      for (const auto& d : *c.allocation) {
+        uses.push_back({api::NamespacedName(c.meta), d.driver + "/" + d.pool + "/" + d.device});
       }
     }
+    verify::CheckDevices(std::move(uses), violations);
   }
-  // Gang atomicity: every gang has 0 or ≥ minCount members placed (counting running pods).
-  for (const auto& g : groups_) {
-    int32_t placed = 0;
-    bool any_new = false;
-    for (PodIndex p : g.members) {
-      if (pods_[p].node != kNoNode) ++placed;
-      if (bound_now_[p]) any_new = true;
+  if (violations.empty()) return;
+  if (options_.verify_violations != nullptr) {
+    for (const std::string& v : violations) {
+      options_.verify_violations->push_back(fmt::format("cycle {}: {}", cycle_, v));
     }
-    const auto gi = static_cast<size_t>(&g - groups_.data());
-    if (any_new && placed < g.min_count && !disrupted_group_[gi]) {
-      std::fprintf(stderr, "wasched verify: pod group %s bound below minCount\n", g.key.c_str());
-      std::abort();
-    }
+    return;
   }
+  for (const std::string& v : violations) {
+    std::fprintf(stderr, "wasched verify: cycle %lld: %s\n", static_cast<long long>(cycle_), v.c_str());
+  }
+  std::abort();
 }
 
 ScheduleResult Run::Execute() {
@@ -939,6 +940,7 @@ ScheduleResult Run::Execute() {
     }
     // A unit that did not go back to the queue is done (bound).
     if (queue_.StateOf(*unit) == UnitQueueState::kInFlight) queue_.Done(*unit);
+    ++cycle_;
     if (options_.verify) Verify();
   }
   return Assemble();

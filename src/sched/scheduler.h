@@ -12,6 +12,9 @@
 // the pod-group algorithm (pkg/scheduler/schedule_one_podgroup.go).
 #pragma once
 
+#include <string>
+#include <vector>
+
 #include "api/object_set.h"
 #include "sched/queue/clock.h"
 #include "sched/schedule_result.h"
@@ -24,9 +27,14 @@ enum class ScoringStrategy { kLeastAllocated, kMostAllocated };
 // SchedulerOptions: configuration passed explicitly (no global flags).
 struct SchedulerOptions {
   ScoringStrategy scoring = ScoringStrategy::kLeastAllocated;
-  // verify: after every cycle, check that the incremental node accounting equals a recomputation
-  // from scratch and that no node is over-committed; a mismatch aborts (assert-level bug).
+  // verify: after every cycle, check the invariants of sched/verify/invariants.h (incremental
+  // node accounting and per-domain sums equal a recomputation, no over-commit, no double
+  // booking, gang atomicity at every level, whole victim units, topology constraints, DRA devices
+  // held once); a violation is printed to stderr and aborts (assert-level bug) ...
   bool verify = false;
+  // verify_violations: ... unless this is set: then every violation is appended here (prefixed
+  // "cycle N: ") and the run goes on, so a property test can report and shrink. Not owned.
+  std::vector<std::string>* verify_violations = nullptr;
   // clock: the scheduling queue's time source (backoff, leftover flush), not owned; nullptr =
   // a FakeClock fixed at 0, as `wasched schedule` uses, so results never depend on time.
   const Clock* clock = nullptr;

@@ -259,6 +259,16 @@ TreeAlgorithm::DomainSums& TreeAlgorithm::SumsOf(const plugins::TopologyKeyIndex
   return sums;
 }
 
+std::vector<verify::DomainSumsView> TreeAlgorithm::CachedDomainSums() {
+  std::vector<verify::DomainSumsView> out;
+  for (auto& [index, unused] : domain_sums_) {
+    const DomainSums& sums = SumsOf(*index);
+    out.push_back({*index, sums.alloc_cpu, sums.alloc_mem, sums.req_cpu, sums.req_mem, sums.free,
+                   sums.resources});
+  }
+  return out;
+}
+
 void TreeAlgorithm::AggregateOf(TreeIndex t, const plugins::Placement& placement, Aggregate& out) {
   // One pass, no allocation: per-domain aggregate free capacity (design.md "a placement that
   // cannot fit by aggregate free capacity is pruned before any trial placement").

@@ -55,6 +55,7 @@
 #include "sched/framework/status.h"
 #include "sched/gang/group_tree.h"
 #include "sched/plugins/topology_placement/topology_placement.h"
+#include "sched/verify/invariants.h"
 
 namespace wasched::sched {
 
@@ -111,6 +112,12 @@ class TreeAlgorithm {
   // PlacementsEvaluated: trial evaluations since construction (benchmarks, tests).
   [[nodiscard]] int64_t placements_evaluated() const { return evaluated_; }
   [[nodiscard]] int64_t placements_pruned() const { return pruned_; }
+
+  // CachedDomainSums: every label key's per-domain sums (DomainSums below), first brought
+  // current from the NodeTable change log as a placement would; verify mode compares them with a
+  // recomputation (verify/invariants.h CheckDomainSums). Views valid until the next Run.
+  // O(nodes of the domains changed since the last look).
+  [[nodiscard]] std::vector<verify::DomainSumsView> CachedDomainSums();
 
  private:
   struct Demand {
