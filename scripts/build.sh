@@ -6,7 +6,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/install-deps.sh >&2
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+# A fresh build/ uses Ninja when it is installed (it starts a target's objects before the libraries
+# it links are archived, so both jobs stay busy); an existing build/ keeps its generator.
+generator=()
+if [ ! -f build/CMakeCache.txt ] && command -v ninja >/dev/null 2>&1; then
+  generator=(-G Ninja)
+fi
+cmake -S . -B build "${generator[@]}" -DCMAKE_BUILD_TYPE=Release >/dev/null
 if [ $# -eq 0 ]; then
   cmake --build build -j2 >&2
 else

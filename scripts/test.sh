@@ -3,18 +3,24 @@
 # tests through ctest, two at a time; then the fuzz smoke: every libFuzzer target of fuzz/ built
 # with clang (ASan + UBSan, build-fuzz/) and run for WASCHED_FUZZ_SECONDS each (default 20; 0
 # skips the stage; skipped with a message when clang is not installed). See scripts/fuzz.sh.
-# Why 20 s and not the issue's 60 s: the clang build of the libraries costs about 1.3-2x their
-# gcc Release build (~4-5 min on 2 cores) and each run adds its seconds plus ~10 s of seed
-# loading; 3 x 60 s would take the CI (~8 min before) past its 15-minute budget.
+# The CI (.ci/run) runs this with the fuzz smoke off, then scripts/sanitize.sh (the tests under
+# ASan + UBSan, in the clang build the fuzz targets use) and scripts/fuzz.sh -t 60 -j 2.
+# Each stage prints its wall time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+start=$SECONDS
 scripts/build.sh
+echo "test.sh: build $((SECONDS - start)) s"
+start=$SECONDS
 ctest --test-dir build --output-on-failure -j2
+echo "test.sh: ctest $((SECONDS - start)) s"
 
 fuzz_seconds="${WASCHED_FUZZ_SECONDS:-20}"
 if [ "$fuzz_seconds" = 0 ]; then
   echo "fuzz smoke: skipped (WASCHED_FUZZ_SECONDS=0)"
 else
+  start=$SECONDS
   scripts/fuzz.sh -t "$fuzz_seconds"
+  echo "test.sh: fuzz smoke $((SECONDS - start)) s"
 fi
