@@ -101,7 +101,11 @@ int RunBench(const BenchOptions& options, std::ostream& out, std::ostream& err) 
       code = kExitInternal;
       continue;
     }
-    if (!m->correct()) {
+    if (!m->correct() && s->measure == perf::Measure::kRunSeconds) {
+      err << "error: " << s->name << ": completed " << m->bound << " jobs, a correct run completes "
+          << m->expected_bound << "\n";
+      code = kExitInternal;
+    } else if (!m->correct()) {
       err << "error: " << s->name << ": bound " << m->bound << " pods, a correct run binds " << m->expected_bound
           << "\n";
       code = kExitInternal;

@@ -10,6 +10,9 @@
 // processes — it is reported beside, as `wall_seconds`); `value` comes from the median repetition.
 // The scan bound and the naive baseline
 // (perf/scan_bound.h) are timed in the same run on the same ObjectSet.
+// kRunSeconds shapes (the simulations, perf/sim_shapes.h) time the whole prepared run instead
+// (its input loaded outside the timed region); no scan bound or naive baseline; `bound` /
+// `expected_bound` are then the run's completed / expected units (jobs).
 #pragma once
 
 #include <cstdint>

@@ -6,6 +6,7 @@
 
 #include "api/pod_group.h"
 #include "api/priority_class.h"
+#include "perf/sim_shapes.h"
 
 namespace wasched::perf {
 namespace {
@@ -210,6 +211,7 @@ std::vector<Shape> MakeShapes() {
            return SchedulingBasicShape(size, size / 5, 2 * size);
          }});
   }
+  for (Shape& s : SimulationShapes()) add(std::move(s));
   return shapes;
 }
 

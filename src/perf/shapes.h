@@ -19,6 +19,8 @@
 #include <string>
 #include <vector>
 
+#include <tl/expected.hpp>
+
 #include "api/object_set.h"
 
 namespace wasched::perf {
@@ -50,7 +52,17 @@ enum class Measure {
   kThroughput,    // value = units / second
   kTimePerUnit,   // value = seconds per unit, reported in `unit` (µs or ms)
   kResidentBytes, // value = resident MiB of one Schedule run (see perf/memory.h)
+  kRunSeconds,    // value = CPU seconds of one whole run of Shape::prepare's program (simulations)
 };
+
+// RunCount: what one kRunSeconds run completed (`done`) and what a correct run completes.
+struct RunCount {
+  int64_t done = 0;
+  int64_t expected = 0;
+};
+
+// PreparedRun: the timed part of a kRunSeconds shape; each call is one complete run.
+using PreparedRun = std::function<RunCount()>;
 
 // Shape: a named benchmark shape.
 //   name      stable identifier (`--shape NAME`), e.g. "GangScheduling/5000Nodes_1000Gangs_3Pods"
@@ -58,7 +70,9 @@ enum class Measure {
 //             "µs/preemptor", "MiB"
 //   scale     multiplier from seconds to `unit` for kTimePerUnit (1e6 for µs, 1e3 for ms)
 //   target    design.md's target in `unit`, if the row has one
-//   build     builds the instance at a scale; deterministic
+//   build     builds the instance at a scale; deterministic (not used by kRunSeconds)
+//   prepare   kRunSeconds only: loads the input at a scale (untimed) and returns the timed run;
+//             errors name what could not be loaded (e.g. a trace file)
 struct Shape {
   std::string name;
   std::string description;
@@ -68,6 +82,7 @@ struct Shape {
   Direction direction = Direction::kLowerIsBetter;
   std::optional<double> target;
   std::function<ShapeInput(Scale)> build;
+  std::function<tl::expected<PreparedRun, std::string>(Scale)> prepare;
 };
 
 // Shapes: every shape, in a fixed order (the order of design.md's target table, then scaling).

@@ -5,24 +5,29 @@
 #include <charconv>
 #include <climits>
 #include <cmath>
+#include <map>
+#include <memory>
 #include <queue>
 #include <set>
 #include <sstream>
+#include <tuple>
 #include <unordered_map>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <optional>
 
+#include "api/object_meta.h"
 #include "sched/queue/clock.h"
 #include "sched/scheduler.h"
 #include "sim/csv.h"
+#include "sim/job_objects.h"
 
 namespace wasched::sim {
 namespace {
 
 constexpr int32_t kNoNode = -1;
-constexpr const char* kNamespace = "sim";
+constexpr const char* kNamespace = kSimNamespace;
 
 enum class JobState : uint8_t { kFuture, kPending, kRunning, kDone, kRejected };
 
@@ -36,7 +41,24 @@ struct JobRun {
   const char* topology_key = nullptr;  // gang-topology constraint, nullptr = none
   std::vector<int32_t> pod_node;       // per pod; kNoNode = unbound
   std::vector<int32_t> pod_slot;       // preemption mode: index in the running region
-  std::string shape;                   // pods' requests, constraints (basic: one pod's)
+  int32_t shape = -1;                  // interned: pods' requests, constraints (basic: one pod's)
+  int32_t pending_class = -1;          // PendingClass index
+  bool compiled = false;
+  // What the Job controller created (job_objects.h), kept from arrival to completion; unbound
+  // pods and the PodGroup are moved into each Schedule call and back.
+  std::vector<api::Pod> pods;
+  std::unique_ptr<api::PodGroup> group;
+};
+
+// PendingClass: pending jobs of one shape with the same GPU demand and smallest pod, in queue
+// order. Within one instant a class is either offered job by job or skipped as a whole (its
+// shape failed, or it cannot fit the free GPUs), so ScheduleOnce merges the classes instead of
+// walking every pending job.
+struct PendingClass {
+  int32_t shape = -1;
+  int64_t total_gpu = 0;
+  int64_t min_pod_gpu = 0;
+  std::set<std::pair<int32_t, int32_t>> members;  // (-priority, job)
 };
 
 struct NodeState {
@@ -264,12 +286,53 @@ class Engine {
         r.topology_key = "topology.kubernetes.io/zone";
       }
     }
-    r.shape = fmt::format("{}/{}/{}/{}/{}", tj.gpu_per_pod, tj.cpu_milli_per_pod, tj.memory_bytes_per_pod,
-                          fmt::join(tj.gpu_models, "|"), r.topology_key ? r.topology_key : "");
-    if (options_.policy != Policy::kBasic) r.shape += fmt::format("/{}/{}", tj.pod_count, tj.last_pod_gpu);
-    pending_.emplace(-tj.priority, j);
+    std::string shape = fmt::format("{}/{}/{}/{}/{}", tj.gpu_per_pod, tj.cpu_milli_per_pod, tj.memory_bytes_per_pod,
+                                    fmt::join(tj.gpu_models, "|"), r.topology_key ? r.topology_key : "");
+    if (options_.policy != Policy::kBasic) shape += fmt::format("/{}/{}", tj.pod_count, tj.last_pod_gpu);
+    r.shape = shape_ids_.emplace(std::move(shape), static_cast<int32_t>(shape_ids_.size())).first->second;
+    if (failed_shape_.size() < shape_ids_.size()) failed_shape_.resize(shape_ids_.size(), 0);
+    const int64_t min_pod = std::min(tj.gpu_per_pod, tj.last_pod_gpu);
+    const auto [cls, added] = class_ids_.try_emplace({r.shape, tj.TotalGpu(), min_pod}, static_cast<int32_t>(classes_.size()));
+    if (added) classes_.push_back(PendingClass{r.shape, tj.TotalGpu(), min_pod, {}});
+    r.pending_class = cls->second;
+    AddPending(j);
     arrived_.push_back(j);
     dirty_ = true;
+  }
+
+  // Compile: the Job and what the Job controller creates for it (job_objects.h), once per job,
+  // when the job is first offered to the scheduler: the objects depend only on the job, and a
+  // long backlog then holds no objects (a smaller live heap keeps malloc fast).
+  void Compile(int32_t j) {
+    JobRun& r = jobs_[j];
+    r.compiled = true;
+    JobObjects o = CompileJob(trace_.jobs[j], trace_.gpu_resource,
+                              {.policy = options_.policy, .preemption = options_.preemption, .topology_key = r.topology_key});
+    for (int32_t i = 0; i < static_cast<int32_t>(o.pods.size()); ++i) {
+      pod_index_.emplace(api::NamespacedName(o.pods[i].meta), PodRef{j, i});
+    }
+    r.pods = std::move(o.pods);
+    if (o.pod_group) r.group = std::make_unique<api::PodGroup>(std::move(*o.pod_group));
+  }
+
+  // Release: drops a finished job's objects.
+  void Release(int32_t j) {
+    JobRun& r = jobs_[j];
+    for (const api::Pod& p : r.pods) pod_index_.erase(api::NamespacedName(p.meta));
+    std::vector<api::Pod>().swap(r.pods);  // frees the buffer too
+    r.group.reset();
+  }
+
+  void AddPending(int32_t j) {
+    const std::pair<int32_t, int32_t> key{-trace_.jobs[j].priority, j};
+    pending_.insert(key);
+    classes_[jobs_[j].pending_class].members.insert(key);
+  }
+
+  void RemovePending(int32_t j) {
+    const std::pair<int32_t, int32_t> key{-trace_.jobs[j].priority, j};
+    pending_.erase(key);
+    classes_[jobs_[j].pending_class].members.erase(key);
   }
 
   void FreePod(int32_t j, int32_t i) {
@@ -292,8 +355,8 @@ class Engine {
     const auto last = static_cast<int32_t>(running_region_) - 1;
     if (slot != last) {
       objects_.pods[slot] = std::move(objects_.pods[last]);
-      const auto [mj, mi] = ParsePodName(objects_.pods[slot].meta.name);
-      jobs_[mj].pod_slot[mi] = slot;
+      const PodRef moved = pod_index_.at(api::NamespacedName(objects_.pods[slot].meta));
+      jobs_[moved.job].pod_slot[moved.pod] = slot;
     }
     objects_.pods.pop_back();
     --running_region_;
@@ -314,6 +377,7 @@ class Engine {
     ReleaseAll(j);
     r.state = JobState::kDone;
     r.end = t;
+    Release(j);
     --running_jobs_;
     ++result_.completed;
     last_completion_ = t;
@@ -329,7 +393,7 @@ class Engine {
       --running_jobs_;
       ++r.generation;  // its completion event is stale now
       r.start = -1;
-      pending_.emplace(-trace_.jobs[j].priority, j);
+      AddPending(j);
     } else {
       partial_units_ -= r.bound_units;
     }
@@ -371,60 +435,6 @@ class Engine {
     for (int32_t j : victims) Restart(j);
   }
 
-  static std::pair<int32_t, int32_t> ParsePodName(std::string_view name) {
-    // "j<job>-<pod>"
-    int32_t j = 0, i = 0;
-    const size_t dash = name.find('-');
-    std::from_chars(name.data() + 1, name.data() + dash, j);
-    std::from_chars(name.data() + dash + 1, name.data() + name.size(), i);
-    return {j, i};
-  }
-
-  api::Pod MakePod(int32_t j, int32_t i, int64_t t) const {
-    const TraceJob& tj = trace_.jobs[j];
-    api::Pod p;
-    p.meta.name = fmt::format("j{}-{}", j, i);
-    p.meta.namespace_ = kNamespace;
-    p.meta.uid = p.meta.name;
-    p.meta.creation_timestamp = tj.submit_seconds;
-    api::Container c;
-    c.name = "c";
-    c.requests[trace_.gpu_resource] = PodGpu(tj, i);
-    c.requests[api::kResourceCPU] = tj.cpu_milli_per_pod;
-    c.requests[api::kResourceMemory] = tj.memory_bytes_per_pod;
-    p.containers.push_back(std::move(c));
-    p.priority = tj.priority;
-    if (!options_.preemption) p.preemption_policy = api::PreemptionPolicy::kNever;
-    if (!tj.gpu_models.empty()) {
-      api::NodeAffinity a;
-      a.required.emplace();
-      api::NodeSelectorTerm term;
-      term.match_expressions.push_back({kGpuModelLabel, api::NodeSelectorOperator::kIn, tj.gpu_models});
-      a.required->push_back(std::move(term));
-      p.node_affinity = std::move(a);
-    }
-    if (options_.policy != Policy::kBasic && tj.pod_count > 1) p.pod_group_name = fmt::format("j{}", j);
-    return p;
-  }
-
-  api::PodGroup MakePodGroup(int32_t j) const {
-    const TraceJob& tj = trace_.jobs[j];
-    api::PodGroup g;
-    g.meta.name = fmt::format("j{}", j);
-    g.meta.namespace_ = kNamespace;
-    g.meta.uid = g.meta.name;
-    g.meta.creation_timestamp = tj.submit_seconds;
-    g.api_version = "scheduling.k8s.io/v1beta1";
-    g.scheduling_policy.gang = api::GangSchedulingPolicy{tj.pod_count};
-    g.priority = tj.priority;
-    if (!options_.preemption) g.preemption_policy = api::PreemptionPolicy::kNever;
-    if (jobs_[j].topology_key != nullptr) {
-      g.scheduling_constraints.emplace();
-      g.scheduling_constraints->topology.push_back({jobs_[j].topology_key});
-    }
-    return g;
-  }
-
   void RefreshAggregatePods() {
     if (options_.preemption) return;
     for (size_t n = 0; n < nodes_.size(); ++n) {
@@ -457,9 +467,19 @@ class Engine {
     }
     arrived_.clear();
     freed_ = false;
-    failed_shapes_.clear();
-    std::optional<std::pair<int32_t, int32_t>> resume;  // last unit offered
+    for (int32_t shape : failed_list_) failed_shape_[shape] = 0;
+    failed_list_.clear();
+    std::optional<std::pair<int32_t, int32_t>> resume;  // last unit offered (preemption)
     size_t fresh_pos = 0;
+    // The merge over pending classes (without preemption): a min-heap of (next member, class).
+    merge_.clear();
+    if (!only_fresh && !options_.preemption) {
+      for (size_t c = 0; c < classes_.size(); ++c) {
+        if (!classes_[c].members.empty()) merge_.push_back({*classes_[c].members.begin(), static_cast<int32_t>(c)});
+      }
+      std::make_heap(merge_.begin(), merge_.end(), std::greater<>());
+    }
+    const bool gang = options_.policy != Policy::kBasic;
     while (true) {
       int64_t free_units = 0;
       for (const NodeState& s : nodes_) free_units += s.up ? s.gpu_free : 0;
@@ -477,7 +497,7 @@ class Engine {
         const bool gang = options_.policy != Policy::kBasic;
         if (!options_.preemption) {
           if (gang ? demand > free_units : (demand > 0 && std::min(tj.gpu_per_pod, tj.last_pod_gpu) > free_units)) return true;
-          if (failed_shapes_.contains(r.shape)) return true;
+          if (failed_shape_[r.shape] != 0) return true;
         }
         window_.push_back(j);
         cumulative += demand;
@@ -493,18 +513,41 @@ class Engine {
         for (; fresh_pos < fresh.size();) {
           if (!consider(fresh[fresh_pos++].second)) break;
         }
-      } else {
+      } else if (options_.preemption) {
         auto it = resume ? pending_.upper_bound(*resume) : pending_.begin();
         for (; it != pending_.end(); ++it) {
           resume = *it;
           if (!consider(it->second)) break;
+        }
+      } else {
+        // Pending order, class by class: a class whose shape failed at this instant, or whose
+        // every member is too large for the free GPUs, is dropped for the rest of the instant
+        // (both only grow within an instant); `consider` would skip each of its members. A
+        // pending gang holds no pod (all-or-nothing, minCount = its pods), so its demand is the
+        // class's total; a basic job's pods each need at least the class's smallest pod.
+        while (!merge_.empty()) {
+          std::pop_heap(merge_.begin(), merge_.end(), std::greater<>());
+          const auto [key, c] = merge_.back();
+          merge_.pop_back();
+          const PendingClass& pc = classes_[c];
+          if (failed_shape_[pc.shape] != 0) continue;
+          if (gang ? pc.total_gpu > free_units : (pc.min_pod_gpu > 0 && pc.min_pod_gpu > free_units)) continue;
+          const bool more = consider(key.second);
+          if (auto next = pc.members.upper_bound(key); next != pc.members.end()) {
+            merge_.push_back({*next, c});
+            std::push_heap(merge_.begin(), merge_.end(), std::greater<>());
+          }
+          if (!more) break;
         }
       }
       if (window_.empty()) break;
       CallScheduler(t, min_pod_gpu);
       // The window's units left pending mark their shape as failed for this instant.
       for (int32_t j : window_) {
-        if (jobs_[j].state == JobState::kPending) failed_shapes_.insert(jobs_[j].shape);
+        if (jobs_[j].state == JobState::kPending && failed_shape_[jobs_[j].shape] == 0) {
+          failed_shape_[jobs_[j].shape] = 1;
+          failed_list_.push_back(jobs_[j].shape);
+        }
       }
       if (!truncated || options_.preemption) break;
     }
@@ -530,18 +573,31 @@ class Engine {
         return;
       }
     }
-    objects_.pod_groups.clear();
+    // The window's unbound pods and PodGroups move in for the call and back after it.
+    call_pods_.clear();
+    call_groups_.clear();
     for (int32_t j : window_) {
-      const JobRun& r = jobs_[j];
+      JobRun& r = jobs_[j];
+      if (!r.compiled) Compile(j);
       for (int32_t i = 0; i < static_cast<int32_t>(r.pod_node.size()); ++i) {
-        if (r.pod_node[i] == kNoNode) objects_.pods.push_back(MakePod(j, i, t));
+        if (r.pod_node[i] != kNoNode) continue;
+        objects_.pods.push_back(std::move(r.pods[i]));
+        call_pods_.push_back({j, i});
       }
-      if (options_.policy != Policy::kBasic && trace_.jobs[j].pod_count > 1) objects_.pod_groups.push_back(MakePodGroup(j));
+      if (r.group) {
+        objects_.pod_groups.push_back(std::move(*r.group));
+        call_groups_.push_back(j);
+      }
     }
     clock_.SetTime(sched::Duration(t * 1000));
     ++result_.scheduler_calls;
     sched::ScheduleResult res = sched::Schedule(objects_, clock_options_);
     last_call_done_ = true;
+    for (size_t k = 0; k < call_pods_.size(); ++k) {
+      jobs_[call_pods_[k].job].pods[call_pods_[k].pod] = std::move(objects_.pods[running_region_ + k]);
+    }
+    for (size_t k = 0; k < call_groups_.size(); ++k) *jobs_[call_groups_[k]].group = std::move(objects_.pod_groups[k]);
+    objects_.pod_groups.clear();
     objects_.pods.resize(running_region_);
     if (!options_.preemption) {
       // Move the nodes and aggregate pods back to the store.
@@ -558,20 +614,19 @@ class Engine {
     }
     // Evictions first: the victim's whole job restarts.
     for (const sched::Eviction& e : res.evictions) {
-      const std::string_view name = std::string_view(e.pod).substr(std::string_view(kNamespace).size() + 1);
-      if (!name.starts_with("j")) continue;
-      const auto [j, i] = ParsePodName(name);
+      const auto victim = pod_index_.find(e.pod);
+      if (victim == pod_index_.end()) continue;  // an aggregate pod
       ++result_.evictions;
-      if (jobs_[j].bound > 0) Restart(j);
+      if (jobs_[victim->second.job].bound > 0) Restart(victim->second.job);
     }
     touched_.clear();
     for (const sched::Binding& b : res.bindings) {
-      const std::string_view name = std::string_view(b.pod).substr(std::string_view(kNamespace).size() + 1);
-      const auto [j, i] = ParsePodName(name);
+      const auto pod = pod_index_.find(b.pod);
       auto it = node_index_.find(b.node);
-      if (it == node_index_.end()) continue;
-      Bind(j, i, it->second);
-      touched_.push_back(j);
+      if (pod == pod_index_.end() || it == node_index_.end()) continue;
+      if (options_.on_binding) options_.on_binding(b, t);
+      Bind(pod->second.job, pod->second.pod, it->second);
+      touched_.push_back(pod->second.job);
     }
     std::sort(touched_.begin(), touched_.end());
     touched_.erase(std::unique(touched_.begin(), touched_.end()), touched_.end());
@@ -596,7 +651,7 @@ class Engine {
     r.bound_units += g;
     partial_units_ += g;
     if (options_.preemption) {
-      api::Pod p = MakePod(j, i, 0);
+      api::Pod p = r.pods[i];
       p.node_name = node_objs_[n].meta.name;
       r.pod_slot[i] = static_cast<int32_t>(objects_.pods.size());
       objects_.pods.push_back(std::move(p));
@@ -611,7 +666,7 @@ class Engine {
     r.state = JobState::kRunning;
     if (r.start < 0 || true) r.start = t;
     if (first_start_[j] < 0) first_start_[j] = t;
-    pending_.erase({-trace_.jobs[j].priority, j});
+    RemovePending(j);
     ++running_jobs_;
     running_list_.push_back(j);
     completions_.push({t + trace_.jobs[j].duration_seconds, j, r.generation});
@@ -669,6 +724,8 @@ class Engine {
 
   SimResult Finish() {
     SimResult& r = result_;
+    // A deadlock still on when no event is left lasts until the last instant.
+    if (in_deadlock_) r.deadlock_seconds += now_ - last_progress_;
     r.policy = PolicyName(options_.policy);
     r.preemption = options_.preemption;
     r.jobs = static_cast<int64_t>(trace_.jobs.size());
@@ -735,7 +792,19 @@ class Engine {
   std::vector<api::Pod> agg_pods_;    // per node: one bound pod holding what runs there
   bool freed_ = true;                 // capacity was freed since the last call
   bool last_call_done_ = false;
-  std::set<std::string> failed_shapes_;  // shapes that failed at the current instant
+  std::vector<char> failed_shape_;       // per shape id: failed at the current instant
+  std::vector<int32_t> failed_list_;     // the shape ids set in failed_shape_
+  std::unordered_map<std::string, int32_t> shape_ids_;
+  std::map<std::tuple<int32_t, int64_t, int64_t>, int32_t> class_ids_;  // (shape, total, min pod)
+  std::vector<PendingClass> classes_;
+  std::vector<std::pair<std::pair<int32_t, int32_t>, int32_t>> merge_;
+  struct PodRef {
+    int32_t job;
+    int32_t pod;
+  };
+  std::unordered_map<std::string, PodRef> pod_index_;  // "sim/<pod name>" of compiled jobs
+  std::vector<PodRef> call_pods_;                      // pods moved into the current call
+  std::vector<int32_t> call_groups_;                   // jobs whose PodGroup moved in
   int64_t total_units_ = 0, max_node_units_ = 0, max_node_cpu_ = 0, max_node_mem_ = 0;
   int64_t min_rack_units_ = 0, min_zone_units_ = 0;
   int64_t busy_units_ = 0, partial_units_ = 0;

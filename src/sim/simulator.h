@@ -10,18 +10,24 @@
 //   sim::SimOptions o; o.policy = sim::Policy::kGang;
 //   sim::SimResult r = sim::Simulate(trace, nodes, o);
 //
-// Policies: kBasic = bare pods, one by one, as a cluster without the workload-aware gates
-// (partial starts hold GPUs: `partial_gpu_hours`); kGang = one PodGroup per multi-pod job with
-// gang.minCount = its pod count (KEP-4671); kGangTopology = kGang plus a
-// schedulingConstraints.topology key for multi-pod jobs: the rack label when the job fits in the
-// smallest rack, else the zone label when it fits the smallest zone, else none (KEP-5732).
+// Every arriving job becomes a batch/v1 Job, and the Job controller (src/controller/job, KEP-5547)
+// creates its Workload, PodGroup and pods with the upstream names, once per job (job_objects.h).
+// Policies: kBasic = a cluster without the workload-aware gates (WorkloadWithJob off): the Job
+// has no .spec.scheduling, its pods are bare and bind one by one (partial starts hold GPUs:
+// `partial_gpu_hours`); kGang = a multi-pod job's Job has .spec.scheduling gang.minCount = its
+// pod count (KEP-4671), a single-pod job's Job none (the controller still creates a basic
+// Workload and PodGroup, gate on); kGangTopology = kGang plus schedulingConstraints.topology for
+// multi-pod jobs: the rack label when the job fits in the smallest rack, else the zone label when
+// it fits the smallest zone, else none (KEP-5732).
 //
 // Engine fidelity (see docs/known-gaps.md "simulate"): running pods are handed to Schedule as one
 // aggregate bound pod per node (same NodeResourcesFit and scoring inputs, far fewer objects);
 // with preemption on every running pod is passed individually so victims can be chosen. Each
 // call sees a window of the pending queue (queue order, units whose GPU demand fits the free
 // GPUs, up to kWindowPods pods); kube-scheduler would try every unit, but a unit larger than the
-// free capacity cannot bind, so only the cap can differ from upstream.
+// free capacity cannot bind, so only the cap can differ from upstream. The created pods and
+// PodGroups are moved into each call and back (never rebuilt); pending jobs are grouped by shape
+// so that an instant skips a failed or too-large shape at once instead of job by job.
 // Deterministic: the same trace, nodes and options give the same result (seeded failures).
 // Complexity: O(events × Schedule(nodes + window)).
 #pragma once
@@ -35,6 +41,7 @@
 #include <tl/expected.hpp>
 
 #include "api/node.h"
+#include "sched/schedule_result.h"
 #include "sim/trace.h"
 
 namespace wasched::sim {
@@ -67,6 +74,9 @@ struct SimOptions {
   int64_t sample_seconds = 3600;  // timeseries bucket
   // progress: called with the fraction of jobs arrived (0..1), at most every 1%; may be empty.
   std::function<void(double)> progress;
+  // on_binding: called for every binding the scheduler reports (pod "sim/<name>", node name) with
+  // the simulated time in seconds, before it is applied; may be empty (tests, tracing).
+  std::function<void(const sched::Binding&, int64_t)> on_binding;
 };
 
 // Percentiles: nearest-rank percentiles of a sample in seconds (0 when count is 0).
