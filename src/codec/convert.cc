@@ -392,7 +392,7 @@ void Converter::DropUnknown(const ObjectRef& o, std::string_view rel, YamlTree& 
       kept.push_back(std::move(map.children[2 * i + 1]));
     } else {
       Issue(o, JoinPath(rel, key),
-            fmt::format("{} has no such field and 1.37 has no equivalent; dropped", type_name));
+            fmt::format("not a field of {}; dropped", type_name));
     }
   }
   map.children = std::move(kept);

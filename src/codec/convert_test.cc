@@ -298,8 +298,8 @@ spec: {schedulingPolicy: {basic: {}}}
           "sets spec.schedulingGroup, which is kept; workloadRef dropped",
           "in.yaml: document 4: Pod default/nogroup: spec.workloadRef.podGroup: cannot convert: "
           "required field is missing; workloadRef dropped, the pod joins no group",
-          "in.yaml: document 6: Pod default/extra: spec.workloadRef.color: cannot convert: v1 "
-          "WorkloadReference (1.35) has no such field and 1.37 has no equivalent; dropped",
+          "in.yaml: document 6: Pod default/extra: spec.workloadRef.color: cannot convert: not a "
+          "field of v1 WorkloadReference (1.35); dropped",
           "in.yaml: document 6: Pod default/extra: spec.workloadRef: cannot convert: PodGroup "
           "default/w-g is already in the input, so it was not generated; the pod points at the "
           "existing one"));
@@ -447,14 +447,12 @@ status:
   EXPECT_THAT(
       Issues(r),
       ElementsAre("in.yaml: document 1: PodGroup ns/pg: spec.preemptionPolicy: cannot convert: "
-                  "scheduling.k8s.io/v1alpha2 PodGroupSpec has no such field and 1.37 has no "
-                  "equivalent; dropped",
+                  "not a field of scheduling.k8s.io/v1alpha2 PodGroupSpec; dropped",
                   "in.yaml: document 1: PodGroup ns/pg: spec.podGroupTemplateRef.workload.extra: "
-                  "cannot convert: scheduling.k8s.io/v1alpha2 WorkloadPodGroupTemplateReference "
-                  "has no such field and 1.37 has no equivalent; dropped",
+                  "cannot convert: not a field of scheduling.k8s.io/v1alpha2 "
+                  "WorkloadPodGroupTemplateReference; dropped",
                   "in.yaml: document 1: PodGroup ns/pg: status.observedGeneration: cannot "
-                  "convert: scheduling.k8s.io/v1alpha2 PodGroupStatus has no such field and 1.37 "
-                  "has no equivalent; dropped"));
+                  "convert: not a field of scheduling.k8s.io/v1alpha2 PodGroupStatus; dropped"));
   EXPECT_THAT(r.text, Not(HasSubstr("preemptionPolicy")));
   EXPECT_THAT(r.text, HasSubstr("  workloadRef:\n    workloadName: w\n    templateName: t\n"));
 }
@@ -616,8 +614,8 @@ items:
 )");
   EXPECT_THAT(Issues(r),
               ElementsAre("in.yaml: document 1: Workload default/w: items[0].spec.extra: "
-                          "cannot convert: scheduling.k8s.io/v1alpha1 WorkloadSpec has "
-                          "no such field and 1.37 has no equivalent; dropped"));
+                          "cannot convert: not a field of scheduling.k8s.io/v1alpha1 "
+                          "WorkloadSpec; dropped"));
   const std::vector<YamlTree> docs = Parse(r.text);
   ASSERT_EQ(docs.size(), 2u);
   const YamlTree& items = *docs[0].Find("items");
