@@ -20,6 +20,7 @@
 #include "controller/job/job_controller.h"
 #include "validation/api_validation.h"
 #include "validation/object_set_validation.h"
+#include "util/field_value.h"
 
 namespace wasched::cli {
 
@@ -92,8 +93,8 @@ std::optional<controller::job::ControllerRun> RunJobControllerChecked(api::Objec
     return std::nullopt;
   }
   controller::job::ControllerRun run = controller::job::RunJobController(objects, gates);
-  for (const std::string& w : run.warnings) err << "warning: " << w << '\n';
-  for (const std::string& e : run.events) err << "event: " << e << '\n';
+  for (const std::string& w : run.warnings) err << "warning: " << EscapeForTerminal(w) << '\n';
+  for (const std::string& e : run.events) err << "event: " << EscapeForTerminal(e) << '\n';
   std::set<std::string> created;
   for (const api::Workload& o : run.generated.workloads) created.insert("Workload " + api::NamespacedName(o.meta));
   for (const api::PodGroup& o : run.generated.pod_groups) created.insert("PodGroup " + api::NamespacedName(o.meta));
@@ -118,10 +119,10 @@ int RunCompile(const CompileOptions& options, std::istream& in, std::ostream& ou
     for (const InputError& e : loaded.error()) err << "error: " << e.ToString() << '\n';
     return kExitInvalidInput;
   }
-  for (const std::string& w : loaded->warnings) err << "warning: " << w << '\n';
+  for (const std::string& w : loaded->warnings) err << "warning: " << EscapeForTerminal(w) << '\n';
   api::ObjectSet objects = std::move(loaded->objects);
   for (const std::string& w : ApplyFeatureGates(options.gates, &objects)) {
-    err << "warning: " << w << '\n';
+    err << "warning: " << EscapeForTerminal(w) << '\n';
   }
   const InputErrors errors = validation::ValidateCreate(objects, options.gates);
   if (!errors.empty()) {

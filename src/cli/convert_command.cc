@@ -10,6 +10,7 @@
 #include "cli/subcommand.h"
 #include "cli/schedule_command.h"
 #include "codec/convert.h"
+#include "util/field_value.h"
 
 namespace wasched::cli {
 namespace {
@@ -43,7 +44,7 @@ int RunConvert(const ConvertCommandOptions& options, std::istream& in, std::ostr
     for (const InputError& e : result.error()) err << "error: " << e.ToString() << '\n';
     return kExitInvalidInput;
   }
-  for (const std::string& w : result->warnings) err << "warning: " << w << '\n';
+  for (const std::string& w : result->warnings) err << "warning: " << EscapeForTerminal(w) << '\n';
   for (const codec::ConvertIssue& issue : result->issues) {
     err << "warning: " << issue.ToString() << '\n';
   }

@@ -16,6 +16,7 @@
 #include "codec/result_encoding.h"
 #include "validation/dra_validation.h"
 #include "validation/object_set_validation.h"
+#include "util/field_value.h"
 
 namespace wasched::cli {
 
@@ -52,11 +53,11 @@ int RunSchedule(const ScheduleOptions& options, std::istream& in, std::ostream& 
     for (const InputError& e : loaded.error()) err << "error: " << e.ToString() << '\n';
     return kExitInvalidInput;
   }
-  for (const std::string& w : loaded->warnings) err << "warning: " << w << '\n';
+  for (const std::string& w : loaded->warnings) err << "warning: " << EscapeForTerminal(w) << '\n';
 
   api::ObjectSet objects = std::move(loaded->objects);
   for (const std::string& w : ApplyFeatureGates(options.gates, &objects)) {
-    err << "warning: " << w << '\n';
+    err << "warning: " << EscapeForTerminal(w) << '\n';
   }
 
   // The API server's create strategy drops disabled fields first (ApplyFeatureGates above), then

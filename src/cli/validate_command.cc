@@ -14,6 +14,7 @@
 #include "codec/loader.h"
 #include "codec/validation_encoding.h"
 #include "validation/object_set_validation.h"
+#include "util/field_value.h"
 
 namespace wasched::cli {
 namespace {
@@ -33,7 +34,7 @@ std::optional<api::ObjectSet> Load(const std::vector<std::string>& paths, std::i
     for (InputError& e : loaded.error()) errors->push_back(std::move(e));
     return std::nullopt;
   }
-  for (const std::string& w : loaded->warnings) err << "warning: " << w << '\n';
+  for (const std::string& w : loaded->warnings) err << "warning: " << EscapeForTerminal(w) << '\n';
   return std::move(loaded->objects);
 }
 

@@ -5,6 +5,7 @@
 // upstream's TooLong prints no value at all, k8s.io/apimachinery/pkg/util/validation/field).
 //
 //   RenderValue("\"" + std::string(300, 'a') + "\"")  // "\"aaa…a…\"" (63 a's after the quote)
+//   EscapeForTerminal("Node a\a\x1b[31m")              // "Node a\\x07\\x1b[31m"
 #pragma once
 
 #include <cstddef>
@@ -22,5 +23,18 @@ inline constexpr std::size_t kTruncatedValueBytes = 64;
 // kTruncatedValueBytes bytes (cut back to a UTF-8 character boundary) + "…", keeping the closing
 // quote of a quoted value: `"((((…"`. O(min(length, 256)).
 [[nodiscard]] std::string RenderValue(std::string_view value);
+
+// EscapeForTerminal: `text` with everything that could drive or garble a terminal made visible,
+// so that an object name or label read from hostile input cannot reach stderr raw (issue 10):
+//   C0 controls  \n \t \r, the others \xNN          (as validation::Quote renders a value)
+//   DEL          \x7f
+//   C1 controls  \u0080 … \u009f                      (Go's %q; upstream field.Error quotes with it)
+//   U+2028/2029  \u2028 \u2029                        (line / paragraph separators)
+//   bidi format  \u200e \u200f \u202a…\u202e \u2066…\u2069 (they reorder what a terminal shows)
+//   invalid UTF-8: each byte that starts no valid sequence as \xNN (overlong forms, surrogates
+//                and code points above U+10FFFF count as invalid, as in Go's utf8.DecodeRune)
+// Everything else (printable ASCII, valid UTF-8, backslashes) is kept, so an already-quoted value
+// passes through unchanged. O(length); returns `text` as is when it is printable ASCII.
+[[nodiscard]] std::string EscapeForTerminal(std::string_view text);
 
 }  // namespace wasched
