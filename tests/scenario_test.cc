@@ -341,6 +341,22 @@ const std::map<std::string, Check>& Checks() {
          ExpectCondition(o, winner, "True", api::kReasonScheduled);
          ExpectCondition(o, loser, "False", api::kReasonUnschedulable);
        }},
+      {"s4-hopeless-gang",
+       [](const Outcome& o) {
+         // gang-9 needs a GPU no node has: the gang holds nothing (no Permit wait to time out),
+         // the singletons take all 10 slots, the 2 left over wait; nothing evicted.
+         const auto gang = test::MembersOf(o.objects, "default/gang");
+         ASSERT_EQ(gang.size(), 10u);
+         EXPECT_EQ(CountBound(o, gang), 0);
+         ExpectPendingWith(o, gang, api::kReasonUnschedulable, "9 of 10 pods fit, minCount 10");
+         EXPECT_EQ(Scheduled(o, "default/gang"), 0);
+         ExpectCondition(o, "default/gang", "False", api::kReasonUnschedulable);
+         std::vector<std::string> singles;
+         for (int i = 0; i < 12; ++i) singles.push_back(Pod((i < 10 ? "single-0" : "single-") + std::to_string(i)));
+         EXPECT_EQ(CountBound(o, singles), 10);
+         EXPECT_EQ(o.result.bindings.size(), 10u);
+         EXPECT_THAT(o.result.evictions, IsEmpty());
+       }},
       {"s5-fragmentation",
        [](const Outcome& o) {
          // Only one 4-GPU instance fits anywhere: no gang pod binds; every CPU pod binds.
