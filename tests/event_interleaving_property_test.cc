@@ -30,8 +30,8 @@
 //   * determinism on a sample of steps: the same input twice gives byte-identical JSON.
 //
 // Count: exactly kInterleavings cases with a fixed seed (10,000; fewer under ASan/UBSan, where a
-// Schedule call is ~20× slower — see kInterleavings). WASCHED_INTERLEAVINGS=<n> in the
-// environment overrides the count for long local runs.
+// Schedule call is ~20× slower — see kInterleavings). WASCHED_INTERLEAVINGS=<n> and
+// WASCHED_INTERLEAVING_SEED=<n> in the environment override count and seed for long local runs.
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
@@ -808,6 +808,7 @@ TEST(EventInterleavingProperty, InvariantsAndLivenessHoldAfterEveryEvent) {
   params.seed = kSeed;
   params.maxSuccess = kInterleavings;
   if (const char* n = std::getenv("WASCHED_INTERLEAVINGS")) params.maxSuccess = std::atoi(n);
+  if (const char* seed = std::getenv("WASCHED_INTERLEAVING_SEED")) params.seed = std::strtoull(seed, nullptr, 10);
   params.maxSize = 100;
   rc::detail::TestMetadata metadata;
   metadata.id = "EventInterleavingProperty/InvariantsAndLivenessHoldAfterEveryEvent";
