@@ -74,6 +74,26 @@ TEST(HarnessTest, TimedRunReportsRatiosAndTarget) {
   EXPECT_EQ(*m->target, 10.0);
 }
 
+TEST(HarnessTest, SimulationShapeTimesAWholeRunWithoutRatios) {
+  // Tiny scale replays tests/data/traces/philly/philly-200.csv (found via the source tree).
+  RunOptions options;
+  options.scale = Scale::kTiny;
+  options.repetitions = 1;
+  const Shape* shape = FindShape("Simulate/PhillyGangTopology");
+  ASSERT_NE(shape, nullptr);
+  EXPECT_EQ(shape->measure, Measure::kRunSeconds);
+  auto m = RunShape(*shape, options);
+  ASSERT_TRUE(m.has_value()) << m.error();
+  EXPECT_GT(m->value, 0);
+  EXPECT_EQ(m->value, m->seconds);
+  EXPECT_EQ(m->bound, 200);  // completed jobs
+  EXPECT_EQ(m->expected_bound, 200);
+  ASSERT_TRUE(m->meets_target.has_value());
+  EXPECT_TRUE(*m->meets_target);
+  EXPECT_FALSE(m->scan_bound_ratio.has_value());
+  EXPECT_FALSE(m->naive_ratio.has_value());
+}
+
 TEST(HarnessTest, MemoryShapeReportsPerPodAndPerNodeBytes) {
   RunOptions options;
   options.scale = Scale::kTiny;

@@ -11,7 +11,9 @@
 //   sim::SimResult r = sim::Simulate(trace, nodes, o);
 //
 // Every arriving job becomes a batch/v1 Job, and the Job controller (src/controller/job, KEP-5547)
-// creates its Workload, PodGroup and pods with the upstream names, once per job (job_objects.h).
+// creates its Workload, PodGroup and pods with the upstream names, once per job, when the job is
+// first offered to the scheduler (job_objects.h; the objects depend only on the job); they are
+// dropped when it completes.
 // Policies: kBasic = a cluster without the workload-aware gates (WorkloadWithJob off): the Job
 // has no .spec.scheduling, its pods are bare and bind one by one (partial starts hold GPUs:
 // `partial_gpu_hours`); kGang = a multi-pod job's Job has .spec.scheduling gang.minCount = its
@@ -29,7 +31,8 @@
 // PodGroups are moved into each call and back (never rebuilt); pending jobs are grouped by shape
 // so that an instant skips a failed or too-large shape at once instead of job by job.
 // Deterministic: the same trace, nodes and options give the same result (seeded failures).
-// Complexity: O(events × Schedule(nodes + window)).
+// Complexity: O(events × (pending classes × log + Schedule(nodes + window))) + one controller
+// sync per job.
 #pragma once
 
 #include <cstdint>
