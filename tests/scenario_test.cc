@@ -357,6 +357,17 @@ const std::map<std::string, Check>& Checks() {
          EXPECT_EQ(o.result.bindings.size(), 10u);
          EXPECT_THAT(o.result.evictions, IsEmpty());
        }},
+      {"s8-leader-first",
+       [](const Outcome& o) {
+         // spark-2's driver exists without its executors: it stays gated (2 CPU are free) instead
+         // of holding capacity; spark-1, whose executors exist, runs whole.
+         ExpectAllBound(o, test::MembersOf(o.objects, "default/spark-1"), "node-0");
+         EXPECT_EQ(Scheduled(o, "default/spark-1"), 6);
+         ExpectCondition(o, "default/spark-1", "True", api::kReasonScheduled);
+         ExpectPendingWith(o, {Pod("spark-2-driver")}, "SchedulingGated", "1 of minCount 6 pods exist");
+         EXPECT_EQ(Scheduled(o, "default/spark-2"), 0);
+         EXPECT_EQ(o.result.bindings.size(), 6u);
+       }},
       {"s5-fragmentation",
        [](const Outcome& o) {
          // Only one 4-GPU instance fits anywhere: no gang pod binds; every CPU pod binds.
