@@ -725,7 +725,7 @@ void InterleavingProperty() {
       evictions += static_cast<int>(r.evictions.size());
       if (sample_determinism) {
         const api::ObjectSet copy = before;
-        sched::SchedulerOptions plain{.verify = true};
+        sched::SchedulerOptions plain{.verify = false};  // also: verify mode changes no decision
         if (codec::EncodeScheduleResultJson(sched::Schedule(copy, plain)) != codec::EncodeScheduleResultJson(r)) {
           violations.push_back("determinism: the same input gave a different result");
         }
