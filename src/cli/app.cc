@@ -73,11 +73,18 @@ int RunParsed(int argc, const char* const* argv, std::istream& in, std::ostream&
               std::ostream& err) {
   CLI::App app{
       "wasched: Kubernetes v1.37 workload-aware (gang) scheduling, offline.\n"
-      "Reads manifests (Nodes, Pods, PriorityClasses, Workloads, PodGroups) and shows "
-      "what the v1.37 scheduler would bind, leave pending or preempt, and why.",
+      "Reads manifests (Nodes, Pods, PriorityClasses, Workloads, PodGroups, "
+      "CompositePodGroups, Jobs, PodDisruptionBudgets, DRA DeviceClasses, ResourceSlices, "
+      "ResourceClaims and templates) and shows what the v1.37 scheduler would bind, leave "
+      "pending or preempt, and why; compiles Jobs, converts older manifests, benchmarks, and "
+      "replays GPU traces.",
       "wasched"};
   app.require_subcommand(1);
   app.set_version_flag("--version", kVersion);
+  // Usage errors from CLI11 read like wasched's own (`error: ...`), then point at --help.
+  app.failure_message([](const CLI::App*, const CLI::Error& e) {
+    return "error: " + std::string(e.what()) + "\nRun with --help for more information.\n";
+  });
 
   CLI::App* schedule = app.add_subcommand(
       "schedule",
