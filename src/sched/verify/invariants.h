@@ -29,7 +29,9 @@
 //    parent CompositePodGroup's constraint holds across its children's pods, KEP-5732 §5.3).
 //  * CheckDevices: no device is allocated to two claims (DRA, spec §7).
 //  * CheckDomainSums: TreeAlgorithm's per-domain sums equal a recomputation from the NodeTable.
-// Cost: O(P + G + N × R) per call, plus O(N × R) for the usage recomputation; verify mode only.
+// Cost per CheckRun: O(P × depth + G + N × R) (each group's subtree pods are listed once per
+// level above them, depth ≤ 4) plus O(P × R + N × R) for the usage recomputation; verify mode
+// only, never on a production hot path.
 #pragma once
 
 #include <cstdint>
