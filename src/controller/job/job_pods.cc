@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <set>
+#include <unordered_set>
 
 #include "controller/job/job_controller.h"
 #include "controller/job/names.h"
@@ -42,6 +43,10 @@ std::vector<api::Pod> NewJobPods(const api::Job& job, const std::vector<const ap
                                  const std::optional<std::string>& pod_group_name) {
   int32_t active = 0;
   std::set<int32_t> used_indexes;
+  // Names already taken: the API server retries a generateName that collides (RetryGenerateName,
+  // GA in 1.32), so a Job never gets two pods with one name; wasched re-derives the suffix.
+  std::unordered_set<std::string> taken;
+  for (const api::Pod* p : existing) taken.insert(p->meta.name);
   for (const api::Pod* p : existing) {
     if (Terminal(*p)) continue;
     ++active;
@@ -71,7 +76,13 @@ std::vector<api::Pod> NewJobPods(const api::Job& job, const std::vector<const ap
         base = job.meta.name.substr(0, kMaxGeneratedNameBase - append.size()) + append;
       }
     }
-    pod.meta.name = base + NameSuffix(job.meta.uid + "/" + std::to_string(active + ordinal));
+    // The 5-character suffix collides with ~50% probability by ~4,500 pods (27^5 values,
+    // birthday bound): on a collision the suffix is derived again from the seed plus the attempt.
+    const std::string seed = job.meta.uid + "/" + std::to_string(active + ordinal);
+    pod.meta.name = base + NameSuffix(seed);
+    for (int attempt = 1; !taken.insert(pod.meta.name).second; ++attempt) {
+      pod.meta.name = base + NameSuffix(seed + "#" + std::to_string(attempt));
+    }
     pod.meta.uid = DerivedUid("Pod", pod.meta.namespace_, pod.meta.name);
     pod.meta.labels[kControllerUidLabel] = job.meta.uid;
     pod.meta.labels[kJobNameLabel] = job.meta.name;

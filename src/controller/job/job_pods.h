@@ -24,7 +24,8 @@ namespace wasched::controller::job {
 // Names: the API server's generateName `<job>-` (NonIndexed) or `<job>-<index>-` (Indexed;
 // upstream podGenerateNameWithIndex), cut to 58 characters (the job name is cut, `-<index>-`
 // kept), plus NameSuffix(<uid>/<ordinal>) (wasched's deterministic stand-in
-// for the random suffix). Indexed pods take the lowest completion indexes in [0, completions)
+// for the random suffix); a name an existing pod or an earlier new pod holds is derived again
+// from NameSuffix(<uid>/<ordinal>#<attempt>), as the API server retries a colliding generateName. Indexed pods take the lowest completion indexes in [0, completions)
 // that no existing pod holds and carry the index as label and annotation
 // batch.kubernetes.io/job-completion-index. Labels: the template's, then
 // batch.kubernetes.io/controller-uid, batch.kubernetes.io/job-name, controller-uid, job-name.
