@@ -4,6 +4,7 @@
 
 #include <map>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -371,108 +372,28 @@ TEST(VerifyInvariants, EngineRunCollectsNoViolation) {
 }
 
 
-// Through the engine with DRA claims (per-pod template claims, a shared claim, a claim allocated
-// in the input, a PodGroup claim): the device checks run after every cycle and find nothing.
+// Through the engine with DRA claims: the golden DRA scenarios (per-pod, shared, PodGroup-level
+// claims) collect no violation, and the devices they hand out are each held by one claim.
 TEST(VerifyInvariants, EngineRunWithDeviceClaimsCollectsNoViolation) {
-  const std::string yaml = R"(apiVersion: v1
-kind: Node
-metadata: {name: n0}
-status: {allocatable: {cpu: "8", pods: "10"}}
----
-apiVersion: v1
-kind: Node
-metadata: {name: n1}
-status: {allocatable: {cpu: "8", pods: "10"}}
----
-apiVersion: resource.k8s.io/v1
-kind: DeviceClass
-metadata: {name: gpu.example.com}
-spec:
-  selectors:
-  - cel: {expression: "device.driver == 'gpu.example.com'"}
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceSlice
-metadata: {name: n0-gpus}
-spec:
-  driver: gpu.example.com
-  nodeName: n0
-  pool: {name: n0, generation: 1, resourceSliceCount: 1}
-  devices: [{name: gpu-0}, {name: gpu-1}, {name: gpu-2}]
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceSlice
-metadata: {name: n1-gpus}
-spec:
-  driver: gpu.example.com
-  nodeName: n1
-  pool: {name: n1, generation: 1, resourceSliceCount: 1}
-  devices: [{name: gpu-0}, {name: gpu-1}]
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceClaimTemplate
-metadata: {name: one-gpu}
-spec:
-  spec:
-    devices:
-      requests:
-      - name: gpu
-        exactly: {deviceClassName: gpu.example.com}
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceClaim
-metadata: {name: held}
-spec:
-  devices:
-    requests:
-    - name: gpu
-      exactly: {deviceClassName: gpu.example.com}
-status:
-  allocation:
-    devices:
-      results: [{request: gpu, driver: gpu.example.com, pool: n1, device: gpu-0}]
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceClaim
-metadata: {name: shared}
-spec:
-  devices:
-    requests:
-    - name: gpu
-      exactly: {deviceClassName: gpu.example.com}
----
-apiVersion: scheduling.k8s.io/v1beta1
-kind: PodGroup
-metadata: {name: g}
-spec:
-  schedulingPolicy: {gang: {minCount: 2}}
-  resourceClaims: [{name: gpu, resourceClaimTemplateName: one-gpu}]
-)";
-  std::string pods;
-  auto pod = [&](const std::string& name, const std::string& claims, const std::string& group) {
-    pods += "---\napiVersion: v1\nkind: Pod\nmetadata: {name: " + name +
-            "}\nspec:\n  containers: [{name: c}]\n  resourceClaims: " + claims + "\n";
-    if (!group.empty()) pods += "  schedulingGroup: {podGroupName: " + group + "}\n";
-  };
-  for (const char* name : {"a", "b", "c"}) pod(name, "[{name: gpu, resourceClaimTemplateName: one-gpu}]", "");
-  for (const char* name : {"s0", "s1"}) pod(name, "[{name: x, resourceClaimName: shared}]", "");
-  for (const char* name : {"g0", "g1"}) pod(name, "[{name: gpu, resourceClaimTemplateName: one-gpu}]", "g");
-  auto loaded = codec::LoadString(yaml + pods, "dra.yaml");
-  ASSERT_TRUE(loaded.has_value());
-  std::vector<std::string> violations;
-  SchedulerOptions options{.verify = true};
-  options.verify_violations = &violations;
-  const ScheduleResult r = Schedule(loaded->objects, options);
-  EXPECT_FALSE(r.allocations.empty());
-  EXPECT_THAT(violations, IsEmpty());
-  // The devices the run handed out are distinct and never the held one.
-  std::vector<DeviceUse> uses{{"default/held", "gpu.example.com/n1/gpu-0"}};
-  for (const auto& a : r.allocations) {
-    for (const auto& d : a.devices) uses.push_back({a.claim, d.driver + "/" + d.pool + "/" + d.device});
+  for (const char* scenario : {"dra-group-claim-pins", "dra-podgroup-shared-claim"}) {
+    SCOPED_TRACE(scenario);
+    std::istringstream no_stdin;
+    auto loaded = codec::LoadPaths({std::string(WASCHED_TESTDATA_DIR) + "/scenarios/" + scenario}, no_stdin);
+    ASSERT_TRUE(loaded.has_value());
+    std::vector<std::string> violations;
+    SchedulerOptions options{.verify = true};
+    options.verify_violations = &violations;
+    const ScheduleResult r = Schedule(loaded->objects, options);
+    EXPECT_FALSE(r.allocations.empty());
+    EXPECT_THAT(violations, IsEmpty());
+    std::vector<DeviceUse> uses;
+    for (const auto& a : r.allocations) {
+      for (const auto& d : a.devices) uses.push_back({a.claim, d.driver + "/" + d.pool + "/" + d.device});
+    }
+    std::vector<std::string> out;
+    CheckDevices(uses, out);
+    EXPECT_THAT(out, IsEmpty());
   }
-  std::vector<std::string> out;
-  CheckDevices(uses, out);
-  EXPECT_THAT(out, IsEmpty());
 }
 
 }  // namespace
