@@ -158,7 +158,7 @@ TEST(CompileInvalidJobsTest, UnresolvedReferencesSayWhatHappensUpstream) {
   const auto pg = test::RunCommand({WASCHED_BINARY, "compile", "-f",
                                     kDangling + "template-names-missing-podgroup.yaml"});
   EXPECT_EQ(pg.exit_code, 0) << pg.err;
-  EXPECT_THAT(pg.err, HasSubstr("spec.schedulingGroup.podGroupName: Not found: \"mine\" (created "
+  EXPECT_THAT(pg.err, HasSubstr("spec.schedulingGroup.podGroupName: Not found: \"mine\": (created "
                                 "by the Job controller; the API server accepts it and the "
                                 "scheduler holds it at PreEnqueue until PodGroup \"mine\" "
                                 "exists)"));

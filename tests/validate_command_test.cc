@@ -51,6 +51,26 @@ TEST(ValidateCommandTest, ScheduleRefusesWithTheErrorsValidateReports) {
   EXPECT_THAT(validate.out, HasSubstr("\n2 error(s)\n"));
 }
 
+// QA2 finding 16: a valid Job whose created objects `schedule` refuses (their PriorityClass does
+// not exist) is not "valid" for `validate` either: the same lines, on stdout.
+TEST(ValidateCommandTest, JobControllerObjectsAreCheckedAsScheduleChecksThem) {
+  const std::string file = kDir + "job-missing-priority-class.yaml";
+  const test::CommandResult validate = test::RunCommand({WASCHED_BINARY, "validate", "-f", file});
+  const test::CommandResult schedule = test::RunCommand({WASCHED_BINARY, "schedule", "-f", file});
+  EXPECT_EQ(validate.exit_code, 1);
+  EXPECT_EQ(schedule.exit_code, 1);
+  EXPECT_EQ(schedule.out, "");
+  const std::vector<std::string> reported = Lines(validate.out, file);
+  ASSERT_EQ(reported.size(), 3u) << validate.out;
+  EXPECT_THAT(reported[0], HasSubstr("spec.priorityClassName: Not found: \"ghost\": (created by "
+                                     "the Job controller; the API server would refuse it)"));
+  EXPECT_EQ(Lines(schedule.err, "error: " + file), reported);
+  const test::CommandResult json =
+      test::RunCommand({WASCHED_BINARY, "validate", "-f", file, "-o", "json"});
+  EXPECT_EQ(json.exit_code, 1);
+  EXPECT_EQ(nlohmann::json::parse(json.out)["errors"].size(), 3u);
+}
+
 TEST(ValidateCommandTest, OldPairsObjectsAndValidatesUpdates) {
   const test::CommandResult r = test::RunCommand(
       {WASCHED_BINARY, "validate", "-f", kDir + "updated-workload.yaml", "--old",

@@ -84,6 +84,25 @@ std::optional<InputError> CheckJobCreationLimit(const api::ObjectSet& objects) {
   return std::nullopt;
 }
 
+InputErrors CreatedObjectErrors(const api::ObjectSet& objects,
+                                const controller::job::ControllerRun& run,
+                                const FeatureGates& gates) {
+  std::set<std::string> created;
+  for (const api::Workload& o : run.generated.workloads) created.insert("Workload " + api::NamespacedName(o.meta));
+  for (const api::PodGroup& o : run.generated.pod_groups) created.insert("PodGroup " + api::NamespacedName(o.meta));
+  for (const api::Pod& o : run.generated.pods) created.insert("Pod " + api::NamespacedName(o.meta));
+  InputErrors out;
+  if (created.empty()) return out;
+  InputErrors ignored_warnings;
+  for (InputError& e : validation::ValidateForSchedule(objects, gates, &ignored_warnings)) {
+    if (created.count(e.object) == 0) continue;
+    const std::string note = CreatedObjectNote(e);
+    e.error.detail = e.error.detail.empty() ? "(" + note + ")" : e.error.detail + " (" + note + ")";
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
 std::optional<controller::job::ControllerRun> RunJobControllerChecked(api::ObjectSet* objects,
                                                                      const FeatureGates& gates,
                                                                      bool refuse_invalid,
@@ -95,20 +114,11 @@ std::optional<controller::job::ControllerRun> RunJobControllerChecked(api::Objec
   controller::job::ControllerRun run = controller::job::RunJobController(objects, gates);
   for (const std::string& w : run.warnings) err << "warning: " << EscapeForTerminal(w) << '\n';
   for (const std::string& e : run.events) err << "event: " << EscapeForTerminal(e) << '\n';
-  std::set<std::string> created;
-  for (const api::Workload& o : run.generated.workloads) created.insert("Workload " + api::NamespacedName(o.meta));
-  for (const api::PodGroup& o : run.generated.pod_groups) created.insert("PodGroup " + api::NamespacedName(o.meta));
-  for (const api::Pod& o : run.generated.pods) created.insert("Pod " + api::NamespacedName(o.meta));
-  if (created.empty()) return run;
-  InputErrors ignored_warnings;
-  bool refused = false;
-  for (const InputError& e : validation::ValidateForSchedule(*objects, gates, &ignored_warnings)) {
-    if (created.count(e.object) == 0) continue;
-    err << (refuse_invalid ? "error: " : "warning: ") << e.ToString() << " ("
-        << CreatedObjectNote(e) << ")\n";
-    refused = true;
+  const InputErrors created_errors = CreatedObjectErrors(*objects, run, gates);
+  for (const InputError& e : created_errors) {
+    err << (refuse_invalid ? "error: " : "warning: ") << e.ToString() << '\n';
   }
-  if (refused && refuse_invalid) return std::nullopt;
+  if (!created_errors.empty() && refuse_invalid) return std::nullopt;
   return run;
 }
 

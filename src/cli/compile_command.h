@@ -50,6 +50,14 @@ struct CompileOptions {
 // parallelism is limited to 100000 by validation (validation/job_validation.h). O(Jobs).
 [[nodiscard]] std::optional<InputError> CheckJobCreationLimit(const api::ObjectSet& objects);
 
+// CreatedObjectErrors: the pre-scheduling checks (validation::ValidateForSchedule) of `objects`
+// after controller::job::RunJobController added `run.generated` to them, keeping the errors of
+// the created objects, each detail followed by what upstream does with such an object
+// (`(created by the Job controller; the API server would refuse it)`, see below). O(objects).
+[[nodiscard]] InputErrors CreatedObjectErrors(const api::ObjectSet& objects,
+                                              const controller::job::ControllerRun& run,
+                                              const FeatureGates& gates);
+
 // RunJobControllerChecked: CheckJobCreationLimit (an `error: …` line and nullopt when crossed,
 // in compile and schedule alike), then controller::job::RunJobController on `objects` (already
 // validated), its warnings and events written to `err`, then the pre-scheduling checks

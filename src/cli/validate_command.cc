@@ -10,6 +10,7 @@
 #include <string_view>
 #include <utility>
 
+#include "cli/compile_command.h"
 #include "cli/schedule_command.h"
 #include "codec/loader.h"
 #include "codec/validation_encoding.h"
@@ -53,6 +54,18 @@ int RunValidate(const ValidateOptions& options, std::istream& in, std::ostream& 
     errors = old ? validation::ValidateUpdateForSchedule(*old, *objects, options.gates, &warnings)
                  : validation::ValidateForSchedule(*objects, options.gates, &warnings);
     for (const InputError& w : warnings) err << "warning: " << w.ToString() << '\n';
+    // What `schedule` refuses after running the Job controller (QA2 finding 16): the objects it
+    // would create, checked the same way, on a copy (validate prints no controller events).
+    if (errors.empty() && !old && !objects->jobs.empty()) {
+      if (auto limit = CheckJobCreationLimit(*objects)) {
+        errors.push_back(std::move(*limit));
+      } else {
+        api::ObjectSet after = *objects;
+        const controller::job::ControllerRun run =
+            controller::job::RunJobController(&after, options.gates);
+        errors = CreatedObjectErrors(after, run, options.gates);
+      }
+    }
   }
 
   std::string report;
