@@ -3,6 +3,11 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <ostream>
@@ -18,19 +23,72 @@
 #include "sim/report.h"
 #include "sim/simulator.h"
 #include "sim/trace.h"
+#include "util/field_value.h"
 
 namespace wasched::cli {
 namespace {
 
-bool WriteFile(const std::string& path, const std::string& text, std::ostream& err) {
-  std::ofstream f(path, std::ios::binary);
-  f << text;
-  f.close();
-  if (!f) {
-    err << "error: " << path << ": cannot write the file\n";
+// OutputFile: a --timeseries / --report file, opened (created) before the runs so that a path
+// that cannot be written fails at once, and removed again when the command fails afterwards.
+struct OutputFile {
+  std::string path;
+  std::ofstream stream;
+  bool created = false;
+};
+
+std::string OsReason() { return errno != 0 ? std::strerror(errno) : "unknown error"; }
+
+// OpenOutput: opens `f->path` for writing; false with `error: cannot write output: <path>: <reason>`.
+bool OpenOutput(OutputFile* f, std::ostream& err) {
+  errno = 0;
+  f->stream.open(f->path, std::ios::binary | std::ios::trunc);
+  if (!f->stream) {
+    err << "error: cannot write output: " << EscapeForTerminal(f->path) << ": " << OsReason() << "\n";
+    return false;
+  }
+  f->created = true;
+  return true;
+}
+
+// WriteOutput: writes and closes; false with the reason (e.g. "No space left on device").
+bool WriteOutput(OutputFile* f, const std::string& text, std::ostream& err) {
+  errno = 0;
+  f->stream << text;
+  f->stream.close();
+  if (!f->stream) {
+    err << "error: cannot write output: " << EscapeForTerminal(f->path) << ": " << OsReason() << "\n";
     return false;
   }
   return true;
+}
+
+void RemoveOutputs(std::vector<OutputFile*> files) {
+  for (OutputFile* f : files) {
+    if (!f->created) continue;
+    f->stream.close();
+    std::remove(f->path.c_str());
+    f->created = false;
+  }
+}
+
+// SamePath: whether two paths name the same file (existing or not).
+bool SamePath(const std::string& a, const std::string& b) {
+  std::error_code ec1, ec2;
+  if (std::filesystem::equivalent(a, b, ec1)) return true;
+  const auto ca = std::filesystem::weakly_canonical(std::filesystem::absolute(a, ec1), ec1);
+  const auto cb = std::filesystem::weakly_canonical(std::filesystem::absolute(b, ec2), ec2);
+  return !ec1 && !ec2 && ca == cb;
+}
+
+// ResourceHint: what to pass so that the cluster offers the trace's GPU resource.
+std::string ResourceHint(const sim::Trace& trace) {
+  if (trace.gpu_resource == sim::kGpuMilliResource) {
+    return fmt::format("pass --cluster with an openb node list (e.g. tests/data/traces/openb/openb_node_list_gpu_node.csv) "
+                       "or Nodes whose allocatable has {} (generated clusters offer {} only)",
+                       trace.gpu_resource, sim::kGpuResource);
+  }
+  return fmt::format("pass --generate-cluster with gpus=N (N ≥ 1), or --cluster with Nodes whose allocatable has {}",
+                     trace.gpu_resource);
 }
 
 }  // namespace
@@ -73,6 +131,39 @@ int RunSimulate(const SimulateOptions& o, std::ostream& out, std::ostream& err) 
     err << "error: " << trace.error() << "\n";
     return kExitInvalidInput;
   }
+  // A cluster without the trace's GPU resource would reject every GPU job (finding: silently).
+  const bool wants_gpu = std::any_of(trace->jobs.begin(), trace->jobs.end(),
+                                     [](const sim::TraceJob& j) { return j.TotalGpu() > 0; });
+  const bool offers_gpu = std::any_of(nodes->begin(), nodes->end(), [&](const api::Node& n) {
+    auto it = n.allocatable.find(trace->gpu_resource);
+    return it != n.allocatable.end() && it->second > 0;
+  });
+  if (wants_gpu && !offers_gpu) {
+    err << "error: " << EscapeForTerminal(o.cluster.empty() ? "--generate-cluster " + o.generate_cluster : o.cluster)
+        << ": no node offers " << trace->gpu_resource << ", the resource the " << o.format
+        << " trace's jobs request, so every job would be rejected: " << ResourceHint(*trace) << "\n";
+    return kExitInvalidInput;
+  }
+  // Output files: distinct, not the trace, and writable before the runs start.
+  if (!o.timeseries.empty() && !o.report.empty() && SamePath(o.timeseries, o.report)) {
+    err << "error: --timeseries and --report name the same file " << EscapeForTerminal(o.report) << "\n";
+    return kExitUsage;
+  }
+  for (const std::string* p : {&o.timeseries, &o.report}) {
+    if (!p->empty() && (SamePath(*p, o.trace) || (!o.cluster.empty() && SamePath(*p, o.cluster)))) {
+      err << "error: " << (p == &o.report ? "--report" : "--timeseries") << " " << EscapeForTerminal(*p)
+          << " is an input file (--trace or --cluster); it would be overwritten\n";
+      return kExitUsage;
+    }
+  }
+  OutputFile timeseries_file, report_file;
+  timeseries_file.path = o.timeseries;
+  report_file.path = o.report;
+  if (!o.timeseries.empty() && !OpenOutput(&timeseries_file, err)) return kExitInternal;
+  if (!o.report.empty() && !OpenOutput(&report_file, err)) {
+    RemoveOutputs({&timeseries_file});
+    return kExitInternal;
+  }
   const bool tty = isatty(STDERR_FILENO) == 1;
   std::vector<sim::SimResult> runs;
   for (sim::Policy policy : policies) {
@@ -103,12 +194,23 @@ int RunSimulate(const SimulateOptions& o, std::ostream& out, std::ostream& err) 
   if (!o.timeseries.empty()) {
     std::ostringstream csv;
     sim::WriteTimeseriesCsv(runs, csv);
-    if (!WriteFile(o.timeseries, csv.str(), err)) return kExitInternal;
+    if (!WriteOutput(&timeseries_file, csv.str(), err)) {
+      RemoveOutputs({&timeseries_file, &report_file});
+      return kExitInternal;
+    }
   }
   if (!o.report.empty()) {
     std::ostringstream html;
     sim::WriteHtmlReport(ctx, runs, html);
-    if (!WriteFile(o.report, html.str(), err)) return kExitInternal;
+    if (!WriteOutput(&report_file, html.str(), err)) {
+      RemoveOutputs({&timeseries_file, &report_file});
+      return kExitInternal;
+    }
+  }
+  if (!runs.empty() && runs[0].rejected > 0) {
+    err << fmt::format("warning: {} of {} jobs can never fit the cluster (larger than any node or the whole cluster); "
+                       "they are counted as rejected\n",
+                       runs[0].rejected, runs[0].jobs);
   }
   std::ostringstream text;
   if (o.output == "json") {
@@ -118,7 +220,8 @@ int RunSimulate(const SimulateOptions& o, std::ostream& out, std::ostream& err) 
   }
   out << text.str() << std::flush;
   if (!out) {
-    err << "error: cannot write output\n";
+    err << "error: cannot write output: " << OsReason() << "\n";
+    RemoveOutputs({&timeseries_file, &report_file});
     return kExitInternal;
   }
   return kExitOk;
@@ -130,29 +233,43 @@ std::optional<int> RunSimulateIfSelected(CLI::App& app, int argc, const char* co
       "simulate", "Replay a GPU-cluster trace through the scheduler under basic, gang and gang-topology policies");
   auto o = std::make_shared<SimulateOptions>();
   cmd->callback([o] {});
-  cmd->add_option("--trace", o->trace, "Trace file (CSV)")->required()->type_name("FILE");
+  cmd->add_option("--trace", o->trace,
+                  "Trace file: plain CSV with a header row (no quoting; a UTF-8 BOM is skipped; lines up to 1 MiB, "
+                  "1024 columns, 1 GiB); job durations and submit offsets up to 10 years")
+      ->required()
+      ->type_name("FILE");
   cmd->add_option("--format", o->format, "Trace format: philly, openb or kalos")
       ->required()
       ->check(CLI::IsMember({"philly", "openb", "kalos"}));
   cmd->add_option("--gpus-per-pod", o->gpus_per_pod, "Philly: GPUs per pod (a job of G GPUs becomes ceil(G/N) pods)")
       ->check(CLI::Range(1, 1024))
       ->capture_default_str();
-  cmd->add_option("--cluster", o->cluster, "Node manifests (file or folder), or an openb node list .csv")
+  cmd->add_option("--cluster", o->cluster,
+                  "Node manifests (file or folder), or an openb node list .csv (give exactly one of --cluster and "
+                  "--generate-cluster)")
       ->type_name("PATH");
   cmd->add_option("--generate-cluster", o->generate_cluster,
-                  "Generated cluster: nodes=64,gpus=8,cpus=96,memory=768Gi,zones=2,racksPerZone=4")
+                  "Generated cluster, keys (defaults) nodes=64 [1-100000], gpus=8 [0-1024] (nvidia.com/gpu), "
+                  "cpus=96 [1-100000], memory=768Gi, zones=2 [1-nodes], racksPerZone=4 [1-nodes]")
       ->type_name("SPEC");
   cmd->add_option("--policy", o->policies, "basic, gang or gang-topology (repeatable; default gang)")
       ->type_name("POLICY");
   cmd->add_option("--preemption", o->preemption, "on or off")->check(CLI::IsMember({"on", "off"}))->capture_default_str();
-  cmd->add_option("--seed", o->seed, "Seed for node failures")->capture_default_str();
-  cmd->add_option("--node-failures", o->node_failures, "perDay=N,repair=DURATION (e.g. perDay=2,repair=2h)")
+  cmd->add_option("--seed", o->seed, "Seed for node failures (same inputs and seed, same output bytes)")
+      ->capture_default_str();
+  cmd->add_option("--node-failures", o->node_failures,
+                  "perDay=N,repair=DURATION: N in [0, 1000] failures per simulated day cluster-wide over the whole run, "
+                  "each repaired after DURATION (3600, 30m or 2h; one unit)")
       ->type_name("SPEC");
   cmd->add_option("-o,--output", o->output, "table or json")->check(CLI::IsMember({"table", "json"}))->capture_default_str();
-  cmd->add_option("--timeseries", o->timeseries, "Write GPU use over time (hourly) as CSV")->type_name("FILE.csv");
+  cmd->add_option("--timeseries", o->timeseries,
+                  "Write GPU use over time as CSV (hourly buckets; wider when a run spans over 100000 hours)")
+      ->type_name("FILE.csv");
   cmd->add_option("--report", o->report, "Write a self-contained HTML page with plots comparing the policies")
       ->type_name("FILE.html");
-  cmd->add_option("--max-jobs", o->max_jobs, "Replay only the first N jobs of the trace (0 = all)")
+  cmd->add_option("--max-jobs", o->max_jobs,
+                  "Replay only the first N data rows of the trace file (file order, not the N earliest jobs; the "
+                  "file is read only that far; 0 = all)")
       ->check(CLI::Range(int64_t{0}, int64_t{1} << 40));
   if (!IsSelected(argc, argv, "simulate")) return std::nullopt;
   if (auto code = ParseOrExitCode(app, argc, argv, out, err)) return code;

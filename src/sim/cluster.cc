@@ -11,6 +11,8 @@
 #include "codec/loader.h"
 #include "sim/csv.h"
 #include "sim/trace.h"
+#include "util/field_value.h"
+#include "validation/names.h"
 
 namespace wasched::sim {
 namespace {
@@ -92,26 +94,50 @@ tl::expected<std::vector<api::Node>, std::string> GenerateCluster(const std::str
 }
 
 tl::expected<std::vector<api::Node>, std::string> LoadOpenbNodes(const std::string& path) {
-  auto text = ReadFile(path);
-  if (!text) return tl::unexpected(fmt::format("{}: cannot read the node list", path));
-  const CsvTable t = CsvTable::Parse(*text);
+  auto text = ReadCsvFile(path, "node list");
+  if (!text) return tl::unexpected(EscapeForTerminal(text.error()));
+  auto parsed = CsvTable::Parse(*text, path);
+  if (!parsed) return tl::unexpected(EscapeForTerminal(parsed.error()));
+  const CsvTable& t = *parsed;
   const int sn = t.Column("sn"), cpu = t.Column("cpu_milli"), mem = t.Column("memory_mib"), gpu = t.Column("gpu"),
             model = t.Column("model");
   if (sn < 0 || cpu < 0 || mem < 0 || gpu < 0 || model < 0) {
     return tl::unexpected(fmt::format("{}:1: header: want columns sn,cpu_milli,memory_mib,gpu,model", path));
   }
+  auto row_error = [&](int line, std::string_view column, std::string_view why) {
+    return tl::unexpected(EscapeForTerminal(fmt::format("{}:{}: column {}: {}", path, line, column, why)));
+  };
   std::vector<api::Node> out;
+  std::map<std::string, int, std::less<>> names;  // sn → first line
   for (const CsvRow& row : t.rows) {
     if (row.fields.size() < t.header.size()) {
       return tl::unexpected(fmt::format("{}:{}: want {} fields, got {}", path, row.line, t.header.size(), row.fields.size()));
     }
+    // The node name and model label get the checks a Node manifest gets (validation/names.h):
+    // metadata.name a DNS-1123 subdomain, unique; the model a label value.
+    const std::string_view name = row.fields[sn];
+    if (const auto errors = validation::Dns1123SubdomainErrors(name); !errors.empty()) {
+      return row_error(row.line, "sn", fmt::format("invalid value \"{}\": {}", name, errors.front()));
+    }
+    if (const auto [it, added] = names.try_emplace(std::string(name), row.line); !added) {
+      return row_error(row.line, "sn", fmt::format("Duplicate value \"{}\" (also line {})", name, it->second));
+    }
+    if (const auto errors = validation::LabelValueErrors(row.fields[model]); !errors.empty()) {
+      return row_error(row.line, "model", fmt::format("invalid value \"{}\": {}", row.fields[model], errors.front()));
+    }
     auto c = ParseInt(row.fields[cpu]);
     auto m = ParseInt(row.fields[mem]);
     auto g = ParseInt(row.fields[gpu]);
-    if (!c || *c < 0) return tl::unexpected(fmt::format("{}:{}: column cpu_milli: invalid value \"{}\"", path, row.line, row.fields[cpu]));
-    if (!m || *m < 0) return tl::unexpected(fmt::format("{}:{}: column memory_mib: invalid value \"{}\"", path, row.line, row.fields[mem]));
-    if (!g || *g < 0 || *g > 1024) return tl::unexpected(fmt::format("{}:{}: column gpu: invalid value \"{}\"", path, row.line, row.fields[gpu]));
-    api::Node n = MakeNode(std::string(row.fields[sn]), *c, *m * (int64_t{1} << 20), kGpuMilliResource, *g * 1000);
+    if (!c || *c < 0 || *c > (int64_t{1} << 40)) {
+      return row_error(row.line, "cpu_milli", fmt::format("invalid value \"{}\": want millicores in [0, {}]", row.fields[cpu], int64_t{1} << 40));
+    }
+    if (!m || *m < 0 || *m > (int64_t{1} << 30)) {
+      return row_error(row.line, "memory_mib", fmt::format("invalid value \"{}\": want MiB in [0, {}]", row.fields[mem], int64_t{1} << 30));
+    }
+    if (!g || *g < 0 || *g > 1024) {
+      return row_error(row.line, "gpu", fmt::format("invalid value \"{}\": want a GPU count in [0, 1024]", row.fields[gpu]));
+    }
+    api::Node n = MakeNode(std::string(name), *c, *m * (int64_t{1} << 20), kGpuMilliResource, *g * 1000);
     if (!row.fields[model].empty()) n.meta.labels[kGpuModelLabel] = std::string(row.fields[model]);
     out.push_back(std::move(n));
   }

@@ -1,13 +1,19 @@
 // File: sim/csv.cc
 #include "sim/csv.h"
 
+#include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <cmath>
+#include <cstring>
 #include <fstream>
-#include <sstream>
+
+#include <fmt/format.h>
 
 namespace wasched::sim {
 namespace {
+
+constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
 
 std::vector<std::string_view> Split(std::string_view line) {
   std::vector<std::string_view> out;
@@ -23,10 +29,14 @@ std::vector<std::string_view> Split(std::string_view line) {
   }
 }
 
+bool IsBlank(std::string_view line) { return line.empty() || line == "\r"; }
+
 }  // namespace
 
-CsvTable CsvTable::Parse(std::string_view text) {
+tl::expected<CsvTable, std::string> CsvTable::Parse(std::string_view text, const std::string& file,
+                                                    size_t max_rows) {
   CsvTable t;
+  if (text.starts_with(kUtf8Bom)) text.remove_prefix(kUtf8Bom.size());
   size_t pos = 0;
   int line_no = 0;
   bool have_header = false;
@@ -38,12 +48,19 @@ CsvTable CsvTable::Parse(std::string_view text) {
     ++line_no;
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     if (line.empty()) continue;
+    if (line.size() > kMaxCsvLineBytes) {
+      return tl::unexpected(fmt::format("{}:{}: line longer than {} bytes", file, line_no, kMaxCsvLineBytes));
+    }
+    if (static_cast<size_t>(std::count(line.begin(), line.end(), ',')) >= kMaxCsvColumns) {
+      return tl::unexpected(fmt::format("{}:{}: more than {} columns", file, line_no, kMaxCsvColumns));
+    }
     if (!have_header) {
       for (std::string_view f : Split(line)) t.header.emplace_back(f);
       have_header = true;
       continue;
     }
     t.rows.push_back(CsvRow{line_no, Split(line)});
+    if (max_rows > 0 && t.rows.size() >= max_rows) break;
   }
   return t;
 }
@@ -69,12 +86,29 @@ std::optional<double> ParseDouble(std::string_view s) {
   return v;
 }
 
-std::optional<std::string> ReadFile(const std::string& path) {
+tl::expected<std::string, std::string> ReadCsvFile(const std::string& path, std::string_view what, size_t max_rows) {
+  errno = 0;
   std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  if (!in) {
+    return tl::unexpected(fmt::format("{}: cannot read the {}: {}", path, what,
+                                      errno != 0 ? std::strerror(errno) : "cannot open"));
+  }
+  std::string text;
+  std::string line;
+  size_t lines = 0;  // non-blank lines kept, header included
+  while (std::getline(in, line)) {
+    if (static_cast<int64_t>(text.size() + line.size()) >= kMaxCsvFileBytes) {
+      return tl::unexpected(fmt::format("{}: the {} is larger than 1 GiB (the limit)", path, what));
+    }
+    text += line;
+    text += '\n';
+    if (!IsBlank(line) && ++lines > max_rows && max_rows > 0) break;
+  }
+  if (in.bad()) {
+    return tl::unexpected(fmt::format("{}: cannot read the {}: {}", path, what,
+                                      errno != 0 ? std::strerror(errno) : "read error"));
+  }
+  return text;
 }
 
 }  // namespace wasched::sim

@@ -135,15 +135,16 @@ void WriteHtmlReport(const RunContext& ctx, const std::vector<SimResult>& runs, 
          "svg.plot{display:block;margin-bottom:16px}</style></head><body>\n";
   out << fmt::format("<h1>wasched simulate</h1>\n<p>Trace <code>{}</code> ({}, {} jobs) on {} nodes / {} GPUs, seed {}.</p>\n",
                      Escape(ctx.trace_file), Escape(ctx.format), ctx.jobs, ctx.nodes, ctx.gpus, ctx.seed);
-  out << "<table><tr><th>policy</th><th>preemption</th><th>completed</th><th>unfinished</th><th>GPU utilisation</th>"
-         "<th>partial GPU-hours</th><th>delay p50 s</th><th>delay p90 s</th><th>delay p99 s</th><th>makespan s</th>"
-         "<th>deadlocks</th><th>evictions</th></tr>\n";
+  out << "<table><tr><th>policy</th><th>preemption</th><th>completed</th><th>rejected</th><th>unfinished</th>"
+         "<th>GPU utilisation</th><th>partial GPU-hours</th><th>delay p50 s</th><th>delay p90 s</th><th>delay p99 s</th>"
+         "<th>makespan s</th><th>deadlocks</th><th>evictions</th><th>restarts</th><th>node failures</th></tr>\n";
   for (const SimResult& r : runs) {
-    out << fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.1f}%</td><td>{:.1f}</td><td>{}</td>"
-                       "<td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
-                       Escape(r.policy), r.preemption ? "on" : "off", r.completed, r.unfinished, 100 * r.gpu_utilization,
-                       r.partial_gpu_hours, r.queue_delay.p50, r.queue_delay.p90, r.queue_delay.p99, r.makespan_seconds,
-                       r.deadlock_episodes, r.evictions);
+    out << fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.1f}%</td><td>{:.1f}</td>"
+                       "<td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+                       Escape(r.policy), r.preemption ? "on" : "off", r.completed, r.rejected, r.unfinished,
+                       100 * r.gpu_utilization, r.partial_gpu_hours, r.queue_delay.p50, r.queue_delay.p90,
+                       r.queue_delay.p99, r.makespan_seconds, r.deadlock_episodes, r.evictions, r.restarts,
+                       r.node_failures);
   }
   out << "</table>\n";
   double gpus = ctx.gpus > 0 ? ctx.gpus : 1;

@@ -7,6 +7,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "util/field_value.h"
+
 namespace wasched::sim {
 namespace {
 
@@ -65,16 +67,18 @@ void WriteJson(const RunContext& ctx, const std::vector<SimResult>& runs, std::o
 }
 
 void WriteTable(const RunContext& ctx, const std::vector<SimResult>& runs, std::ostream& out) {
-  out << fmt::format("trace {} ({}, {} jobs) on {} nodes / {} GPUs, seed {}\n\n", ctx.trace_file, ctx.format, ctx.jobs,
-                     ctx.nodes, Round6(ctx.gpus), ctx.seed);
-  out << fmt::format("{:<14} {:>5} {:>9} {:>9} {:>8} {:>8} {:>12} {:>10} {:>10} {:>10} {:>12} {:>9} {:>9}\n", "POLICY",
-                     "PREEMPT", "COMPLETED", "UNFINISH", "GPU-UTIL", "GPU-ALLOC", "PARTIAL-GPUH", "DELAY-P50", "DELAY-P90",
-                     "DELAY-P99", "MAKESPAN-S", "DEADLOCKS", "EVICTIONS");
+  out << fmt::format("trace {} ({}, {} jobs) on {} nodes / {} GPUs, seed {}\n\n", EscapeForTerminal(ctx.trace_file),
+                     EscapeForTerminal(ctx.format), ctx.jobs, ctx.nodes, Round6(ctx.gpus), ctx.seed);
+  out << fmt::format(
+      "{:<14} {:>5} {:>9} {:>8} {:>9} {:>8} {:>8} {:>12} {:>10} {:>10} {:>10} {:>12} {:>9} {:>9} {:>8} {:>9}\n", "POLICY",
+      "PREEMPT", "COMPLETED", "REJECTED", "UNFINISH", "GPU-UTIL", "GPU-ALLOC", "PARTIAL-GPUH", "DELAY-P50", "DELAY-P90",
+      "DELAY-P99", "MAKESPAN-S", "DEADLOCKS", "EVICTIONS", "RESTARTS", "NODE-FAIL");
   for (const SimResult& r : runs) {
-    out << fmt::format("{:<14} {:>7} {:>9} {:>9} {:>7.1f}% {:>8.1f}% {:>12.1f} {:>10} {:>10} {:>10} {:>12} {:>9} {:>9}\n",
-                       r.policy, r.preemption ? "on" : "off", r.completed, r.unfinished, 100 * r.gpu_utilization,
-                       100 * r.gpu_allocation, r.partial_gpu_hours, r.queue_delay.p50, r.queue_delay.p90,
-                       r.queue_delay.p99, r.makespan_seconds, r.deadlock_episodes, r.evictions);
+    out << fmt::format(
+        "{:<14} {:>7} {:>9} {:>8} {:>9} {:>7.1f}% {:>8.1f}% {:>12.1f} {:>10} {:>10} {:>10} {:>12} {:>9} {:>9} {:>8} {:>9}\n",
+        r.policy, r.preemption ? "on" : "off", r.completed, r.rejected, r.unfinished, 100 * r.gpu_utilization,
+        100 * r.gpu_allocation, r.partial_gpu_hours, r.queue_delay.p50, r.queue_delay.p90, r.queue_delay.p99,
+        r.makespan_seconds, r.deadlock_episodes, r.evictions, r.restarts, r.node_failures);
   }
 }
 

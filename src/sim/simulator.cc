@@ -79,6 +79,19 @@ struct FailureEvent {
   int64_t time;
   int32_t node;
   bool repair;
+  // Min-heap order: time, then failures before repairs, then node.
+  bool operator>(const FailureEvent& o) const { return std::tie(time, repair, node) > std::tie(o.time, o.repair, o.node); }
+};
+
+// SparseBucket: one timeseries bucket in which something happened (an event instant or a part of
+// a span between events); buckets between two of these are whole spans at a constant level,
+// filled in by Finish (so memory is O(events), not O(simulated hours)).
+struct SparseBucket {
+  int64_t bucket = 0;
+  double busy = 0, partial = 0;        // unit-seconds integrated inside the bucket
+  int64_t pending_jobs = 0, running_jobs = 0;
+  bool counted = false;                // an event instant fell into the bucket
+  int64_t level_busy = 0, level_partial = 0;  // units held after the bucket's last event
 };
 
 // SplitMix64: a portable seeded generator (std distributions differ across libraries).
@@ -91,6 +104,8 @@ struct SplitMix64 {
     return z ^ (z >> 31);
   }
   uint64_t Below(uint64_t n) { return n == 0 ? 0 : Next() % n; }
+  // Unit: uniform in (0, 1).
+  double Unit() { return (static_cast<double>(Next() >> 11) + 0.5) * 0x1.0p-53; }
 };
 
 Percentiles ComputePercentiles(std::vector<int64_t> v) {
@@ -161,11 +176,11 @@ class Engine {
   }
 
   SimResult Run() {
-    GenerateFailures();
     const size_t job_count = trace_.jobs.size();
     size_t next_arrival = 0;
-    size_t next_failure = 0;
     int last_progress_pct = -1;
+    rng_.state = options_.seed;
+    DrawFailure(0, job_count);
     while (true) {
       int64_t t = INT64_MAX;
       if (next_arrival < job_count) t = trace_.jobs[next_arrival].submit_seconds;
@@ -173,7 +188,7 @@ class Engine {
         completions_.pop();
       }
       if (!completions_.empty()) t = std::min(t, completions_.top().time);
-      if (next_failure < failures_.size() && (t != INT64_MAX || AnyWork())) t = std::min(t, failures_[next_failure].time);
+      if (!failures_.empty() && (t != INT64_MAX || AnyWork())) t = std::min(t, failures_.top().time);
       if (t == INT64_MAX) break;
       Advance(t);
       ++result_.events;
@@ -184,9 +199,11 @@ class Engine {
         if (c.generation != jobs_[c.job].generation) continue;
         Complete(c.job, t);
       }
-      while (next_failure < failures_.size() && failures_[next_failure].time == t) {
-        ApplyFailure(failures_[next_failure], t);
-        ++next_failure;
+      while (!failures_.empty() && failures_.top().time == t) {
+        const FailureEvent f = failures_.top();
+        failures_.pop();
+        ApplyFailure(f, t);
+        if (!f.repair) failure_pending_ = false;
       }
       while (next_arrival < job_count && trace_.jobs[next_arrival].submit_seconds == t) {
         Arrive(static_cast<int32_t>(next_arrival));
@@ -196,6 +213,7 @@ class Engine {
       dirty_ = false;
       CheckDeadlock(t);
       RecordCounts(t);
+      DrawFailure(next_arrival, job_count);
       if (options_.progress && job_count > 0) {
         const int pct = static_cast<int>(100 * next_arrival / job_count);
         if (pct != last_progress_pct) {
@@ -234,20 +252,28 @@ class Engine {
     for (const auto& [k, v] : zones) min_zone_units_ = std::min(min_zone_units_, v);
   }
 
-  void GenerateFailures() {
-    if (options_.failures.per_day <= 0 || trace_.jobs.empty() || nodes_.empty()) return;
-    SplitMix64 rng{options_.seed};
-    const int64_t horizon = std::max<int64_t>(1, trace_.jobs.back().submit_seconds);
-    const auto count = static_cast<int64_t>(std::llround(options_.failures.per_day * horizon / 86400.0));
-    for (int64_t k = 0; k < count; ++k) {
-      const auto at = static_cast<int64_t>(rng.Below(static_cast<uint64_t>(horizon)));
-      const auto node = static_cast<int32_t>(rng.Below(nodes_.size()));
-      failures_.push_back({at, node, false});
-      failures_.push_back({at + options_.failures.repair_seconds, node, true});
+  // DrawFailure: node failures are a Poisson process of `per_day` failures per simulated day
+  // cluster-wide (exponential gaps, a uniformly drawn node), drawn one at a time while work is
+  // left: after each failure the next one is drawn as long as a job is still to arrive or
+  // running, so failures cover the whole run (not only the arrivals), and a run whose remaining
+  // work can never start still ends. No failure comes after the last submit plus the sum of all
+  // job durations (the work run back to back), so jobs that keep being hit finish in the end.
+  // A repair follows each failure after repair_seconds.
+  void DrawFailure(size_t next_arrival, size_t job_count) {
+    if (options_.failures.per_day <= 0 || failure_pending_ || nodes_.empty()) return;
+    if (next_arrival >= job_count && running_jobs_ == 0) return;
+    if (failure_horizon_ < 0) {
+      failure_horizon_ = trace_.jobs.empty() ? 0 : trace_.jobs.back().submit_seconds;
+      for (const TraceJob& j : trace_.jobs) failure_horizon_ = std::min(failure_horizon_ + j.duration_seconds, INT64_MAX / 4);
     }
-    std::stable_sort(failures_.begin(), failures_.end(), [](const FailureEvent& a, const FailureEvent& b) {
-      return std::tie(a.time, a.repair, a.node) < std::tie(b.time, b.repair, b.node);
-    });
+    const double mean_gap = 86400.0 / options_.failures.per_day;
+    const double gap = -std::log(rng_.Unit()) * mean_gap;
+    failure_clock_ = std::max(failure_clock_ + static_cast<int64_t>(std::llround(gap)), now_);
+    if (failure_clock_ > failure_horizon_) return;
+    const auto node = static_cast<int32_t>(rng_.Below(nodes_.size()));
+    failures_.push({failure_clock_, node, false});
+    failures_.push({failure_clock_ + options_.failures.repair_seconds, node, true});
+    failure_pending_ = true;
   }
 
   // Fits: whether a pod of job `j` fits some node when the cluster is empty.
@@ -694,32 +720,105 @@ class Engine {
     }
   }
 
-  // Advance: integrates the GPU counters over [now_, t) into the totals and the buckets.
+  // Bucket: the sparse entry of timeseries bucket `b` (buckets only grow with time).
+  SparseBucket& Bucket(int64_t b) {
+    if (samples_.empty() || samples_.back().bucket != b) samples_.push_back(SparseBucket{.bucket = b});
+    return samples_.back();
+  }
+
+  // Advance: integrates the GPU counters over [now_, t) into the totals and the buckets. Only the
+  // first and the last (partial) bucket of the span get an entry; the whole buckets between are at
+  // the constant level and are filled in by Finish. O(1).
   void Advance(int64_t t) {
     if (t <= now_) return;
     const double busy = static_cast<double>(busy_units_), partial = static_cast<double>(partial_units_);
     busy_integral_ += busy * static_cast<double>(t - now_);
     partial_integral_ += partial * static_cast<double>(t - now_);
     const int64_t step = options_.sample_seconds;
-    int64_t a = now_;
-    while (a < t) {
-      const auto bucket = static_cast<size_t>(a / step);
-      const int64_t b = std::min(t, static_cast<int64_t>(bucket + 1) * step);
-      if (samples_.size() <= bucket) samples_.resize(bucket + 1);
-      samples_[bucket].busy_gpus += busy * static_cast<double>(b - a);
-      samples_[bucket].partial_gpus += partial * static_cast<double>(b - a);
-      a = b;
+    const int64_t first = now_ / step, last = t / step;
+    const int64_t first_end = std::min(t, (first + 1) * step);
+    SparseBucket& a = Bucket(first);
+    a.busy += busy * static_cast<double>(first_end - now_);
+    a.partial += partial * static_cast<double>(first_end - now_);
+    a.level_busy = busy_units_;
+    a.level_partial = partial_units_;
+    if (last > first && t > last * step) {
+      SparseBucket& b = Bucket(last);
+      b.busy += busy * static_cast<double>(t - last * step);
+      b.partial += partial * static_cast<double>(t - last * step);
     }
     now_ = t;
   }
 
   void RecordCounts(int64_t t) {
-    const auto bucket = static_cast<size_t>(t / options_.sample_seconds);
-    if (samples_.size() <= bucket) samples_.resize(bucket + 1);
-    samples_[bucket].pending_jobs = static_cast<int64_t>(pending_.size());
-    samples_[bucket].running_jobs = running_jobs_;
-    if (counted_.size() <= bucket) counted_.resize(bucket + 1, 0);
-    counted_[bucket] = 1;
+    SparseBucket& b = Bucket(t / options_.sample_seconds);
+    b.pending_jobs = static_cast<int64_t>(pending_.size());
+    b.running_jobs = running_jobs_;
+    b.counted = true;
+    b.level_busy = busy_units_;
+    b.level_partial = partial_units_;
+  }
+
+  // BuildTimeseries: the dense series from the sparse buckets: whole buckets between entries are
+  // at the previous entry's level, counts are carried forward. When the run spans more than
+  // kMaxTimeseriesBuckets buckets, k consecutive buckets are merged into one (averages; counts at
+  // the merged bucket's end), so the series stays bounded whatever the simulated span.
+  std::vector<Sample> BuildTimeseries() const {
+    std::vector<Sample> out;
+    if (samples_.empty()) return out;
+    const int64_t step = options_.sample_seconds;
+    const double dstep = static_cast<double>(step), unit = static_cast<double>(trace_.units_per_gpu);
+    const int64_t total = samples_.back().bucket + 1;
+    const int64_t merge = (total + kMaxTimeseriesBuckets - 1) / kMaxTimeseriesBuckets;
+    out.reserve(static_cast<size_t>((total + merge - 1) / merge));
+    Sample carry, acc;
+    int64_t in_acc = 0;
+    auto emit = [&](Sample s) {
+      if (merge == 1) {
+        out.push_back(s);
+        return;
+      }
+      if (in_acc == 0) acc = Sample{.start_seconds = s.start_seconds};
+      acc.busy_gpus += s.busy_gpus / static_cast<double>(merge);
+      acc.partial_gpus += s.partial_gpus / static_cast<double>(merge);
+      acc.pending_jobs = s.pending_jobs;
+      acc.running_jobs = s.running_jobs;
+      if (++in_acc == merge) out.push_back(acc), in_acc = 0;
+    };
+    int64_t level_busy = 0, level_partial = 0;
+    int64_t next = 0;
+    for (const SparseBucket& e : samples_) {
+      for (; next < e.bucket; ++next) {  // whole buckets at the constant level
+        Sample s;
+        s.start_seconds = next * step;
+        s.busy_gpus = 0.0 + static_cast<double>(level_busy) * dstep;
+        s.partial_gpus = 0.0 + static_cast<double>(level_partial) * dstep;
+        s.busy_gpus /= dstep * unit;
+        s.partial_gpus /= dstep * unit;
+        s.pending_jobs = carry.pending_jobs;
+        s.running_jobs = carry.running_jobs;
+        carry = s;
+        emit(s);
+      }
+      Sample s;
+      s.start_seconds = e.bucket * step;
+      s.busy_gpus = e.busy / (dstep * unit);
+      s.partial_gpus = e.partial / (dstep * unit);
+      s.pending_jobs = e.counted ? e.pending_jobs : carry.pending_jobs;
+      s.running_jobs = e.counted ? e.running_jobs : carry.running_jobs;
+      carry = s;
+      emit(s);
+      level_busy = e.level_busy;
+      level_partial = e.level_partial;
+      next = e.bucket + 1;
+    }
+    if (in_acc > 0) {
+      // The last merged bucket is partial: average over the buckets it has.
+      acc.busy_gpus *= static_cast<double>(merge) / static_cast<double>(in_acc);
+      acc.partial_gpus *= static_cast<double>(merge) / static_cast<double>(in_acc);
+      out.push_back(acc);
+    }
+    return out;
   }
 
   SimResult Finish() {
@@ -755,21 +854,7 @@ class Engine {
     r.queue_delay = ComputePercentiles(std::move(delays));
     for (auto& [k, v] : by_size) r.queue_delay_by_size[k] = ComputePercentiles(std::move(v));
     r.completion_time = ComputePercentiles(std::move(completions));
-    // Bucket averages; counts carried forward through buckets without events.
-    const double step = static_cast<double>(options_.sample_seconds);
-    Sample carry;
-    for (size_t b = 0; b < samples_.size(); ++b) {
-      Sample& s = samples_[b];
-      s.start_seconds = static_cast<int64_t>(b) * options_.sample_seconds;
-      s.busy_gpus /= step * unit;
-      s.partial_gpus /= step * unit;
-      if (b >= counted_.size() || counted_[b] == 0) {
-        s.pending_jobs = carry.pending_jobs;
-        s.running_jobs = carry.running_jobs;
-      }
-      carry = s;
-    }
-    r.timeseries = std::move(samples_);
+    r.timeseries = BuildTimeseries();
     return std::move(result_);
   }
 
@@ -786,7 +871,11 @@ class Engine {
   std::set<std::pair<int32_t, int32_t>> pending_;  // (-priority, job index): queue order
   std::vector<int32_t> running_list_;
   std::priority_queue<Completion, std::vector<Completion>, std::greater<>> completions_;
-  std::vector<FailureEvent> failures_;
+  std::priority_queue<FailureEvent, std::vector<FailureEvent>, std::greater<>> failures_;
+  SplitMix64 rng_{1};
+  int64_t failure_clock_ = 0;     // time of the last drawn failure
+  int64_t failure_horizon_ = -1;  // no failure after this time (computed on first use)
+  bool failure_pending_ = false;  // a drawn failure has not happened yet
   std::vector<int32_t> window_, touched_, included_, arrived_;
   std::vector<api::Node> node_objs_;  // the store; moved into objects_ for a call
   std::vector<api::Pod> agg_pods_;    // per node: one bound pod holding what runs there
@@ -813,8 +902,7 @@ class Engine {
   bool in_deadlock_ = false;
   bool dirty_ = false;
   double busy_integral_ = 0, partial_integral_ = 0;
-  std::vector<Sample> samples_;
-  std::vector<char> counted_;  // bucket had an event
+  std::vector<SparseBucket> samples_;  // increasing bucket order
   SimResult result_;
 };
 
@@ -847,7 +935,9 @@ tl::expected<NodeFailures, std::string> ParseNodeFailures(const std::string& spe
     std::string value = eq == std::string::npos ? "" : item.substr(eq + 1);
     if (key == "perDay") {
       auto v = ParseDouble(value);
-      if (!v || *v < 0 || *v > 1e6) return tl::unexpected(fmt::format("--node-failures: perDay={}: want a number ≥ 0", value));
+      if (!v || *v < 0 || *v > kMaxFailuresPerDay) {
+        return tl::unexpected(fmt::format("--node-failures: perDay={}: want a number in [0, {}]", value, kMaxFailuresPerDay));
+      }
       f.per_day = *v;
     } else if (key == "repair") {
       int64_t mult = 1;
@@ -856,8 +946,9 @@ tl::expected<NodeFailures, std::string> ParseNodeFailures(const std::string& spe
         value.pop_back();
       }
       auto v = ParseInt(value);
-      if (!v || *v < 1 || *v > int64_t{1} << 40) {
-        return tl::unexpected(fmt::format("--node-failures: repair={}: want a duration such as 3600, 30m or 2h", item.substr(eq + 1)));
+      if (!v || *v < 1 || *v * mult > kMaxSpanSeconds) {
+        return tl::unexpected(fmt::format("--node-failures: repair={}: want a duration in [1s, {}s] such as 3600, 30m or 2h",
+                                          item.substr(eq + 1), kMaxSpanSeconds));
       }
       f.repair_seconds = *v * mult;
     } else {

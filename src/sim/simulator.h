@@ -55,18 +55,23 @@ enum class Policy { kBasic, kGang, kGangTopology };
 [[nodiscard]] tl::expected<Policy, std::string> ParsePolicy(const std::string& name);
 [[nodiscard]] const char* PolicyName(Policy policy);
 
-// NodeFailures: `per_day` failures per simulated day cluster-wide (node and instant drawn from
-// the seed), each lasting `repair_seconds`; a failed node is unschedulable and every job with a
-// pod on it is restarted (requeued with its original submit time). per_day 0 = none.
+// NodeFailures: `per_day` failures per simulated day cluster-wide, a Poisson process (exponential
+// gaps and the node drawn from the seed) over the whole run: failures go on while a job is still
+// to arrive or running. Each lasts `repair_seconds`; a failed node is unschedulable and every job
+// with a pod on it is restarted (requeued with its original submit time). per_day 0 = none.
 struct NodeFailures {
   double per_day = 0;
   int64_t repair_seconds = 3600;
 };
 
-// ParseNodeFailures: "perDay=2,repair=3600" (repair in seconds, or with suffix s/m/h).
+// ParseNodeFailures: "perDay=2,repair=3600" (repair in seconds, or with suffix s/m/h); perDay in
+// [0, kMaxFailuresPerDay], repair in [1 s, 10 years]. Errors name the key and the range.
+inline constexpr double kMaxFailuresPerDay = 1000;
 [[nodiscard]] tl::expected<NodeFailures, std::string> ParseNodeFailures(const std::string& spec);
 
 inline constexpr int kWindowPods = 2048;
+// kMaxTimeseriesBuckets: the longest timeseries; a longer run merges consecutive buckets.
+inline constexpr int64_t kMaxTimeseriesBuckets = 100000;
 inline constexpr int64_t kDeadlockSeconds = 3600;
 
 struct SimOptions {
@@ -74,7 +79,7 @@ struct SimOptions {
   bool preemption = false;
   uint64_t seed = 1;
   NodeFailures failures;
-  int64_t sample_seconds = 3600;  // timeseries bucket
+  int64_t sample_seconds = 3600;  // timeseries bucket (wider when the run spans > kMaxTimeseriesBuckets)
   // progress: called with the fraction of jobs arrived (0..1), at most every 1%; may be empty.
   std::function<void(double)> progress;
   // on_binding: called for every binding the scheduler reports (pod "sim/<name>", node name) with

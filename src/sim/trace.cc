@@ -5,10 +5,13 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <unordered_map>
 
 #include <fmt/format.h>
 
 #include "sim/csv.h"
+#include "util/field_value.h"
+#include "validation/names.h"
 
 namespace wasched::sim {
 namespace {
@@ -19,7 +22,26 @@ constexpr int32_t kMaxPodsPerJob = 100000;
 
 // RowError: "<file>:<line>: column <name>: <why>".
 std::string RowError(const std::string& file, int line, std::string_view column, std::string_view why) {
-  return fmt::format("{}:{}: column {}: {}", file, line, column, why);
+  return EscapeForTerminal(fmt::format("{}:{}: column {}: {}", file, line, column, why));
+}
+
+// UniqueName: refuses a second row with the same job name (the Job and its pods would collide):
+// `<file>:<line>: column <c>: Duplicate value "x" (also line N)`.
+tl::expected<void, std::string> UniqueName(std::unordered_map<std::string, int>* seen, std::string_view value,
+                                           const CsvRow& row, std::string_view column, const std::string& file) {
+  const auto [it, added] = seen->try_emplace(std::string(value), row.line);
+  if (added) return {};
+  return tl::unexpected(
+      RowError(file, row.line, column, fmt::format("Duplicate value \"{}\" (also line {})", value, it->second)));
+}
+
+// ValidName: the job name must be a DNS-1123 subdomain (it names the Job and its pods).
+tl::expected<void, std::string> ValidName(const std::string& name, std::string_view value, const CsvRow& row,
+                                          std::string_view column, const std::string& file) {
+  const auto errors = validation::Dns1123SubdomainErrors(name);
+  if (errors.empty()) return {};
+  return tl::unexpected(RowError(file, row.line, column,
+                                 fmt::format("invalid value \"{}\": the job name \"{}\": {}", value, name, errors.front())));
 }
 
 // DaysFromCivil: days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm).
@@ -67,14 +89,32 @@ tl::expected<std::string_view, std::string> Field(const CsvRow& row, int col, co
   return row.fields[col];
 }
 
-// DurationSeconds: a non-negative number of seconds, rounded up to whole seconds (≥ 1).
-tl::expected<int64_t, std::string> NonNegativeSeconds(std::string_view s, const CsvRow& row,
-                                                      std::string_view column, const std::string& file) {
+// NonNegativeNumber: a number in [0, max], rounded up to a whole number; `what` says what the
+// number is ("seconds", "an iteration count").
+tl::expected<int64_t, std::string> NonNegativeNumber(std::string_view s, const CsvRow& row, std::string_view column,
+                                                     const std::string& file, std::string_view what, int64_t max) {
   auto v = ParseDouble(s);
-  if (!v || *v < 0 || *v > 1e12) {
-    return tl::unexpected(RowError(file, row.line, column, fmt::format("invalid value \"{}\": want seconds ≥ 0", s)));
+  if (!v || *v < 0 || *v > static_cast<double>(max)) {
+    return tl::unexpected(
+        RowError(file, row.line, column, fmt::format("invalid value \"{}\": want {} in [0, {}]", s, what, max)));
   }
   return static_cast<int64_t>(std::ceil(*v));
+}
+
+tl::expected<int64_t, std::string> NonNegativeSeconds(std::string_view s, const CsvRow& row,
+                                                      std::string_view column, const std::string& file) {
+  return NonNegativeNumber(s, row, column, file, "seconds", kMaxSpanSeconds);
+}
+
+// IntInRange: an integer field in [min, max]; `what` says what it is.
+tl::expected<int64_t, std::string> IntInRange(std::string_view s, const CsvRow& row, std::string_view column,
+                                              const std::string& file, std::string_view what, int64_t min, int64_t max) {
+  auto v = ParseInt(s);
+  if (!v || *v < min || *v > max) {
+    return tl::unexpected(
+        RowError(file, row.line, column, fmt::format("invalid value \"{}\": want {} in [{}, {}]", s, what, min, max)));
+  }
+  return *v;
 }
 
 tl::expected<int64_t, std::string> PositiveInt(std::string_view s, const CsvRow& row, std::string_view column,
@@ -120,6 +160,7 @@ tl::expected<Trace, std::string> ParsePhilly(const CsvTable& t, const std::strin
     if (!gpus) return tl::unexpected(gpus.error());
     TraceJob job;
     job.name = fmt::format("philly-{}", row.line - 1);
+    job.line = row.line;
     job.submit_seconds = *ts;
     job.duration_seconds = *dur;
     SplitGpus(&job, *gpus, o.gpus_per_pod);
@@ -142,6 +183,7 @@ tl::expected<Trace, std::string> ParseOpenb(const CsvTable& t, const std::string
   Trace trace;
   trace.gpu_resource = kGpuMilliResource;
   trace.units_per_gpu = 1000;
+  std::unordered_map<std::string, int> names;  // name → first line
   for (const CsvRow& row : t.rows) {
     std::vector<std::string_view> f;
     for (int c : *cols) {
@@ -149,34 +191,36 @@ tl::expected<Trace, std::string> ParseOpenb(const CsvTable& t, const std::string
       if (!v) return tl::unexpected(v.error());
       f.push_back(*v);
     }
-    auto cpu = ParseInt(f[1]);
-    auto mem = ParseInt(f[2]);
-    auto num_gpu = ParseInt(f[3]);
-    auto gpu_milli = ParseInt(f[4]);
-    auto created = ParseInt(f[7]);
+    if (auto unique = UniqueName(&names, f[0], row, "name", file); !unique) return tl::unexpected(unique.error());
+    if (auto valid = ValidName(std::string(f[0]), f[0], row, "name", file); !valid) return tl::unexpected(valid.error());
+    auto cpu = IntInRange(f[1], row, "cpu_milli", file, "millicores", 0, int64_t{1} << 40);
+    if (!cpu) return tl::unexpected(cpu.error());
+    auto mem = IntInRange(f[2], row, "memory_mib", file, "MiB", 0, int64_t{1} << 30);
+    if (!mem) return tl::unexpected(mem.error());
+    auto num_gpu = IntInRange(f[3], row, "num_gpu", file, "a GPU count", 0, 1024);
+    if (!num_gpu) return tl::unexpected(num_gpu.error());
+    auto gpu_milli = IntInRange(f[4], row, "gpu_milli", file, "milli-GPUs", 0, 1000);
+    if (!gpu_milli) return tl::unexpected(gpu_milli.error());
+    auto created = IntInRange(f[7], row, "creation_time", file, "seconds", 0, int64_t{1} << 50);
+    if (!created) return tl::unexpected(created.error());
     auto deleted = ParseInt(f[8]);
-    if (!cpu || *cpu < 0) return tl::unexpected(RowError(file, row.line, "cpu_milli", fmt::format("invalid value \"{}\"", f[1])));
-    if (!mem || *mem < 0) return tl::unexpected(RowError(file, row.line, "memory_mib", fmt::format("invalid value \"{}\"", f[2])));
-    if (!num_gpu || *num_gpu < 0 || *num_gpu > 1024) {
-      return tl::unexpected(RowError(file, row.line, "num_gpu", fmt::format("invalid value \"{}\"", f[3])));
-    }
-    if (!gpu_milli || *gpu_milli < 0 || *gpu_milli > 1000) {
-      return tl::unexpected(RowError(file, row.line, "gpu_milli", fmt::format("invalid value \"{}\": want 0..1000", f[4])));
-    }
-    if (!created || *created < 0) return tl::unexpected(RowError(file, row.line, "creation_time", fmt::format("invalid value \"{}\"", f[7])));
-    if (!deleted || *deleted < *created) {
-      return tl::unexpected(RowError(file, row.line, "deletion_time", fmt::format("invalid value \"{}\": want ≥ creation_time", f[8])));
+    if (!deleted || *deleted < *created || *deleted - *created > kMaxSpanSeconds) {
+      return tl::unexpected(RowError(file, row.line, "deletion_time",
+                                     fmt::format("invalid value \"{}\": want seconds in [creation_time, creation_time + {}]",
+                                                 f[8], kMaxSpanSeconds)));
     }
     int64_t start = *created;
     if (!f[9].empty()) {
       auto s = ParseInt(f[9]);
       if (!s || *s < *created || *s > *deleted) {
-        return tl::unexpected(RowError(file, row.line, "scheduled_time", fmt::format("invalid value \"{}\"", f[9])));
+        return tl::unexpected(RowError(file, row.line, "scheduled_time",
+                                       fmt::format("invalid value \"{}\": want empty or seconds in [creation_time, deletion_time]", f[9])));
       }
       start = *s;
     }
     TraceJob job;
     job.name = std::string(f[0]);
+    job.line = row.line;
     job.submit_seconds = *created;
     job.duration_seconds = std::max<int64_t>(1, *deleted - start);
     job.pod_count = 1;
@@ -189,7 +233,15 @@ tl::expected<Trace, std::string> ParseOpenb(const CsvTable& t, const std::string
     while (start_pos < f[5].size()) {
       size_t bar = f[5].find('|', start_pos);
       if (bar == std::string_view::npos) bar = f[5].size();
-      if (bar > start_pos) job.gpu_models.emplace_back(f[5].substr(start_pos, bar - start_pos));
+      if (bar > start_pos) {
+        const std::string_view model = f[5].substr(start_pos, bar - start_pos);
+        // A model becomes a required node-affinity value on the model label: a label value.
+        if (const auto errors = validation::LabelValueErrors(model); !errors.empty()) {
+          return tl::unexpected(RowError(file, row.line, "gpu_spec",
+                                         fmt::format("invalid value \"{}\": model \"{}\": {}", f[5], model, errors.front())));
+        }
+        job.gpu_models.emplace_back(model);
+      }
       start_pos = bar + 1;
     }
     trace.jobs.push_back(std::move(job));
@@ -202,6 +254,7 @@ tl::expected<Trace, std::string> ParseKalos(const CsvTable& t, const std::string
   auto cols = Columns(t, file, {"job_id", "arrival_time", "num_iteration", "gpu_workers", "gpu_per_worker"});
   if (!cols) return tl::unexpected(cols.error());
   Trace trace;
+  std::unordered_map<std::string, int> ids;  // job_id → first line
   for (const CsvRow& row : t.rows) {
     std::vector<std::string_view> f;
     for (int c : *cols) {
@@ -209,9 +262,14 @@ tl::expected<Trace, std::string> ParseKalos(const CsvTable& t, const std::string
       if (!v) return tl::unexpected(v.error());
       f.push_back(*v);
     }
+    if (auto unique = UniqueName(&ids, f[0], row, "job_id", file); !unique) return tl::unexpected(unique.error());
+    if (auto valid = ValidName(fmt::format("kalos-{}", f[0]), f[0], row, "job_id", file); !valid) {
+      return tl::unexpected(valid.error());
+    }
     auto arrival = NonNegativeSeconds(f[1], row, "arrival_time", file);
     if (!arrival) return tl::unexpected(arrival.error());
-    auto iterations = NonNegativeSeconds(f[2], row, "num_iteration", file);
+    // duration = num_iteration × 0.5 s ≤ kMaxSpanSeconds.
+    auto iterations = NonNegativeNumber(f[2], row, "num_iteration", file, "an iteration count", 2 * kMaxSpanSeconds);
     if (!iterations) return tl::unexpected(iterations.error());
     auto workers = PositiveInt(f[3], row, "gpu_workers", file, kMaxPodsPerJob);
     if (!workers) return tl::unexpected(workers.error());
@@ -219,6 +277,7 @@ tl::expected<Trace, std::string> ParseKalos(const CsvTable& t, const std::string
     if (!per_worker) return tl::unexpected(per_worker.error());
     TraceJob job;
     job.name = fmt::format("kalos-{}", f[0]);
+    job.line = row.line;
     job.submit_seconds = *arrival;
     job.duration_seconds = std::max<int64_t>(1, (*iterations + 1) / 2);  // num_iteration × 0.5 s
     job.pod_count = static_cast<int32_t>(*workers);
@@ -243,7 +302,9 @@ tl::expected<TraceFormat, std::string> ParseTraceFormat(const std::string& name)
 tl::expected<Trace, std::string> ParseTraceText(const std::string& text, const std::string& file,
                                                 TraceFormat format, const ImportOptions& options) {
   if (options.gpus_per_pod < 1) return tl::unexpected(std::string("--gpus-per-pod: must be at least 1"));
-  const CsvTable table = CsvTable::Parse(text);
+  auto parsed = CsvTable::Parse(text, file, options.max_jobs > 0 ? static_cast<size_t>(options.max_jobs) : 0);
+  if (!parsed) return tl::unexpected(EscapeForTerminal(parsed.error()));
+  const CsvTable& table = *parsed;
   if (table.header.empty()) return tl::unexpected(fmt::format("{}: empty trace (no header row)", file));
   tl::expected<Trace, std::string> trace;
   switch (format) {
@@ -256,15 +317,26 @@ tl::expected<Trace, std::string> ParseTraceText(const std::string& text, const s
   // Stable sort by submit time (ties keep file order), then make times relative to the first.
   std::stable_sort(trace->jobs.begin(), trace->jobs.end(),
                    [](const TraceJob& a, const TraceJob& b) { return a.submit_seconds < b.submit_seconds; });
-  const int64_t t0 = trace->jobs.front().submit_seconds;
+  const TraceJob& first = trace->jobs.front();
+  const TraceJob& last = trace->jobs.back();
+  if (last.submit_seconds - first.submit_seconds > kMaxSpanSeconds) {
+    const char* column = format == TraceFormat::kPhilly  ? "timestamp"
+                         : format == TraceFormat::kOpenb ? "creation_time"
+                                                         : "arrival_time";
+    return tl::unexpected(EscapeForTerminal(fmt::format(
+        "{}:{}: column {}: submitted {} s after the earliest job (line {}): want at most {} s (10 years) "
+        "between the first and the last submit",
+        file, last.line, column, last.submit_seconds - first.submit_seconds, first.line, kMaxSpanSeconds)));
+  }
+  const int64_t t0 = first.submit_seconds;
   for (TraceJob& j : trace->jobs) j.submit_seconds -= t0;
   return trace;
 }
 
 tl::expected<Trace, std::string> ImportTrace(const std::string& path, TraceFormat format,
                                              const ImportOptions& options) {
-  auto text = ReadFile(path);
-  if (!text) return tl::unexpected(fmt::format("{}: cannot read the trace file", path));
+  auto text = ReadCsvFile(path, "trace file", options.max_jobs > 0 ? static_cast<size_t>(options.max_jobs) : 0);
+  if (!text) return tl::unexpected(EscapeForTerminal(text.error()));
   return ParseTraceText(*text, path, format, options);
 }
 

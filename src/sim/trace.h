@@ -16,6 +16,12 @@
 // - Acme Kalos (converted): gpu_workers pods of gpu_per_worker GPUs; duration = num_iteration × 0.5 s.
 // Submit times are made relative to the earliest job (the first job arrives at 0). Jobs are
 // returned sorted by (submit, row) so replay is deterministic.
+// Limits (so that a typo cannot make a run take the machine): a job's duration is at most
+// kMaxSpanSeconds (10 years), and no job is submitted more than kMaxSpanSeconds after the
+// earliest one; job names (openb `name`, Kalos `job_id`) are unique, because they name the Job
+// and its pods; names and GPU models must be valid object names / label values; plain CSV
+// limits in csv.h. `max_jobs` keeps the first N data rows of the file (not the N earliest jobs)
+// and reads the file only that far.
 // Errors: "<file>:<line>: column <name>: <why>" for the first bad row; never a partial result.
 // Complexity: O(rows · log rows).
 #pragma once
@@ -39,10 +45,15 @@ inline constexpr const char* kGpuMilliResource = "alibabacloud.com/gpu-milli";
 // kGpuModelLabel: node label holding the GPU model (openb `model`); pods with gpu_spec require it.
 inline constexpr const char* kGpuModelLabel = "alibabacloud.com/gpu-card-model";
 
+// kMaxSpanSeconds: the longest job duration and the largest submit offset from the earliest job
+// a trace may hold (10 × 365 days).
+inline constexpr int64_t kMaxSpanSeconds = int64_t{10} * 365 * 86400;
+
 // TraceJob: one job of a trace. `gpu_per_pod` is in units of `gpu_resource` (GPUs or milli-GPUs);
 // `last_pod_gpu` is the last pod's amount (differs when the job's GPUs do not divide evenly).
 struct TraceJob {
-  std::string name;  // "<format>-<row>", DNS-1123
+  std::string name;  // "philly-<row>", openb `name`, "kalos-<job_id>"; DNS-1123 subdomain
+  int32_t line = 0;  // 1-based line of the row in the trace file (for errors)
   int64_t submit_seconds = 0;
   int64_t duration_seconds = 0;
   int32_t pod_count = 1;
@@ -65,7 +76,7 @@ struct Trace {
 
 struct ImportOptions {
   int32_t gpus_per_pod = 1;  // Philly: GPUs per pod (≥ 1)
-  int64_t max_jobs = 0;      // 0 = all; else keep only the first N rows (tests, benchmarks)
+  int64_t max_jobs = 0;      // 0 = all; else keep only the first N data rows of the file
 };
 
 // ImportTrace: reads `path` in `format`. Errors as in the file comment.
