@@ -11,6 +11,8 @@
 #include <utility>
 #include <vector>
 
+#include "util/field_value.h"
+
 namespace wasched::cli {
 namespace {
 
@@ -310,7 +312,20 @@ std::string FormatScheduleTable(const api::ObjectSet& objects,
   if (running > 0) summary += fmt::format(", {} already running", running);
   if (!result.evictions.empty()) summary += fmt::format(", {} evicted", result.evictions.size());
   out += summary + '\n';
-  return out;
+  // Names, node names and messages come from the input: each line is escaped for the terminal
+  // (control characters, invalid UTF-8; QA2 finding 15). Alignment is computed before, so only a
+  // row holding such characters shifts.
+  std::string escaped;
+  escaped.reserve(out.size());
+  size_t begin = 0;
+  while (begin < out.size()) {
+    size_t end = out.find('\n', begin);
+    if (end == std::string::npos) end = out.size();
+    escaped += EscapeForTerminal(std::string_view(out).substr(begin, end - begin));
+    if (end < out.size()) escaped += '\n';
+    begin = end + 1;
+  }
+  return escaped;
 }
 
 }  // namespace wasched::cli

@@ -158,6 +158,15 @@ TEST(TableOutputTest, EveryConditionOfAGroupIsShown) {
             "0 bound, 0 pending, 1 evicted\n");
 }
 
+// QA2 finding 15: names and node names from the input reach the table escaped.
+TEST(TableOutputTest, ControlCharactersInNamesAreEscaped) {
+  api::ObjectSet objects;
+  objects.pods.push_back(test::MakePod().Name("a\x1b[2J").Node("n\x1b[1m").Obj());
+  const std::string table = FormatScheduleTable(objects, sched::ScheduleResult{});
+  EXPECT_EQ(table.find('\x1b'), std::string::npos) << table;
+  EXPECT_NE(table.find("default/a\\x1b[2J  n\\x1b[1m  running"), std::string::npos) << table;
+}
+
 // A CompositePodGroup tree: children follow their parent, indented per level (their pods and
 // messages too); siblings by kind then name; a standalone group stays a root.
 TEST(TableOutputTest, CompositeTreeIsIndented) {

@@ -282,6 +282,19 @@ ErrorList ValidatePodSpecCore(const api::Pod& pod) {
       errs.push_back(Invalid("spec.schedulerName", Quote(pod.scheduler_name), std::move(msg)));
     }
   }
+  // ValidatePodSpec (pkg/apis/core/validation/validation.go): spec.nodeName (ValidateNodeName)
+  // and spec.priorityClassName (ValidatePriorityClassName) are DNS subdomains (QA2 finding 15).
+  if (!pod.node_name.empty()) {
+    for (std::string& msg : Dns1123SubdomainErrors(pod.node_name)) {
+      errs.push_back(Invalid("spec.nodeName", Quote(pod.node_name), std::move(msg)));
+    }
+  }
+  if (!pod.priority_class_name.empty()) {
+    for (std::string& msg : Dns1123SubdomainErrors(pod.priority_class_name)) {
+      errs.push_back(
+          Invalid("spec.priorityClassName", Quote(pod.priority_class_name), std::move(msg)));
+    }
+  }
   // validateOverhead: the overhead checked as a container's limits.
   ValidateResourceList(pod.overhead, pod.non_integer_overhead, "spec.overhead", &errs);
   return errs;

@@ -216,6 +216,20 @@ TEST(CoreValidationTest, PodSpec) {
           ::testing::StartsWith("spec.schedulerName: Invalid value: \"Not A DNS Name\": a "
                                 "lowercase RFC 1123 subdomain must consist of"),
           "spec.overhead[nvidia.com/gpu]: Invalid value: \"0.1\": must be an integer"));
+
+  // spec.nodeName and spec.priorityClassName are DNS subdomains (QA2 finding 15: a control
+  // character in them reached the table raw; upstream refuses the pod).
+  api::Pod named = PodWith(Container({{"cpu", 100}}));
+  named.node_name = "n\x1b[1m";
+  named.priority_class_name = "High";
+  EXPECT_THAT(Lines(ValidatePodSpecCore(named)),
+              ElementsAre(::testing::StartsWith("spec.nodeName: Invalid value: \"n\\x1b[1m\": a "
+                                                "lowercase RFC 1123 subdomain must consist of"),
+                          ::testing::StartsWith("spec.priorityClassName: Invalid value: \"High\": "
+                                                "a lowercase RFC 1123 subdomain")));
+  named.node_name = "node-1.example.com";
+  named.priority_class_name = "high";
+  EXPECT_THAT(ValidatePodSpecCore(named), IsEmpty());
 }
 
 }  // namespace
