@@ -171,6 +171,16 @@ TEST(SimulateLimits, MaxJobsReadsOnlyTheFirstRowsAndLinesAreCapped) {
   auto wide = CsvTable::Parse(std::string(kMaxCsvColumns, ',') + "\n", "p.csv");
   ASSERT_FALSE(wide);
   EXPECT_EQ(wide.error(), "p.csv:1: more than 1024 columns");
+  // The reader stops at the first line over the limit (it never holds a 40 MB header).
+  const std::string huge = TempFile("sim_limits_huge_line.csv", kPhillyHead + "2017-10-09 00:00:00,10,1\n" +
+                                                                   std::string(3 * kMaxCsvLineBytes, ',') + "\n");
+  auto huge_line = ImportTrace(huge, TraceFormat::kPhilly, {});
+  ASSERT_FALSE(huge_line);
+  EXPECT_EQ(huge_line.error(), huge + ":3: line longer than 1048576 bytes");
+  std::remove(huge.c_str());
+  auto directory = ImportTrace(testing::TempDir(), TraceFormat::kPhilly, {});
+  ASSERT_FALSE(directory);
+  EXPECT_NE(directory.error().find("cannot read the trace file: Is a directory"), std::string::npos) << directory.error();
   auto missing = ImportTrace(testing::TempDir() + "/sim_limits_nope.csv", TraceFormat::kPhilly, {});
   ASSERT_FALSE(missing);
   EXPECT_NE(missing.error().find("cannot read the trace file: No such file or directory"), std::string::npos) << missing.error();
@@ -278,6 +288,14 @@ TEST(SimulateLimits, CliChecksOutputPathsBeforeTheRuns) {
   EXPECT_EQ(input.exit_code, 2);
   EXPECT_NE(input.err.find("is an input file"), std::string::npos) << input.err;
   EXPECT_EQ(test::ReadFile(trace), kPhillyHead + "2017-10-09 00:00:00,10,1\n");  // not overwritten
+  const auto empty = test::RunCommand({WASCHED_BINARY, "simulate", "--trace", trace, "--format", "philly",
+                                       "--generate-cluster", "nodes=1", "--report", ""});
+  EXPECT_EQ(empty.exit_code, 2);
+  EXPECT_NE(empty.err.find("error: --report: empty file name"), std::string::npos) << empty.err;
+  const auto dash = test::RunCommand({WASCHED_BINARY, "simulate", "--trace", trace, "--format", "philly",
+                                      "--generate-cluster", "nodes=1", "--timeseries", "-"});
+  EXPECT_EQ(dash.exit_code, 2);
+  EXPECT_NE(dash.err.find("error: --timeseries -: stdout holds the summary"), std::string::npos) << dash.err;
   std::remove(trace.c_str());
 }
 

@@ -144,7 +144,13 @@ int RunSimulate(const SimulateOptions& o, std::ostream& out, std::ostream& err) 
         << " trace's jobs request, so every job would be rejected: " << ResourceHint(*trace) << "\n";
     return kExitInvalidInput;
   }
-  // Output files: distinct, not the trace, and writable before the runs start.
+  // Output files: named, not stdout, distinct, not the trace, and writable before the runs start.
+  for (const auto& [flag, path] : {std::pair{"--timeseries", &o.timeseries}, std::pair{"--report", &o.report}}) {
+    if (*path == "-") {
+      err << "error: " << flag << " -: stdout holds the summary; give a file name\n";
+      return kExitUsage;
+    }
+  }
   if (!o.timeseries.empty() && !o.report.empty() && SamePath(o.timeseries, o.report)) {
     err << "error: --timeseries and --report name the same file " << EscapeForTerminal(o.report) << "\n";
     return kExitUsage;
@@ -273,6 +279,12 @@ std::optional<int> RunSimulateIfSelected(CLI::App& app, int argc, const char* co
       ->check(CLI::Range(int64_t{0}, int64_t{1} << 40));
   if (!IsSelected(argc, argv, "simulate")) return std::nullopt;
   if (auto code = ParseOrExitCode(app, argc, argv, out, err)) return code;
+  for (const char* flag : {"--timeseries", "--report"}) {
+    if (cmd->count(flag) > 0 && (flag[2] == 't' ? o->timeseries : o->report).empty()) {
+      err << "error: " << flag << ": empty file name\n";
+      return kExitUsage;
+    }
+  }
   return RunSimulate(*o, out, err);
 }
 

@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 
 #include <fmt/format.h>
@@ -87,22 +88,46 @@ std::optional<double> ParseDouble(std::string_view s) {
 }
 
 tl::expected<std::string, std::string> ReadCsvFile(const std::string& path, std::string_view what, size_t max_rows) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    return tl::unexpected(fmt::format("{}: cannot read the {}: {}", path, what, std::strerror(EISDIR)));
+  }
   errno = 0;
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     return tl::unexpected(fmt::format("{}: cannot read the {}: {}", path, what,
                                       errno != 0 ? std::strerror(errno) : "cannot open"));
   }
+  // Chunks, so that a huge line fails after 1 MiB and --max-jobs stops reading early.
   std::string text;
-  std::string line;
-  size_t lines = 0;  // non-blank lines kept, header included
-  while (std::getline(in, line)) {
-    if (static_cast<int64_t>(text.size() + line.size()) >= kMaxCsvFileBytes) {
+  std::vector<char> chunk(size_t{1} << 16);
+  size_t line_start = 0;  // offset in `text` of the current line
+  int line_no = 1;
+  size_t lines = 0;       // non-blank lines seen, header included
+  while (in) {
+    in.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
+    const auto got = static_cast<size_t>(in.gcount());
+    if (got == 0) break;
+    size_t scan = text.size();
+    text.append(chunk.data(), got);
+    if (static_cast<int64_t>(text.size()) > kMaxCsvFileBytes) {
       return tl::unexpected(fmt::format("{}: the {} is larger than 1 GiB (the limit)", path, what));
     }
-    text += line;
-    text += '\n';
-    if (!IsBlank(line) && ++lines > max_rows && max_rows > 0) break;
+    for (size_t nl = text.find('\n', scan); nl != std::string::npos; nl = text.find('\n', nl + 1)) {
+      const std::string_view line(text.data() + line_start, nl - line_start);
+      if (line.size() > kMaxCsvLineBytes + 1) {
+        return tl::unexpected(fmt::format("{}:{}: line longer than {} bytes", path, line_no, kMaxCsvLineBytes));
+      }
+      if (!IsBlank(line) && ++lines > max_rows && max_rows > 0) {
+        text.resize(nl + 1);
+        return text;
+      }
+      line_start = nl + 1;
+      ++line_no;
+    }
+    if (text.size() - line_start > kMaxCsvLineBytes + 1) {
+      return tl::unexpected(fmt::format("{}:{}: line longer than {} bytes", path, line_no, kMaxCsvLineBytes));
+    }
   }
   if (in.bad()) {
     return tl::unexpected(fmt::format("{}: cannot read the {}: {}", path, what,
