@@ -7,8 +7,12 @@
 //       --policy basic --policy gang [-o json|table] [--timeseries ts.csv] [--report r.html]
 //
 // Exit codes: 0 done; 1 bad input (trace or cluster file: the message names file, line and
-// column); 2 usage. stdout gets the summary only when every run finished (never partial); a
-// progress bar goes to stderr when stderr is a terminal.
+// column; also a cluster where no node offers the trace's GPU resource); 2 usage (including
+// --timeseries / --report equal to each other, to an input file, empty or `-`); 3 an output
+// file cannot be written ("error: cannot write output: <path>: <OS reason>"; the output files
+// are opened before the runs start and removed again on failure). stdout gets the summary only
+// when every run finished (never partial); a progress bar goes to stderr when stderr is a
+// terminal; jobs that can never fit the cluster get one `warning:` line on stderr.
 #pragma once
 
 #include <cstdint>

@@ -126,6 +126,9 @@ struct SimResult {
   int64_t node_failures = 0;
   int64_t scheduler_calls = 0;
   int64_t events = 0;
+  // Hourly buckets from 0 to the last event; when that is more than kMaxTimeseriesBuckets, k
+  // consecutive buckets are merged (k = ceil(buckets / kMaxTimeseriesBuckets)). While simulating
+  // only buckets with an event are stored (memory O(events), not O(simulated hours)).
   std::vector<Sample> timeseries;
 };
 
