@@ -214,9 +214,18 @@ int RunSimulate(const SimulateOptions& o, std::ostream& out, std::ostream& err) 
     }
   }
   if (!runs.empty() && runs[0].rejected > 0) {
-    err << fmt::format("warning: {} of {} jobs can never fit the cluster (larger than any node or the whole cluster); "
-                       "they are counted as rejected\n",
-                       runs[0].rejected, runs[0].jobs);
+    // Rejection depends on the job and the cluster only: the same jobs in every run.
+    std::string examples;
+    for (size_t k = 0; k < runs[0].rejected_jobs.size() && k < 3; ++k) {
+      const sim::TraceJob& j = trace->jobs[runs[0].rejected_jobs[k]];
+      examples += fmt::format("{}{} (line {}, {} × {} {})", k == 0 ? "" : ", ", j.name, j.line, j.pod_count,
+                              std::max(j.gpu_per_pod, j.last_pod_gpu), trace->gpu_resource);
+    }
+    err << EscapeForTerminal(fmt::format(
+               "warning: {} of {} jobs can never fit the cluster (larger than any node or the whole cluster) and are "
+               "counted as rejected: {}{}",
+               runs[0].rejected, runs[0].jobs, examples, runs[0].rejected > 3 ? ", ..." : ""))
+        << "\n";
   }
   std::ostringstream text;
   if (o.output == "json") {

@@ -299,6 +299,7 @@ class Engine {
     if (!Fits(tj)) {
       r.state = JobState::kRejected;
       ++result_.rejected;
+      result_.rejected_jobs.push_back(j);
       return;
     }
     r.state = JobState::kPending;

@@ -109,6 +109,7 @@ struct SimResult {
   int64_t jobs = 0;
   int64_t completed = 0;
   int64_t rejected = 0;    // can never fit the cluster (bigger than any node / the cluster)
+  std::vector<int32_t> rejected_jobs;  // their indices in trace.jobs, in arrival order
   int64_t unfinished = 0;  // still pending or partially bound when no event is left
   double total_gpus = 0;
   double gpu_utilization = 0;  // busy GPU-seconds / (total GPUs × makespan)
