@@ -221,6 +221,11 @@ TEST(SimulateLimits, NodeFailuresCoverTheWholeRun) {
   EXPECT_LE(r.node_failures, 80);
   EXPECT_EQ(r.restarts, r.node_failures);  // every failure hits the one running job
   EXPECT_EQ(r.completed, 1);               // failures stop at last submit + total work: it ends
+  o.failures.per_day = 1e-300;  // a gap far beyond the run: no failure, no overflow
+  const SimResult rare = Simulate(*t, Cluster("nodes=1,gpus=8,zones=1,racksPerZone=1"), o);
+  EXPECT_EQ(rare.node_failures, 0);
+  EXPECT_EQ(rare.makespan_seconds, 36000);
+  o.failures.per_day = 100;
   const SimResult again = Simulate(*t, Cluster("nodes=1,gpus=8,zones=1,racksPerZone=1"), o);
   EXPECT_EQ(again.node_failures, r.node_failures);
   EXPECT_EQ(again.makespan_seconds, r.makespan_seconds);

@@ -267,7 +267,7 @@ class Engine {
       for (const TraceJob& j : trace_.jobs) failure_horizon_ = std::min(failure_horizon_ + j.duration_seconds, INT64_MAX / 4);
     }
     const double mean_gap = 86400.0 / options_.failures.per_day;
-    const double gap = -std::log(rng_.Unit()) * mean_gap;
+    const double gap = std::min(-std::log(rng_.Unit()) * mean_gap, 1e15);  // a tiny perDay: no overflow
     failure_clock_ = std::max(failure_clock_ + static_cast<int64_t>(std::llround(gap)), now_);
     if (failure_clock_ > failure_horizon_) return;
     const auto node = static_cast<int32_t>(rng_.Below(nodes_.size()));
