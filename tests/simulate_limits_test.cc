@@ -168,6 +168,10 @@ TEST(SimulateLimits, MaxJobsReadsOnlyTheFirstRowsAndLinesAreCapped) {
   auto long_line = CsvTable::Parse(kPhillyHead + std::string(kMaxCsvLineBytes + 1, 'x') + "\n", "p.csv");
   ASSERT_FALSE(long_line);
   EXPECT_EQ(long_line.error(), "p.csv:2: line longer than 1048576 bytes");
+  auto quoted = ParseTraceText(kPhillyHead + "\"2017-10-09 00:00:00\",10,1\n", "p.csv", TraceFormat::kPhilly, {});
+  ASSERT_FALSE(quoted);
+  EXPECT_EQ(quoted.error(), "p.csv:2: column 1: a double quote: the trace must be plain CSV without quoting (no field may "
+                            "contain a comma or a quote)");
   auto wide = CsvTable::Parse(std::string(kMaxCsvColumns, ',') + "\n", "p.csv");
   ASSERT_FALSE(wide);
   EXPECT_EQ(wide.error(), "p.csv:1: more than 1024 columns");

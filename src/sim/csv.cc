@@ -55,6 +55,11 @@ tl::expected<CsvTable, std::string> CsvTable::Parse(std::string_view text, const
     if (static_cast<size_t>(std::count(line.begin(), line.end(), ',')) >= kMaxCsvColumns) {
       return tl::unexpected(fmt::format("{}:{}: more than {} columns", file, line_no, kMaxCsvColumns));
     }
+    if (const size_t quote = line.find('"'); quote != std::string_view::npos) {
+      return tl::unexpected(fmt::format("{}:{}: column {}: a double quote: the trace must be plain CSV without quoting "
+                                        "(no field may contain a comma or a quote)",
+                                        file, line_no, std::count(line.begin(), line.begin() + quote, ',') + 1));
+    }
     if (!have_header) {
       for (std::string_view f : Split(line)) t.header.emplace_back(f);
       have_header = true;

@@ -1,7 +1,8 @@
 // File: sim/csv.h
 //
 // A small CSV reader for the trace files: plain CSV (comma-separated, header row, no quoting:
-// none of the supported traces quote fields; a quoted field is read as is, quotes included).
+// none of the supported traces quote fields; a line with a double quote is an error, since a
+// quoted comma would shift the columns).
 // A leading UTF-8 byte-order mark is skipped (Excel and PowerShell write one); CRLF line ends
 // are accepted. Rows are views into the caller's text.
 //
@@ -37,7 +38,7 @@ struct CsvTable {
   // Parse: splits `text` (which must outlive the table) into the header and data rows; blank
   // lines are skipped; a trailing '\r' is dropped; a leading UTF-8 BOM is skipped. `max_rows` >
   // 0 stops after that many data rows. Errors: "<file>:<line>: line longer than 1048576 bytes" /
-  // "<file>:<line>: more than 1024 columns".
+  // "<file>:<line>: more than 1024 columns" / "<file>:<line>: column <n>: a double quote: ...".
   static tl::expected<CsvTable, std::string> Parse(std::string_view text, const std::string& file,
                                                    size_t max_rows = 0);
   // Column: index of `name` in the header, -1 when absent.
