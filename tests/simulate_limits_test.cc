@@ -261,7 +261,8 @@ TEST(SimulateLimits, CliTableShowsRejectedRestartsAndNodeFailures) {
   EXPECT_NE(r.out.find("COMPLETED REJECTED  UNFINISH"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("EVICTIONS RESTARTS NODE-FAIL\n"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("gang               off         1        1         0"), std::string::npos) << r.out;
-  EXPECT_NE(r.err.find("warning: 1 of 2 jobs can never fit the cluster (larger than any node or the whole cluster) and are "
+  EXPECT_NE(r.err.find("warning: 1 of 2 jobs can never fit the cluster (larger than any node or the whole cluster, or no "
+                       "node has their GPU model) and are "
                        "counted as rejected: philly-1 (line 2, 1000 × 1 nvidia.com/gpu)\n"),
             std::string::npos)
       << r.err;

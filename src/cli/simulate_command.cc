@@ -222,7 +222,8 @@ int RunSimulate(const SimulateOptions& o, std::ostream& out, std::ostream& err) 
                               std::max(j.gpu_per_pod, j.last_pod_gpu), trace->gpu_resource);
     }
     err << EscapeForTerminal(fmt::format(
-               "warning: {} of {} jobs can never fit the cluster (larger than any node or the whole cluster) and are "
+               "warning: {} of {} jobs can never fit the cluster (larger than any node or the whole cluster, or no node has "
+               "their GPU model) and are "
                "counted as rejected: {}{}",
                runs[0].rejected, runs[0].jobs, examples, runs[0].rejected > 3 ? ", ..." : ""))
         << "\n";
