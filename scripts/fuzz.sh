@@ -74,7 +74,9 @@ run_target() {
   local execs cov
   execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo '?')
   cov=$(grep -oE 'cov: [0-9]+' "$log" | tail -1 | grep -oE '[0-9]+' || echo '?')
-  echo "fuzz: $t: $execs runs in ${seconds}s, coverage $cov edges, corpus $(ls "$corpus" | wc -l) files"
+  local took
+  took=$(grep -oE 'Done [0-9]+ runs in [0-9]+ second' "$log" | grep -oE '[0-9]+ second' | grep -oE '[0-9]+' || echo '?')
+  echo "fuzz: $t: $execs runs in ${took} s (limit ${seconds} s), coverage $cov edges, corpus $(ls "$corpus" | wc -l) files"
   return "$rc"
 }
 
