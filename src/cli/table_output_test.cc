@@ -122,7 +122,7 @@ TEST(TableOutputTest, EvictionsAndCompositeGroups) {
   api::ObjectSet objects;
   objects.pods.push_back(test::MakePod().Name("victim").Node("n1").Obj());
   sched::ScheduleResult result;
-  result.evictions = {{"default/victim", "n1", "PodGroup default/pg"}};
+  result.evictions = {{"default/victim", "n1", "PodGroup default/pg", ""}};
   sched::GroupResult cpg;
   cpg.kind = "CompositePodGroup";
   cpg.name = "default/root";
@@ -145,7 +145,7 @@ TEST(TableOutputTest, EveryConditionOfAGroupIsShown) {
   objects.pod_groups.push_back(test::MakePodGroup().Name("low").MinCount(1).Obj());
   objects.pods.push_back(test::MakePod().Name("low-0").Group("low").Node("n1").Obj());
   sched::ScheduleResult result;
-  result.evictions = {{"default/low-0", "n1", "PodGroup default/high"}};
+  result.evictions = {{"default/low-0", "n1", "PodGroup default/high", ""}};
   sched::GroupResult low = Group("default/low", 1, 1, "True", "Scheduled");
   low.conditions.push_back(api::Condition{api::kDisruptionTarget, "True", "PreemptionByScheduler",
                                           "preempted by PodGroup default/high", 0, 0});

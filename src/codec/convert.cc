@@ -418,7 +418,7 @@ void Converter::ConvertObject(ObjectRef& o) {
     if (o.kind == "Workload") {
       ConvertWorkloadV1alpha1(o);
     } else if (o.kind != "PriorityClass") {
-      Issue(o, "kind", fmt::format("{} has no kind {:?}; passed through unchanged", av, o.kind));
+      Issue(o, "kind", fmt::format("{} has no kind {}; passed through unchanged", av, internal::QuoteValue(o.kind)));
     }
   } else if (av == kV1alpha2) {
     if (o.kind == "Workload") {
@@ -426,7 +426,7 @@ void Converter::ConvertObject(ObjectRef& o) {
     } else if (o.kind == "PodGroup") {
       ConvertPodGroupV1alpha2(o);
     } else {
-      Issue(o, "kind", fmt::format("{} has no kind {:?}; passed through unchanged", av, o.kind));
+      Issue(o, "kind", fmt::format("{} has no kind {}; passed through unchanged", av, internal::QuoteValue(o.kind)));
     }
   } else if (av == kV1alpha3 || av == kV1beta1) {
     if (av == options_.target) return;  // already there: the object itself
@@ -437,7 +437,7 @@ void Converter::ConvertObject(ObjectRef& o) {
       Issue(o, "apiVersion",
             fmt::format("CompositePodGroup exists only in {}; kept at {}", kV1alpha3, av));
     } else if (!(av == kV1beta1 && o.kind == "PriorityClass")) {
-      Issue(o, "kind", fmt::format("{} has no kind {:?}; passed through unchanged", av, o.kind));
+      Issue(o, "kind", fmt::format("{} has no kind {}; passed through unchanged", av, internal::QuoteValue(o.kind)));
     }
   }
 }
@@ -811,9 +811,10 @@ void Converter::GeneratePodGroups() {
     }
     if (tmpl == nullptr) {
       report_all("workloadRef.podGroup",
-                 fmt::format("Workload {}/{} has no pod group {:?}, so PodGroup {} was not "
+                 fmt::format("Workload {}/{} has no pod group {}, so PodGroup {} was not "
                              "generated; the pod points at it",
-                             plan.namespace_, plan.workload, plan.pod_group, plan.name));
+                             plan.namespace_, plan.workload, internal::QuoteValue(plan.pod_group),
+                             plan.name));
       continue;
     }
     const std::pair<std::string, std::string> id{plan.namespace_, plan.name};
@@ -827,19 +828,21 @@ void Converter::GeneratePodGroups() {
     if (auto other = generated_names.find(id); other != generated_names.end()) {
       const GroupPlan& o = *other->second;
       report_all("workloadRef",
-                 fmt::format("the PodGroup name {} is also derived from workload {:?}, podGroup "
-                             "{:?}, podGroupReplicaKey {:?}: one PodGroup was generated and the "
+                 fmt::format("the PodGroup name {} is also derived from workload {}, podGroup "
+                             "{}, podGroupReplicaKey {}: one PodGroup was generated and the "
                              "two gangs now share it",
-                             plan.name, o.workload, o.pod_group, o.replica_key.value_or("")));
+                             plan.name, internal::QuoteValue(o.workload),
+                             internal::QuoteValue(o.pod_group),
+                             internal::QuoteValue(o.replica_key.value_or(""))));
       continue;
     }
     if (!IsDnsSubdomain(plan.name)) {
       const GroupMember& m = plan.members.front();
       Issue(*m.owner, JoinPath(m.spec_path, "workloadRef"),
-            fmt::format("the generated PodGroup name {:?} is not a DNS subdomain (lowercase "
+            fmt::format("the generated PodGroup name {} is not a DNS subdomain (lowercase "
                         "alphanumerics, '-' and '.', at most 253 characters); rename the "
                         "PodGroup and the pods' spec.schedulingGroup.podGroupName",
-                        plan.name));
+                        internal::QuoteValue(plan.name)));
     }
     generated_names.emplace(id, &plan);
     generated_after_[wl->second->anchor].push_back(BuildPodGroup(plan, *tmpl));

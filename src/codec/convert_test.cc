@@ -311,6 +311,17 @@ spec: {schedulingPolicy: {basic: {}}}
   EXPECT_EQ(docs[4].Find("spec")->MapSize(), 0u);
 }
 
+// The fuzz smoke's crash (2026-11-29): fmt's `{:?}` aborted on a kind holding invalid UTF-8.
+// Every quoted name in convert's messages now goes through QuoteValue, which never fails.
+TEST(ConvertTest, UnknownKindWithInvalidUtf8IsReportedNotACrash) {
+  const ConvertResult r = MustConvert(std::string("apiVersion: scheduling.k8s.io/v1alpha2\n"
+                                                  "kind: Po\xff\xfe\n"
+                                                  "metadata: {name: x}\n"));
+  ASSERT_EQ(Issues(r).size(), 1u);
+  EXPECT_THAT(Issues(r)[0], HasSubstr("scheduling.k8s.io/v1alpha2 has no kind \"Po\xff\xfe\"; "
+                                      "passed through unchanged"));
+}
+
 TEST(ConvertTest, GeneratedNamesThatCollideOrAreInvalidAreReported) {
   const ConvertResult r = MustConvert(R"(apiVersion: scheduling.k8s.io/v1alpha1
 kind: Workload

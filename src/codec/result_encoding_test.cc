@@ -17,7 +17,7 @@ sched::ScheduleResult SampleResult() {
   sched::ScheduleResult r;
   r.bindings = {{"ml/a-0", "node-1"}, {"ml/a-1", "node-2"}};
   r.pending = {{"ml/b-0", "Unschedulable", "0/3 nodes are available: 3 Insufficient cpu."}};
-  r.evictions = {{"ml/old", "node-2", "PodGroup ml/a"}};
+  r.evictions = {{"ml/old", "node-2", "PodGroup ml/a", ""}};
   sched::GroupResult pg;
   pg.kind = "PodGroup";
   pg.name = "ml/a";
