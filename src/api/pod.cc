@@ -8,17 +8,10 @@
 #include <algorithm>
 #include <limits>
 
+#include "util/saturating.h"
+
 namespace wasched::api {
 namespace {
-
-// SaturatingAdd: a + b clamped to the int64 range (absurd manifests must not overflow).
-int64_t SaturatingAdd(int64_t a, int64_t b) {
-  int64_t sum = 0;
-  if (__builtin_add_overflow(a, b, &sum)) {
-    return b > 0 ? std::numeric_limits<int64_t>::max() : std::numeric_limits<int64_t>::min();
-  }
-  return sum;
-}
 
 // AddResourceList: upstream addResourceList: into[r] += from[r] for every r in `from`.
 void AddResourceList(ResourceList& into, const ResourceList& from) {

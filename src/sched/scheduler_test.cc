@@ -284,6 +284,26 @@ TEST(SchedulerTest, TopologyGroupIsPlacedAndMissingParentWaits) {
   EXPECT_EQ(r.pending[0].message, "waiting for composite pod group \"root\" spec to appear");
 }
 
+// QA2 finding 18: eight nodes of `memory: 1Ei` in one rack sum to 2^63 bytes; the per-domain
+// aggregate free capacity wrapped negative and the gang was pruned as "Insufficient memory".
+// The sums saturate now (util/saturating.h); verify mode recomputes them the same way.
+TEST(SchedulerTest, RackAggregateOfExbibyteNodesDoesNotOverflow) {
+  api::ObjectSet in;
+  for (int i = 0; i < 8; ++i) {
+    in.nodes.push_back(test::MakeNode()
+                           .Name("n" + std::to_string(i))
+                           .Capacity({{"cpu", 4000}, {"memory", int64_t{1} << 60}, {"pods", 110}})
+                           .Label("rack", "r0")
+                           .Obj());
+  }
+  in.pod_groups.push_back(test::MakePodGroup().Name("g").MinCount(2).TopologyKey("rack").Obj());
+  in.pods.push_back(test::MakePod().Name("g-0").Req({{"cpu", 1000}}).Group("g").Obj());
+  in.pods.push_back(test::MakePod().Name("g-1").Req({{"cpu", 1000}}).Group("g").Obj());
+  const ScheduleResult r = Schedule(in, Verified());
+  EXPECT_EQ(r.bindings.size(), 2u);
+  EXPECT_TRUE(r.pending.empty());
+}
+
 }  // namespace
 }  // namespace wasched::sched
 

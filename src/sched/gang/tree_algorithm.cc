@@ -12,6 +12,7 @@
 #include "sched/gang/pod_group_algorithm.h"
 #include "sched/plugins/placement_resources_fit/placement_resources_fit.h"
 #include "sched/plugins/pod_group_pods_count/pod_group_pods_count.h"
+#include "util/saturating.h"
 
 namespace wasched::sched {
 namespace {
@@ -144,8 +145,8 @@ void TreeAlgorithm::Prepare(TreeIndex t) {
     pending_cpu_[t] = 0;
     pending_mem_[t] = 0;
     for (PodIndex p : todo) {
-      pending_cpu_[t] += pods_[p].nonzero_cpu;
-      pending_mem_[t] += pods_[p].nonzero_memory;
+      pending_cpu_[t] = SaturatingAdd(pending_cpu_[t], pods_[p].nonzero_cpu);
+      pending_mem_[t] = SaturatingAdd(pending_mem_[t], pods_[p].nonzero_memory);
     }
     // Minimum demand: per resource, the `need` smallest requests among the pending members
     // (conservative: a resource fewer than `need` members request may not be needed at all).
@@ -161,7 +162,7 @@ void TreeAlgorithm::Prepare(TreeIndex t) {
       while (j < all.size() && all[j].first == all[i].first) ++j;
       if (static_cast<int32_t>(j - i) >= need) {
         int64_t sum = 0;
-        for (size_t k = i; k < i + static_cast<size_t>(need); ++k) sum += all[k].second;
+        for (size_t k = i; k < i + static_cast<size_t>(need); ++k) sum = SaturatingAdd(sum, all[k].second);
         demand_[t].amounts.emplace_back(all[i].first, sum);
       }
       i = j;
@@ -176,8 +177,8 @@ void TreeAlgorithm::Prepare(TreeIndex t) {
   pending_mem_[t] = 0;
   for (TreeIndex c : node.children) {
     total_pods_[t] += total_pods_[c];
-    pending_cpu_[t] += pending_cpu_[c];
-    pending_mem_[t] += pending_mem_[c];
+    pending_cpu_[t] = SaturatingAdd(pending_cpu_[t], pending_cpu_[c]);
+    pending_mem_[t] = SaturatingAdd(pending_mem_[t], pending_mem_[c]);
     pinned_[t].insert(pinned_[t].end(), pinned_[c].begin(), pinned_[c].end());
     for (const auto& ra : demand_[c].amounts) all.push_back(ra);
   }
@@ -191,7 +192,7 @@ void TreeAlgorithm::Prepare(TreeIndex t) {
     const int32_t take = std::max(0, node.quorum - without);
     int64_t sum = 0;
     for (size_t k = i; k < i + static_cast<size_t>(std::min<int32_t>(take, static_cast<int32_t>(j - i))); ++k) {
-      sum += all[k].second;
+      sum = SaturatingAdd(sum, all[k].second);
     }
     if (sum > 0) demand_[t].amounts.emplace_back(all[i].first, sum);
     i = j;
@@ -209,13 +210,15 @@ void TreeAlgorithm::Resum(const plugins::TopologyKeyIndex& index, DomainSums& su
   int64_t ac = 0, am = 0, rc = 0, rm = 0;
   int64_t* free = sums.free.data() + static_cast<size_t>(d) * sums.resources;
   std::fill(free, free + sums.resources, 0);
+  // Saturating sums: a domain's total can pass 2^63 (8 × 1Ei of memory; QA2 finding 18).
   for (NodeIndex n : index.NodesOf(d)) {
-    ac += nodes_.Allocatable(kCpu, n);
-    am += nodes_.Allocatable(kMemory, n);
-    rc += nodes_.NonZeroCPU(n);
-    rm += nodes_.NonZeroMemory(n);
+    ac = SaturatingAdd(ac, nodes_.Allocatable(kCpu, n));
+    am = SaturatingAdd(am, nodes_.Allocatable(kMemory, n));
+    rc = SaturatingAdd(rc, nodes_.NonZeroCPU(n));
+    rm = SaturatingAdd(rm, nodes_.NonZeroMemory(n));
     for (ResourceId r = 0; r < sums.resources; ++r) {
-      free[r] += std::max<int64_t>(0, nodes_.Allocatable(r, n) - nodes_.Requested(r, n));
+      free[r] = SaturatingAdd(
+          free[r], std::max<int64_t>(0, SaturatingAdd(nodes_.Allocatable(r, n), -nodes_.Requested(r, n))));
     }
   }
   sums.alloc_cpu[d] = ac;
@@ -283,7 +286,9 @@ void TreeAlgorithm::AggregateOf(TreeIndex t, const plugins::Placement& placement
     for (size_t k = 0; k < demand.size(); ++k) {
       const ResourceId r = demand[k].first;
       if (r < nodes_.resource_count()) {
-        free_scratch_[k] += std::max<int64_t>(0, nodes_.Allocatable(r, n) - nodes_.Requested(r, n));
+        free_scratch_[k] = SaturatingAdd(
+            free_scratch_[k],
+            std::max<int64_t>(0, SaturatingAdd(nodes_.Allocatable(r, n), -nodes_.Requested(r, n))));
       }
     }
   };
@@ -459,7 +464,8 @@ Code TreeAlgorithm::Schedule(TreeIndex t, const plugins::Placement& parent, int3
         continue;
       }
       const int64_t ac = sums.alloc_cpu[d], am = sums.alloc_mem[d];
-      const int64_t rc = sums.req_cpu[d] + pending_cpu_[t], rm = sums.req_mem[d] + pending_mem_[t];
+      const int64_t rc = SaturatingAdd(sums.req_cpu[d], pending_cpu_[t]);
+      const int64_t rm = SaturatingAdd(sums.req_mem[d], pending_mem_[t]);
       if (ac > 0 && am > 0 && ac < kFast && am < kFast && rc < kFast && rm < kFast) {
         // Hot path (whole-domain candidate): MostAllocatedScore in 64-bit integers.
         const int64_t fit = (std::min<int64_t>(rc * 100 / ac, 100) + std::min<int64_t>(rm * 100 / am, 100)) / 2;

@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "util/saturating.h"
+
 namespace wasched::sched::verify {
 namespace {
 
@@ -253,13 +255,15 @@ void CheckDomainSums(const NodeTable& nodes, const DomainSumsView& sums, std::ve
     int64_t ac = 0, am = 0, rc = 0, rm = 0;
     std::fill(free.begin(), free.end(), 0);
     for (NodeIndex n : index.NodesOf(d)) {
-      ac += nodes.Allocatable(kCpu, n);
-      am += nodes.Allocatable(kMemory, n);
-      rc += nodes.NonZeroCPU(n);
-      rm += nodes.NonZeroMemory(n);
+      // Saturating, as the cached sums are (util/saturating.h).
+      ac = SaturatingAdd(ac, nodes.Allocatable(kCpu, n));
+      am = SaturatingAdd(am, nodes.Allocatable(kMemory, n));
+      rc = SaturatingAdd(rc, nodes.NonZeroCPU(n));
+      rm = SaturatingAdd(rm, nodes.NonZeroMemory(n));
       for (size_t r = 0; r < resources; ++r) {
         const auto id = static_cast<ResourceId>(r);
-        free[r] += std::max<int64_t>(0, nodes.Allocatable(id, n) - nodes.Requested(id, n));
+        free[r] = SaturatingAdd(
+            free[r], std::max<int64_t>(0, SaturatingAdd(nodes.Allocatable(id, n), -nodes.Requested(id, n))));
       }
     }
     const auto di = static_cast<size_t>(d);
