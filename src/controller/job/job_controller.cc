@@ -133,7 +133,8 @@ bool ControlledBy(const api::ObjectMeta& meta, const api::Job& job) {
   return c != nullptr && c->uid == job.meta.uid;
 }
 
-JobSyncResult JobController::Sync(const api::Job& job, const api::ObjectSet& cluster) const {
+JobSyncResult JobController::Sync(const api::Job& job, const api::ObjectSet& cluster,
+                                  const std::unordered_set<std::string>* taken_pod_keys) const {
   JobSyncResult r;
   r.mode = GetManagementMode(job, gates_);
   const std::vector<const api::Pod*> pods = PodsOf(job, cluster);
@@ -295,7 +296,7 @@ JobSyncResult JobController::Sync(const api::Job& job, const api::ObjectSet& clu
   if (r.mode == ManagementMode::kNone && job.pod_template.pod_group_name) {
     group = job.pod_template.pod_group_name;
   }
-  r.created_pods = NewJobPods(job, pods, group);
+  r.created_pods = NewJobPods(job, pods, group, taken_pod_keys);
   if (r.mode == ManagementMode::kNone) {
     // The template's own schedulingGroup (if any) was copied as written.
     for (api::Pod& p : r.created_pods) p.scheduling_group_set = job.pod_template.scheduling_group_set;
@@ -306,6 +307,10 @@ JobSyncResult JobController::Sync(const api::Job& job, const api::ObjectSet& clu
 ControllerRun RunJobController(api::ObjectSet* objects, const FeatureGates& gates) {
   ControllerRun run;
   const JobController controller(gates);
+  // Every existing pod's "ns/name": created pods' derived names avoid them (generateName retry).
+  std::unordered_set<std::string> pod_keys;
+  pod_keys.reserve(objects->pods.size());
+  for (const api::Pod& p : objects->pods) pod_keys.insert(api::NamespacedName(p.meta));
   for (size_t i = 0; i < objects->jobs.size(); ++i) {
     api::Job job = objects->jobs[i];
     bool derived = false;
@@ -318,7 +323,7 @@ ControllerRun RunJobController(api::ObjectSet* objects, const FeatureGates& gate
           "(the API server would assign a random one, and the Workload name hashes it)",
           api::NamespacedName(job.meta), job.meta.uid));
     }
-    JobSyncResult r = controller.Sync(job, *objects);
+    JobSyncResult r = controller.Sync(job, *objects, &pod_keys);
     const std::string who = "Job " + api::NamespacedName(job.meta);
     for (const std::string& e : r.errors) run.warnings.push_back(who + ": " + e);
     for (const Event& e : r.events) {
@@ -339,6 +344,7 @@ ControllerRun RunJobController(api::ObjectSet* objects, const FeatureGates& gate
     }
     for (api::Pod& p : r.created_pods) {
       mark(p.meta);
+      pod_keys.insert(api::NamespacedName(p.meta));
       run.generated.pods.push_back(p);
       objects->pods.push_back(std::move(p));
     }

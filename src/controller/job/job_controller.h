@@ -27,6 +27,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "api/job.h"
@@ -100,8 +101,13 @@ class JobController {
   explicit JobController(FeatureGates gates) : gates_(gates) {}
 
   // Sync: one reconcile of `job` (metadata.uid set) against the existing objects of `cluster`.
-  // Does not modify `cluster`. O(objects of the Job's namespace + pods created).
-  [[nodiscard]] JobSyncResult Sync(const api::Job& job, const api::ObjectSet& cluster) const;
+  // Does not modify `cluster`. `taken_pod_keys` ("ns/name" of every pod that exists, when the
+  // caller has them): a created pod's derived name avoids them, as the API server's
+  // generateName retry would (nullptr: only the Job's own pods are avoided).
+  // O(objects of the Job's namespace + pods created).
+  [[nodiscard]] JobSyncResult Sync(
+      const api::Job& job, const api::ObjectSet& cluster,
+      const std::unordered_set<std::string>* taken_pod_keys = nullptr) const;
 
  private:
   FeatureGates gates_;

@@ -353,6 +353,29 @@ TEST(JobControllerTest, LargeJobPodNamesAreUnique) {
   EXPECT_NE(again.created_pods[0].meta.name, taken);
 }
 
+// QA2 finding 13 follow-up: an unrelated pod already holding the name the controller derives
+// (same namespace) makes it derive another, as the API server's generateName retry would.
+TEST(JobControllerTest, DerivedPodNameAvoidsUnrelatedPods) {
+  api::ObjectSet objects;
+  api::Job job = Train(1);
+  objects.jobs.push_back(job);
+  const std::string first = "train-" + NameSuffix("U/0");
+  api::Pod other;
+  other.meta.name = first;
+  other.meta.namespace_ = "ml";
+  objects.pods.push_back(other);
+  const ControllerRun run = RunJobController(&objects, FeatureGates{});
+  ASSERT_EQ(run.generated.pods.size(), 1u);
+  EXPECT_NE(run.generated.pods[0].meta.name, first);
+  EXPECT_EQ(run.generated.pods[0].meta.name, "train-" + NameSuffix("U/0#1"));
+  // The same name in another namespace is no collision.
+  objects = api::ObjectSet{};
+  objects.jobs.push_back(job);
+  other.meta.namespace_ = "elsewhere";
+  objects.pods.push_back(other);
+  EXPECT_EQ(RunJobController(&objects, FeatureGates{}).generated.pods.at(0).meta.name, first);
+}
+
 TEST(JobControllerTest, WantActive) {
   api::Job job = Train(4);
   EXPECT_EQ(WantActive(job), 4);

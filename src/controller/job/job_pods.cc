@@ -40,7 +40,8 @@ int32_t WantActive(const api::Job& job) {
 }
 
 std::vector<api::Pod> NewJobPods(const api::Job& job, const std::vector<const api::Pod*>& existing,
-                                 const std::optional<std::string>& pod_group_name) {
+                                 const std::optional<std::string>& pod_group_name,
+                                 const std::unordered_set<std::string>* taken_pod_keys) {
   int32_t active = 0;
   std::set<int32_t> used_indexes;
   // Names already taken: the API server retries a generateName that collides (RetryGenerateName,
@@ -80,7 +81,12 @@ std::vector<api::Pod> NewJobPods(const api::Job& job, const std::vector<const ap
     // birthday bound): on a collision the suffix is derived again from the seed plus the attempt.
     const std::string seed = job.meta.uid + "/" + std::to_string(active + ordinal);
     pod.meta.name = base + NameSuffix(seed);
-    for (int attempt = 1; !taken.insert(pod.meta.name).second; ++attempt) {
+    const std::string key_prefix = job.meta.namespace_ + "/";
+    auto held_elsewhere = [&](const std::string& name) {
+      return taken_pod_keys != nullptr && taken_pod_keys->contains(key_prefix + name);
+    };
+    for (int attempt = 1; held_elsewhere(pod.meta.name) || !taken.insert(pod.meta.name).second;
+         ++attempt) {
       pod.meta.name = base + NameSuffix(seed + "#" + std::to_string(attempt));
     }
     pod.meta.uid = DerivedUid("Pod", pod.meta.namespace_, pod.meta.name);

@@ -8,6 +8,7 @@
 
 #include <optional>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "api/job.h"
@@ -31,9 +32,11 @@ namespace wasched::controller::job {
 // batch.kubernetes.io/controller-uid, batch.kubernetes.io/job-name, controller-uid, job-name.
 // Owner: batch/v1 Job, controller, blockOwnerDeletion. Uid: DerivedUid("Pod", ns, name).
 // O(pods).
-[[nodiscard]] std::vector<api::Pod> NewJobPods(const api::Job& job,
-                                               const std::vector<const api::Pod*>& existing,
-                                               const std::optional<std::string>& pod_group_name);
+// `taken_pod_keys` ("ns/name", may be nullptr): names other pods hold, also avoided.
+[[nodiscard]] std::vector<api::Pod> NewJobPods(
+    const api::Job& job, const std::vector<const api::Pod*>& existing,
+    const std::optional<std::string>& pod_group_name,
+    const std::unordered_set<std::string>* taken_pod_keys = nullptr);
 
 // JobOwnerReference: metav1.NewControllerRef(job, batch/v1 Job).
 [[nodiscard]] api::OwnerReference JobOwnerReference(const api::Job& job);
