@@ -148,13 +148,16 @@ TEST(SimulateController, TheBoundPodsAreTheControllersPods) {
 // for a third 2-GPU slot that never comes; B (3 GPUs = pods of 2 and 1) binds its 1-GPU pod in
 // what is left and waits too. One GPU stays free, both hold GPUs forever; C (2 GPUs) arriving two
 // hours later cannot start either: a deadlock (free capacity, pending work, no progress for an
-// hour). As gangs, A never fits, B runs and C runs: no deadlock.
+// hour) that never ends. As gangs, B runs and C runs, no GPU is ever held partially; A (3 pods of
+// 2 GPUs on 3-GPU nodes) can never be placed and stays pending beside free GPUs, which the
+// detector counts as stalls too (B's end at 100 s to C's start at 7200 s, and from C's end to the
+// run's end).
 const char* kDeadlockRows =
     "2017-10-09 00:00:00,100,6,0,a\n"
     "2017-10-09 00:00:00,100,3,0,a\n"
     "2017-10-09 02:00:00,100,2,0,a\n";
 
-TEST(SimulateController, BasicDeadlockIsDetectedGangHasNone) {
+TEST(SimulateController, BasicDeadlockIsDetectedGangHoldsNothingPartially) {
   const Trace t = Philly(kDeadlockRows, 2);
   const auto nodes = Cluster("nodes=2,gpus=3,cpus=96,memory=768Gi,zones=1,racksPerZone=1");
   SimOptions o;
@@ -163,14 +166,15 @@ TEST(SimulateController, BasicDeadlockIsDetectedGangHasNone) {
   EXPECT_EQ(basic.completed, 0);
   EXPECT_EQ(basic.unfinished, 3);
   EXPECT_EQ(basic.deadlock_episodes, 1);
-  EXPECT_EQ(basic.deadlock_seconds, 7200);  // from the last progress (0) to the last instant
+  // A permanent deadlock: from 0 to the run's end, the last event (7200) + kDeadlockSeconds.
+  EXPECT_EQ(basic.deadlock_seconds, 7200 + kDeadlockSeconds);
   EXPECT_GT(basic.partial_gpu_hours, 0.0);
   o.policy = Policy::kGang;
   const SimResult gang = Simulate(t, nodes, o);
   EXPECT_EQ(gang.completed, 2);
   EXPECT_EQ(gang.unfinished, 1);
-  EXPECT_EQ(gang.deadlock_episodes, 0);
-  EXPECT_EQ(gang.deadlock_seconds, 0);
+  EXPECT_EQ(gang.deadlock_episodes, 2);
+  EXPECT_EQ(gang.deadlock_seconds, (7200 - 100) + kDeadlockSeconds);
   EXPECT_EQ(gang.partial_gpu_hours, 0.0);
 }
 

@@ -211,7 +211,7 @@ class Engine {
       }
       if (dirty_ && !pending_.empty()) ScheduleOnce(t);
       dirty_ = false;
-      CheckDeadlock(t);
+      UpdateStall(t);
       RecordCounts(t);
       DrawFailure(next_arrival, job_count);
       if (options_.progress && job_count > 0) {
@@ -701,24 +701,44 @@ class Engine {
   }
 
   void Progress(int64_t t) {
-    if (in_deadlock_) {
-      result_.deadlock_seconds += t - last_progress_;
-      in_deadlock_ = false;
-    }
-    last_progress_ = t;
+    EndStall(t);
     if (running_list_.size() > 4 * static_cast<size_t>(running_jobs_) + 1024) {
       std::erase_if(running_list_, [&](int32_t j) { return jobs_[j].state != JobState::kRunning; });
     }
   }
 
-  void CheckDeadlock(int64_t t) {
-    if (pending_.empty() || in_deadlock_) return;
-    int64_t free_units = 0;
-    for (const NodeState& s : nodes_) free_units += s.up ? s.gpu_free : 0;
-    if ((free_units > 0 || partial_units_ > 0) && t - last_progress_ >= kDeadlockSeconds) {
-      in_deadlock_ = true;
-      ++result_.deadlock_episodes;
+  // UpdateStall: at the end of every event instant (the state then holds until the next one):
+  // the stall condition is work pending and some GPU free (on an up node) or held by a partially
+  // bound job. A stall span starts at the first instant the condition holds after the last
+  // progress, and ends at the next progress (Progress: a job starts or finishes), at the first
+  // instant the condition no longer holds, or at the end of the run (Finish).
+  void UpdateStall(int64_t t) {
+    bool stalled = false;
+    if (!pending_.empty()) {
+      if (partial_units_ > 0) {
+        stalled = true;
+      } else {
+        for (const NodeState& s : nodes_) {
+          if (s.up && s.gpu_free > 0) { stalled = true; break; }
+        }
+      }
     }
+    if (!stalled) {
+      EndStall(t);
+    } else if (stall_start_ < 0) {
+      stall_start_ = t;
+    }
+  }
+
+  // EndStall: closes the current stall span at `t`; a span of at least kDeadlockSeconds is one
+  // deadlock episode of t - start seconds.
+  void EndStall(int64_t t) {
+    if (stall_start_ < 0) return;
+    if (t - stall_start_ >= kDeadlockSeconds) {
+      ++result_.deadlock_episodes;
+      result_.deadlock_seconds += t - stall_start_;
+    }
+    stall_start_ = -1;
   }
 
   // Bucket: the sparse entry of timeseries bucket `b` (buckets only grow with time).
@@ -824,8 +844,11 @@ class Engine {
 
   SimResult Finish() {
     SimResult& r = result_;
-    // A deadlock still on when no event is left lasts until the last instant.
-    if (in_deadlock_) r.deadlock_seconds += now_ - last_progress_;
+    // A stall still on when no event is left is permanent: the pending work can never start (no
+    // arrival, completion, failure or repair remains). It counts as an episode lasting until the
+    // run's end, defined as the last event plus kDeadlockSeconds (the first instant the detector
+    // would have fired for a stall that began at the last event).
+    if (stall_start_ >= 0) EndStall(now_ + kDeadlockSeconds);
     r.policy = PolicyName(options_.policy);
     r.preemption = options_.preemption;
     r.jobs = static_cast<int64_t>(trace_.jobs.size());
@@ -899,8 +922,8 @@ class Engine {
   int64_t min_rack_units_ = 0, min_zone_units_ = 0;
   int64_t busy_units_ = 0, partial_units_ = 0;
   int64_t running_jobs_ = 0;
-  int64_t now_ = 0, last_completion_ = 0, last_progress_ = 0;
-  bool in_deadlock_ = false;
+  int64_t now_ = 0, last_completion_ = 0;
+  int64_t stall_start_ = -1;  // start of the current stall span (UpdateStall), -1 = none
   bool dirty_ = false;
   double busy_integral_ = 0, partial_integral_ = 0;
   std::vector<SparseBucket> samples_;  // increasing bucket order

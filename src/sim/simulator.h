@@ -72,6 +72,7 @@ inline constexpr double kMaxFailuresPerDay = 1000;
 inline constexpr int kWindowPods = 2048;
 // kMaxTimeseriesBuckets: the longest timeseries; a longer run merges consecutive buckets.
 inline constexpr int64_t kMaxTimeseriesBuckets = 100000;
+// kDeadlockSeconds: the shortest stall counted in SimResult::deadlock_episodes.
 inline constexpr int64_t kDeadlockSeconds = 3600;
 
 struct SimOptions {
@@ -120,6 +121,13 @@ struct SimResult {
   std::map<std::string, Percentiles> queue_delay_by_size;  // "1", "2-8", "9-32", "33+" GPUs
   Percentiles completion_time;                    // completion - submit
   int64_t makespan_seconds = 0;                   // last completion (first arrival = 0)
+  // Deadlocks (stalls): a stall span is work pending with some GPU free (on an up node) or held by
+  // a partially bound job, from the first event instant where that holds after the last progress
+  // (a job starting or finishing) until the next progress or the first instant it no longer
+  // holds; a span of at least kDeadlockSeconds is one episode of its length. Spans are closed
+  // when progress resumes, so a stall with no event inside counts. A stall still on when no event
+  // is left (the pending work can never start: a permanent deadlock) is counted up to the run's
+  // end, defined as the last event + kDeadlockSeconds.
   int64_t deadlock_episodes = 0;
   int64_t deadlock_seconds = 0;
   int64_t evictions = 0;
