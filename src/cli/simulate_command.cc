@@ -121,11 +121,15 @@ int RunSimulate(const SimulateOptions& o, std::ostream& out, std::ostream& err) 
     }
     failures = *f;
   }
-  auto nodes = o.cluster.empty() ? sim::GenerateCluster(o.generate_cluster) : sim::LoadClusterNodes(o.cluster);
+  std::vector<std::string> cluster_warnings;
+  auto nodes = o.cluster.empty() ? sim::GenerateCluster(o.generate_cluster)
+                                 : sim::LoadClusterNodes(o.cluster, &cluster_warnings);
   if (!nodes) {
-    err << "error: " << nodes.error() << "\n";
+    std::istringstream lines(nodes.error());
+    for (std::string line; std::getline(lines, line);) err << "error: " << line << "\n";
     return o.cluster.empty() ? kExitUsage : kExitInvalidInput;
   }
+  for (const std::string& w : cluster_warnings) err << "warning: " << w << "\n";
   auto trace = sim::ImportTrace(o.trace, *format, {.gpus_per_pod = o.gpus_per_pod, .max_jobs = o.max_jobs});
   if (!trace) {
     err << "error: " << trace.error() << "\n";

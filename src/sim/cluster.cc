@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "api/quantity.h"
 #include "codec/loader.h"
@@ -13,6 +14,7 @@
 #include "sim/trace.h"
 #include "util/field_value.h"
 #include "validation/names.h"
+#include "validation/object_set_validation.h"
 
 namespace wasched::sim {
 namespace {
@@ -145,7 +147,8 @@ tl::expected<std::vector<api::Node>, std::string> LoadOpenbNodes(const std::stri
   return out;
 }
 
-tl::expected<std::vector<api::Node>, std::string> LoadClusterNodes(const std::string& path) {
+tl::expected<std::vector<api::Node>, std::string> LoadClusterNodes(const std::string& path,
+                                                                   std::vector<std::string>* warnings) {
   if (path.ends_with(".csv")) return LoadOpenbNodes(path);
   std::istringstream no_stdin;
   auto loaded = codec::LoadPaths({path}, no_stdin);
@@ -154,8 +157,42 @@ tl::expected<std::vector<api::Node>, std::string> LoadClusterNodes(const std::st
     for (const auto& e : loaded.error()) msg += (msg.empty() ? "" : "\n") + e.ToString();
     return tl::unexpected(msg);
   }
-  if (loaded->objects.nodes.empty()) return tl::unexpected(fmt::format("{}: --cluster: no Node objects found", path));
-  return std::move(loaded->objects.nodes);
+  api::ObjectSet& objects = loaded->objects;
+  if (objects.nodes.empty()) {
+    return tl::unexpected(fmt::format("{}: --cluster: no Node objects found", EscapeForTerminal(path)));
+  }
+  // The same checks `schedule` runs on Nodes (QA2 #11: a negative allocatable used to run).
+  api::ObjectSet only_nodes;
+  only_nodes.nodes = std::move(objects.nodes);
+  if (const InputErrors errors = validation::ValidateForSchedule(only_nodes); !errors.empty()) {
+    std::string msg;
+    for (const InputError& e : errors) msg += (msg.empty() ? "" : "\n") + e.ToString();
+    return tl::unexpected(msg);
+  }
+  if (warnings != nullptr) {
+    for (const std::string& w : loaded->warnings) warnings->push_back(EscapeForTerminal(w));
+    std::vector<std::string> ignored;
+    auto count = [&](size_t n, const char* kind) {
+      if (n > 0) ignored.push_back(fmt::format("{} {}(s)", n, kind));
+    };
+    count(objects.pods.size(), "Pod");
+    count(objects.priority_classes.size(), "PriorityClass");
+    count(objects.workloads.size(), "Workload");
+    count(objects.pod_groups.size(), "PodGroup");
+    count(objects.composite_pod_groups.size(), "CompositePodGroup");
+    count(objects.jobs.size(), "Job");
+    count(objects.pod_disruption_budgets.size(), "PodDisruptionBudget");
+    count(objects.device_classes.size(), "DeviceClass");
+    count(objects.resource_slices.size(), "ResourceSlice");
+    count(objects.resource_claims.size(), "ResourceClaim");
+    count(objects.resource_claim_templates.size(), "ResourceClaimTemplate");
+    if (!ignored.empty()) {
+      warnings->push_back(fmt::format("--cluster: ignored {} in {}; only Nodes are read (running pods' requests are "
+                                      "not subtracted from the nodes)",
+                                      fmt::join(ignored, ", "), EscapeForTerminal(path)));
+    }
+  }
+  return std::move(only_nodes.nodes);
 }
 
 }  // namespace wasched::sim

@@ -34,7 +34,14 @@ inline constexpr const char* kRackLabel = "topology.wasched.io/rack";
 [[nodiscard]] tl::expected<std::vector<api::Node>, std::string> LoadOpenbNodes(const std::string& path);
 
 // LoadClusterNodes: `path` ending in .csv → LoadOpenbNodes; otherwise manifests through the codec
-// (only the Nodes are used; a file without Nodes is an error).
-[[nodiscard]] tl::expected<std::vector<api::Node>, std::string> LoadClusterNodes(const std::string& path);
+// (only the Nodes are used; a file without Nodes is an error). The Nodes get the checks
+// `wasched schedule` runs on them (validation::ValidateForSchedule on a set holding only the
+// Nodes: names, labels, taints, non-negative allocatable, ...); its errors are the error, one per
+// line (`<file>: document <n>: Node <name>: <field>: ...`). `warnings`, when given, receives the
+// codec's warnings and one line naming the objects of other kinds that are ignored
+// (`--cluster: ignored 1 Pod(s) in <path>; only Nodes are read`: their requests are not
+// subtracted). O(objects).
+[[nodiscard]] tl::expected<std::vector<api::Node>, std::string> LoadClusterNodes(
+    const std::string& path, std::vector<std::string>* warnings = nullptr);
 
 }  // namespace wasched::sim
