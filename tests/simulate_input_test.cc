@@ -2,12 +2,21 @@
 //
 // `wasched simulate` input checks added for QA2's re-check at f8e5c80: `--cluster` manifests get
 // the Node checks `schedule` runs (exit 1 with its error lines) and objects other than Nodes are
-// named in a warning instead of being dropped silently.
+// named in a warning instead of being dropped silently; `-` for --trace / --cluster, an
+// out-of-range --seed are usage errors; a policy given twice runs once; impossible dates, years
+// outside 1970-9999 and rows shorter than the header are refused naming the line; a header
+// without the needed columns lists the columns it has.
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <vector>
+
+#include <fmt/format.h>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
+#include "sim/trace.h"
 #include "support/process.h"
 
 namespace wasched {
@@ -73,6 +82,66 @@ TEST(SimulateInput, ObjectsOtherThanNodesAreNamedInAWarning) {
       {WASCHED_BINARY, "simulate", "--trace", Trace(), "--format", "philly", "--cluster", nodes, "-o", "json"});
   ASSERT_EQ(q.exit_code, 0) << q.err;
   EXPECT_EQ(q.err, "");
+}
+
+TEST(SimulateInput, StdinSeedAndRepeatedPolicy) {
+  for (const char* flag : {"--trace", "--cluster"}) {
+    std::vector<std::string> argv = {WASCHED_BINARY, "simulate", "--format", "philly"};
+    if (std::string(flag) == "--trace") {
+      argv.insert(argv.end(), {"--trace", "-", "--generate-cluster", "nodes=2"});
+    } else {
+      argv.insert(argv.end(), {"--trace", Trace(), "--cluster", "-"});
+    }
+    const auto r = test::RunCommand(argv);
+    EXPECT_EQ(r.exit_code, 2) << flag;
+    EXPECT_EQ(r.out, "");
+    EXPECT_NE(r.err.find(std::string(flag) + " -: reading from stdin is not supported"), std::string::npos) << r.err;
+  }
+  for (const char* seed : {"-1", "18446744073709551616", "99999999999999999999999", "1x", ""}) {
+    const auto r = test::RunCommand(
+        {WASCHED_BINARY, "simulate", "--trace", Trace(), "--format", "philly", "--generate-cluster", "nodes=2", "--seed", seed});
+    EXPECT_EQ(r.exit_code, 2) << seed;
+    EXPECT_EQ(r.out, "");
+    EXPECT_NE(r.err.find("want an integer in [0, 18446744073709551615]"), std::string::npos) << seed << ": " << r.err;
+  }
+  const auto max = test::RunCommand({WASCHED_BINARY, "simulate", "--trace", Trace(), "--format", "philly",
+                                     "--generate-cluster", "nodes=2", "--seed", "18446744073709551615", "-o", "json"});
+  ASSERT_EQ(max.exit_code, 0) << max.err;
+  EXPECT_EQ(nlohmann::json::parse(max.out)["seed"], 18446744073709551615ULL);
+  const auto twice = test::RunCommand({WASCHED_BINARY, "simulate", "--trace", Trace(), "--format", "philly",
+                                       "--generate-cluster", "nodes=2", "--policy", "gang", "--policy", "basic",
+                                       "--policy", "gang", "-o", "json"});
+  ASSERT_EQ(twice.exit_code, 0) << twice.err;
+  const auto doc = nlohmann::json::parse(twice.out);
+  ASSERT_EQ(doc["runs"].size(), 2u);
+  EXPECT_EQ(doc["runs"][0]["policy"], "gang");
+  EXPECT_EQ(doc["runs"][1]["policy"], "basic");
+}
+
+TEST(SimulateInput, ImpossibleDatesShortRowsAndForeignHeadersAreRefused) {
+  using sim::ParseTraceText;
+  using sim::TraceFormat;
+  auto parse = [](const std::string& text) { return ParseTraceText(text, "p.csv", TraceFormat::kPhilly, {}); };
+  const std::string want = "want a date and time YYYY-MM-DD HH:MM:SS (UTC) in the years 1970-9999";
+  for (const char* date : {"2017-02-31 00:00:00", "2017-04-31 00:00:00", "2017-02-29 00:00:00", "1969-12-31 23:59:59",
+                           "0000-01-01 00:00:00"}) {
+    auto t = parse(kTraceHead + "2017-10-09 00:00:00,1,1\n" + date + ",1,1\n");
+    ASSERT_FALSE(t) << date;
+    EXPECT_EQ(t.error(), fmt::format("p.csv:3: column timestamp: invalid value \"{}\": {}", date, want));
+  }
+  // Real dates at the edges are fine: a leap day, the first second of 1970.
+  EXPECT_TRUE(parse(kTraceHead + "2016-02-29 00:00:00,1,1\n2012-02-29 00:00:00,1,1\n"));
+  EXPECT_TRUE(parse(kTraceHead + "1970-01-01 00:00:00,1,1\n1975-12-31 23:59:59,1,1\n"));
+  // A row shorter than the header, even when the missing fields are unused ones.
+  auto short_row = parse("timestamp,duration,num_gpus,gpu_time,cluster\n2017-10-09 00:00:00,1,1\n");
+  ASSERT_FALSE(short_row);
+  EXPECT_EQ(short_row.error(), "p.csv:2: want 5 fields (the header's), got 3");
+  // A `;`-separated header: the columns found are listed.
+  auto semicolon = parse("timestamp;duration;num_gpus\n2017-10-09 00:00:00;1;1\n");
+  ASSERT_FALSE(semicolon);
+  EXPECT_EQ(semicolon.error(),
+            "p.csv:1: header: missing column timestamp (want timestamp, duration, num_gpus; the header has 1 column: "
+            "\"timestamp;duration;num_gpus\")");
 }
 
 }  // namespace

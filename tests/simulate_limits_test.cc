@@ -53,7 +53,7 @@ TEST(SimulateLimits, DurationAndSubmitSpanAreBoundedToTenYears) {
   EXPECT_EQ(typo.error(),
             "p.csv:3: column timestamp: submitted 3155673600 s after the earliest job (line 2): want at most 315360000 s "
             "(10 years) between the first and the last submit");
-  auto early = ParseTraceText(kPhillyHead + "2017-10-09 00:00:00,10,1\n1900-01-01 00:00:00,10,1\n", "p.csv",
+  auto early = ParseTraceText(kPhillyHead + "2017-10-09 00:00:00,10,1\n2000-01-01 00:00:00,10,1\n", "p.csv",
                               TraceFormat::kPhilly, {});
   ASSERT_FALSE(early);
   EXPECT_NE(early.error().find("p.csv:2: column timestamp: submitted "), std::string::npos) << early.error();
@@ -163,7 +163,7 @@ TEST(SimulateLimits, MaxJobsReadsOnlyTheFirstRowsAndLinesAreCapped) {
   EXPECT_EQ(text->find("never"), std::string::npos);
   auto all = ImportTrace(path, TraceFormat::kPhilly, {});
   ASSERT_FALSE(all);
-  EXPECT_EQ(all.error().rfind(path + ":5: column", 0), 0u) << all.error();
+  EXPECT_EQ(all.error(), path + ":5: want 3 fields (the header's), got 1");
   std::remove(path.c_str());
   auto long_line = CsvTable::Parse(kPhillyHead + std::string(kMaxCsvLineBytes + 1, 'x') + "\n", "p.csv");
   ASSERT_FALSE(long_line);

@@ -48,16 +48,19 @@ TEST(SimulateTrace, BadRowsNameFileLineAndColumn) {
   const std::string head = "timestamp,duration,num_gpus,gpu_time,cluster\n";
   auto bad_time = ParseTraceText(head + "2017-13-09 07:01:55,1,1,0,a\n", "p.csv", TraceFormat::kPhilly, {});
   ASSERT_FALSE(bad_time);
-  EXPECT_EQ(bad_time.error(), "p.csv:2: column timestamp: invalid value \"2017-13-09 07:01:55\": want YYYY-MM-DD HH:MM:SS");
+  EXPECT_EQ(bad_time.error(), "p.csv:2: column timestamp: invalid value \"2017-13-09 07:01:55\": want a date and time "
+            "YYYY-MM-DD HH:MM:SS (UTC) in the years 1970-9999");
   auto bad_gpus = ParseTraceText(head + "2017-10-09 07:01:55,1,0,0,a\n", "p.csv", TraceFormat::kPhilly, {});
   ASSERT_FALSE(bad_gpus);
   EXPECT_EQ(bad_gpus.error(), "p.csv:2: column num_gpus: invalid value \"0\": want an integer in [1, 1048576]");
   auto short_row = ParseTraceText(head + "2017-10-09 07:01:55,1\n", "p.csv", TraceFormat::kPhilly, {});
   ASSERT_FALSE(short_row);
-  EXPECT_EQ(short_row.error(), "p.csv:2: column num_gpus: missing field");
+  EXPECT_EQ(short_row.error(), "p.csv:2: want 5 fields (the header's), got 2");
   auto missing_column = ParseTraceText("timestamp,duration\n", "p.csv", TraceFormat::kPhilly, {});
   ASSERT_FALSE(missing_column);
-  EXPECT_EQ(missing_column.error(), "p.csv:1: header: missing column num_gpus");
+  EXPECT_EQ(missing_column.error(),
+            "p.csv:1: header: missing column num_gpus (want timestamp, duration, num_gpus; the header has 2 columns: "
+            "\"timestamp\", \"duration\")");
   auto negative = ParseTraceText(head + "2017-10-09 07:01:55,-5,1,0,a\n", "p.csv", TraceFormat::kPhilly, {});
   ASSERT_FALSE(negative);
   EXPECT_EQ(negative.error(), "p.csv:2: column duration: invalid value \"-5\": want seconds in [0, 315360000]");

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -103,6 +104,13 @@ int RunSimulate(const SimulateOptions& o, std::ostream& out, std::ostream& err) 
     err << "error: give exactly one of --cluster PATH and --generate-cluster SPEC\n";
     return kExitUsage;
   }
+  for (const auto& [flag, path] : {std::pair{"--trace", &o.trace}, std::pair{"--cluster", &o.cluster}}) {
+    if (*path == "-") {
+      err << "error: " << flag << " -: reading from stdin is not supported; give a file name\n";
+      return kExitUsage;
+    }
+  }
+  // A policy given twice runs once (first occurrence order).
   std::vector<sim::Policy> policies;
   for (const std::string& p : o.policies.empty() ? std::vector<std::string>{"gang"} : o.policies) {
     auto policy = sim::ParsePolicy(p);
@@ -110,7 +118,7 @@ int RunSimulate(const SimulateOptions& o, std::ostream& out, std::ostream& err) 
       err << "error: " << policy.error() << "\n";
       return kExitUsage;
     }
-    policies.push_back(*policy);
+    if (std::find(policies.begin(), policies.end(), *policy) == policies.end()) policies.push_back(*policy);
   }
   sim::NodeFailures failures;
   if (!o.node_failures.empty()) {
@@ -275,7 +283,11 @@ std::optional<int> RunSimulateIfSelected(CLI::App& app, int argc, const char* co
   cmd->add_option("--policy", o->policies, "basic, gang or gang-topology (repeatable; default gang)")
       ->type_name("POLICY");
   cmd->add_option("--preemption", o->preemption, "on or off")->check(CLI::IsMember({"on", "off"}))->capture_default_str();
-  cmd->add_option("--seed", o->seed, "Seed for node failures (same inputs and seed, same output bytes)")
+  auto seed_text = std::make_shared<std::string>("1");
+  cmd->add_option("--seed", *seed_text,
+                  "Seed for node failures, an integer in [0, 18446744073709551615] (same inputs and seed, same "
+                  "output bytes)")
+      ->type_name("N")
       ->capture_default_str();
   cmd->add_option("--node-failures", o->node_failures,
                   "perDay=N,repair=DURATION: N in [0, 1000] failures per simulated day cluster-wide over the whole run, "
@@ -293,6 +305,15 @@ std::optional<int> RunSimulateIfSelected(CLI::App& app, int argc, const char* co
       ->check(CLI::Range(int64_t{0}, int64_t{1} << 40));
   if (!IsSelected(argc, argv, "simulate")) return std::nullopt;
   if (auto code = ParseOrExitCode(app, argc, argv, out, err)) return code;
+  {
+    // Parsed here, not by CLI11, so that -1 or 2^64 is an error instead of wrapping.
+    const std::string& text = *seed_text;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), o->seed);
+    if (text.empty() || ec != std::errc() || end != text.data() + text.size()) {
+      err << "error: --seed " << EscapeForTerminal(text) << ": want an integer in [0, 18446744073709551615]\n";
+      return kExitUsage;
+    }
+  }
   for (const char* flag : {"--timeseries", "--report"}) {
     if (cmd->count(flag) > 0 && (flag[2] == 't' ? o->timeseries : o->report).empty()) {
       err << "error: " << flag << ": empty file name\n";

@@ -8,7 +8,8 @@
 //
 // Exit codes: 0 done; 1 bad input (trace or cluster file: the message names file, line and
 // column; also a cluster where no node offers the trace's GPU resource); 2 usage (including
-// --timeseries / --report equal to each other, to an input file, empty or `-`); 3 an output
+// --timeseries / --report equal to each other, to an input file, empty or `-`; `--trace -` /
+// `--cluster -`; a --seed outside [0, 2^64-1]; a policy given twice runs once); 3 an output
 // file cannot be written ("error: cannot write output: <path>: <OS reason>"; the output files
 // are opened before the runs start and removed again on failure). stdout gets the summary only
 // when every run finished (never partial); a progress bar goes to stderr when stderr is a

@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "sim/csv.h"
 #include "util/field_value.h"
@@ -54,27 +55,46 @@ int64_t DaysFromCivil(int64_t y, int64_t m, int64_t d) {
   return era * 146097 + doe - 719468;
 }
 
-// ParseTimestamp: "YYYY-MM-DD HH:MM:SS" (UTC) → seconds since the epoch.
+// DaysInMonth: 28-31 (proleptic Gregorian leap years).
+int64_t DaysInMonth(int64_t y, int64_t m) {
+  static constexpr int64_t kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  const bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+  return m == 2 && leap ? 29 : kDays[m - 1];
+}
+
+// ParseTimestamp: "YYYY-MM-DD HH:MM:SS" (UTC) → seconds since the epoch; a real date (no
+// 2017-02-31) in the years 1970-9999.
 std::optional<int64_t> ParseTimestamp(std::string_view s) {
   if (s.size() != 19 || s[4] != '-' || s[7] != '-' || s[10] != ' ' || s[13] != ':' || s[16] != ':') {
     return std::nullopt;
   }
   auto part = [&](size_t pos, size_t len) { return ParseInt(s.substr(pos, len)); };
   auto y = part(0, 4), mo = part(5, 2), d = part(8, 2), h = part(11, 2), mi = part(14, 2), se = part(17, 2);
-  if (!y || !mo || !d || !h || !mi || !se || *mo < 1 || *mo > 12 || *d < 1 || *d > 31 || *h > 23 ||
-      *mi > 59 || *se > 60) {
+  if (!y || !mo || !d || !h || !mi || !se || *y < 1970 || *y > 9999 || *mo < 1 || *mo > 12 || *d < 1 ||
+      *d > DaysInMonth(*y, *mo) || *h > 23 || *mi > 59 || *se > 60) {
     return std::nullopt;
   }
   return DaysFromCivil(*y, *mo, *d) * 86400 + *h * 3600 + *mi * 60 + *se;
 }
 
-// Columns: looks up required columns; error names the first missing one.
+// Columns: looks up required columns; the error names the first missing one and lists the
+// columns the header has (a `;` separator, a capitalised name or a stray character shows there):
+// `<file>:1: header: missing column timestamp (want timestamp, duration, num_gpus; the header
+// has 1 column: "timestamp;duration;num_gpus")`.
 tl::expected<std::vector<int>, std::string> Columns(const CsvTable& t, const std::string& file,
                                                     std::initializer_list<const char*> names) {
   std::vector<int> out;
   for (const char* n : names) {
     const int c = t.Column(n);
-    if (c < 0) return tl::unexpected(fmt::format("{}:1: header: missing column {}", file, n));
+    if (c < 0) {
+      std::string found;
+      for (size_t k = 0; k < t.header.size() && k < 20; ++k) found += fmt::format("{}\"{}\"", k == 0 ? "" : ", ", t.header[k]);
+      if (t.header.size() > 20) found += ", ...";
+      return tl::unexpected(EscapeForTerminal(fmt::format("{}:1: header: missing column {} (want {}; the header has {} "
+                                                          "column{}: {})",
+                                                          file, n, fmt::join(names, ", "), t.header.size(),
+                                                          t.header.size() == 1 ? "" : "s", found)));
+    }
     out.push_back(c);
   }
   return out;
@@ -148,7 +168,8 @@ tl::expected<Trace, std::string> ParsePhilly(const CsvTable& t, const std::strin
     auto ts = ParseTimestamp(*ts_field);
     if (!ts) {
       return tl::unexpected(
-          RowError(file, row.line, "timestamp", fmt::format("invalid value \"{}\": want YYYY-MM-DD HH:MM:SS", *ts_field)));
+          RowError(file, row.line, "timestamp", fmt::format("invalid value \"{}\": want a date and time YYYY-MM-DD HH:MM:SS (UTC) "
+                                                         "in the years 1970-9999", *ts_field)));
     }
     auto dur_field = Field(row, (*cols)[1], t, file);
     if (!dur_field) return tl::unexpected(dur_field.error());
@@ -306,6 +327,13 @@ tl::expected<Trace, std::string> ParseTraceText(const std::string& text, const s
   if (!parsed) return tl::unexpected(EscapeForTerminal(parsed.error()));
   const CsvTable& table = *parsed;
   if (table.header.empty()) return tl::unexpected(fmt::format("{}: empty trace (no header row)", file));
+  // A row shorter than the header lost fields (a missing comma shifts nothing: it is refused).
+  for (const CsvRow& row : table.rows) {
+    if (row.fields.size() < table.header.size()) {
+      return tl::unexpected(EscapeForTerminal(fmt::format("{}:{}: want {} fields (the header's), got {}", file, row.line,
+                                                          table.header.size(), row.fields.size())));
+    }
+  }
   tl::expected<Trace, std::string> trace;
   switch (format) {
     case TraceFormat::kPhilly: trace = ParsePhilly(table, file, options); break;

@@ -23,6 +23,9 @@
 // limits in csv.h. `max_jobs` keeps the first N data rows of the file (not the N earliest jobs)
 // and reads the file only that far.
 // Errors: "<file>:<line>: column <name>: <why>" for the first bad row; never a partial result.
+// Also "<file>:<line>: want N fields (the header's), got M" for a short row, and
+// "<file>:1: header: missing column <c> (want ...; the header has K columns: "a", "b")". Philly
+// timestamps must be real dates (no 2017-02-31) in the years 1970-9999.
 // Complexity: O(rows · log rows).
 #pragma once
 
