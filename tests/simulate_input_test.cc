@@ -144,5 +144,28 @@ TEST(SimulateInput, ImpossibleDatesShortRowsAndForeignHeadersAreRefused) {
             "\"timestamp;duration;num_gpus\")");
 }
 
+TEST(SimulateInput, KeysAndColumnsGivenTwiceAndAnIgnoredGpusPerPod) {
+  const auto cluster = test::RunCommand({WASCHED_BINARY, "simulate", "--trace", Trace(), "--format", "philly",
+                                         "--generate-cluster", "nodes=4,nodes=5"});
+  EXPECT_EQ(cluster.exit_code, 2);
+  EXPECT_NE(cluster.err.find("--generate-cluster: nodes given twice"), std::string::npos) << cluster.err;
+  const auto failures = test::RunCommand({WASCHED_BINARY, "simulate", "--trace", Trace(), "--format", "philly",
+                                          "--generate-cluster", "nodes=2", "--node-failures", "perDay=2,perDay=3"});
+  EXPECT_EQ(failures.exit_code, 2);
+  EXPECT_NE(failures.err.find("--node-failures: perDay given twice"), std::string::npos) << failures.err;
+  auto dup = sim::ParseTraceText("timestamp,duration,num_gpus,duration\n2017-10-09 00:00:00,1,1,2\n", "p.csv",
+                                 sim::TraceFormat::kPhilly, {});
+  ASSERT_FALSE(dup);
+  EXPECT_EQ(dup.error(), "p.csv:1: header: column duration given twice (columns 2 and 4)");
+  const std::string kalos = TempFile("sim_input_kalos.csv",
+                                     "job_id,arrival_time,num_iteration,gpu_workers,gpu_per_worker\n0,0,10,1,1\n");
+  const auto gpp = test::RunCommand({WASCHED_BINARY, "simulate", "--trace", kalos, "--format", "kalos",
+                                     "--generate-cluster", "nodes=2", "--gpus-per-pod", "4", "-o", "json"});
+  ASSERT_EQ(gpp.exit_code, 0) << gpp.err;
+  EXPECT_NE(gpp.err.find("warning: --gpus-per-pod applies to philly traces only; ignored for --format kalos"),
+            std::string::npos)
+      << gpp.err;
+}
+
 }  // namespace
 }  // namespace wasched

@@ -305,6 +305,9 @@ std::optional<int> RunSimulateIfSelected(CLI::App& app, int argc, const char* co
       ->check(CLI::Range(int64_t{0}, int64_t{1} << 40));
   if (!IsSelected(argc, argv, "simulate")) return std::nullopt;
   if (auto code = ParseOrExitCode(app, argc, argv, out, err)) return code;
+  if (cmd->count("--gpus-per-pod") > 0 && o->format != "philly") {
+    err << "warning: --gpus-per-pod applies to philly traces only; ignored for --format " << o->format << "\n";
+  }
   {
     // Parsed here, not by CLI11, so that -1 or 2^64 is an error instead of wrapping.
     const std::string& text = *seed_text;

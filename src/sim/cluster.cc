@@ -47,8 +47,10 @@ tl::expected<std::vector<api::Node>, std::string> GenerateCluster(const std::str
       return tl::unexpected(fmt::format(
           "--generate-cluster: \"{}\": want key=value with keys nodes, gpus, cpus, memory, zones, racksPerZone", item));
     }
+    if (!given.insert(key).second) {
+      return tl::unexpected(fmt::format("--generate-cluster: {} given twice", key));
+    }
     kv[key] = item.substr(eq + 1);
-    given.insert(key);
   }
   auto count = [&](const char* key, int64_t min, int64_t max) -> tl::expected<int64_t, std::string> {
     auto v = ParseInt(kv[key]);

@@ -952,10 +952,14 @@ tl::expected<NodeFailures, std::string> ParseNodeFailures(const std::string& spe
   NodeFailures f;
   std::stringstream ss(spec);
   std::string item;
+  std::set<std::string> seen;
   while (std::getline(ss, item, ',')) {
     if (item.empty()) continue;
     const size_t eq = item.find('=');
     const std::string key = item.substr(0, eq == std::string::npos ? item.size() : eq);
+    if ((key == "perDay" || key == "repair") && !seen.insert(key).second) {
+      return tl::unexpected(fmt::format("--node-failures: {} given twice", key));
+    }
     std::string value = eq == std::string::npos ? "" : item.substr(eq + 1);
     if (key == "perDay") {
       auto v = ParseDouble(value);

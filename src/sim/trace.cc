@@ -95,6 +95,10 @@ tl::expected<std::vector<int>, std::string> Columns(const CsvTable& t, const std
                                                           file, n, fmt::join(names, ", "), t.header.size(),
                                                           t.header.size() == 1 ? "" : "s", found)));
     }
+    if (const auto again = std::find(t.header.begin() + c + 1, t.header.end(), n); again != t.header.end()) {
+      return tl::unexpected(fmt::format("{}:1: header: column {} given twice (columns {} and {})", file, n, c + 1,
+                                        again - t.header.begin() + 1));
+    }
     out.push_back(c);
   }
   return out;
