@@ -167,5 +167,22 @@ TEST(SimulateInput, KeysAndColumnsGivenTwiceAndAnIgnoredGpusPerPod) {
       << gpp.err;
 }
 
+// CPU-only openb pods (num_gpu 0) get their own queueing-delay bucket "0", not "1".
+TEST(SimulateInput, CpuOnlyJobsGetTheirOwnDelayBucket) {
+  const std::string trace = TempFile(
+      "sim_input_openb.csv",
+      "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,deletion_time,scheduled_time\n"
+      "p0,1000,1024,0,0,,LS,Running,0,100,0\n"
+      "p1,1000,1024,1,1000,,LS,Running,0,100,0\n");
+  const std::string nodes = TempFile("sim_input_openb_nodes.csv", "sn,cpu_milli,memory_mib,gpu,model\nn0,96000,262144,2,P100\n");
+  const auto r = test::RunCommand(
+      {WASCHED_BINARY, "simulate", "--trace", trace, "--format", "openb", "--cluster", nodes, "-o", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto doc = nlohmann::json::parse(r.out);
+  EXPECT_EQ(doc["completed"], 2);
+  EXPECT_EQ(doc["queueDelayByJobSize"]["0"]["count"], 1);
+  EXPECT_EQ(doc["queueDelayByJobSize"]["1"]["count"], 1);
+}
+
 }  // namespace
 }  // namespace wasched

@@ -23,7 +23,7 @@ Json PercentilesJson(const Percentiles& p) {
 
 Json RunJson(const SimResult& r) {
   Json by_size = Json::object();
-  for (const char* k : {"1", "2-8", "9-32", "33+"}) {
+  for (const char* k : {"0", "1", "2-8", "9-32", "33+"}) {
     auto it = r.queue_delay_by_size.find(k);
     if (it != r.queue_delay_by_size.end()) by_size[k] = PercentilesJson(it->second);
   }

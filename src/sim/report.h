@@ -9,7 +9,7 @@
 //    "runs": [{"policy", "preemption", "jobs", "completed", "rejected", "unfinished",
 //              "gpuUtilization", "gpuAllocation", "busyGpuHours", "partialGpuHours",
 //              "queueDelaySeconds": {"count","p50","p90","p99","max","mean"},
-//              "queueDelayByJobSize": {"1": {...}, "2-8": {...}, ...},
+//              "queueDelayByJobSize": {"0": {...}, "1": {...}, "2-8": {...}, ...},
 //              "jobCompletionSeconds": {...}, "makespanSeconds",
 //              "deadlocks": {"episodes", "seconds"}, "evictions", "restarts", "nodeFailures",
 //              "schedulerCalls", "events"}]}

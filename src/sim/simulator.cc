@@ -128,6 +128,7 @@ Percentiles ComputePercentiles(std::vector<int64_t> v) {
 }
 
 const char* SizeClass(int64_t gpus) {
+  if (gpus <= 0) return "0";  // CPU-only (openb num_gpu 0)
   if (gpus <= 1) return "1";
   if (gpus <= 8) return "2-8";
   if (gpus <= 32) return "9-32";

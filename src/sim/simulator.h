@@ -118,7 +118,7 @@ struct SimResult {
   double busy_gpu_hours = 0;
   double partial_gpu_hours = 0;
   Percentiles queue_delay;                        // start - submit of started jobs
-  std::map<std::string, Percentiles> queue_delay_by_size;  // "1", "2-8", "9-32", "33+" GPUs
+  std::map<std::string, Percentiles> queue_delay_by_size;  // "0" (CPU-only), "1", "2-8", "9-32", "33+" GPUs
   Percentiles completion_time;                    // completion - submit
   int64_t makespan_seconds = 0;                   // last completion (first arrival = 0)
   // Deadlocks (stalls): a stall span is work pending with some GPU free (on an up node) or held by
