@@ -184,5 +184,13 @@ TEST(SimulateInput, CpuOnlyJobsGetTheirOwnDelayBucket) {
   EXPECT_EQ(doc["queueDelayByJobSize"]["1"]["count"], 1);
 }
 
+// A NUL byte in a trace (a binary file, a truncated copy) is refused naming line and column.
+TEST(SimulateInput, NulByteIsRefused) {
+  auto t = sim::ParseTraceText(kTraceHead + std::string("2017-10-09 00:00:00,1,1\0\n", 25), "p.csv",
+                               sim::TraceFormat::kPhilly, {});
+  ASSERT_FALSE(t);
+  EXPECT_EQ(t.error(), "p.csv:2: column 3: a NUL byte: the trace must be text");
+}
+
 }  // namespace
 }  // namespace wasched

@@ -60,6 +60,10 @@ tl::expected<CsvTable, std::string> CsvTable::Parse(std::string_view text, const
                                         "(no field may contain a comma or a quote)",
                                         file, line_no, std::count(line.begin(), line.begin() + quote, ',') + 1));
     }
+    if (const size_t nul = line.find('\0'); nul != std::string_view::npos) {
+      return tl::unexpected(fmt::format("{}:{}: column {}: a NUL byte: the trace must be text", file, line_no,
+                                        std::count(line.begin(), line.begin() + nul, ',') + 1));
+    }
     if (!have_header) {
       for (std::string_view f : Split(line)) t.header.emplace_back(f);
       have_header = true;

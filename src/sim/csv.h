@@ -38,7 +38,7 @@ struct CsvTable {
   // Parse: splits `text` (which must outlive the table) into the header and data rows; blank
   // lines are skipped; a trailing '\r' is dropped; a leading UTF-8 BOM is skipped. `max_rows` >
   // 0 stops after that many data rows. Errors: "<file>:<line>: line longer than 1048576 bytes" /
-  // "<file>:<line>: more than 1024 columns" / "<file>:<line>: column <n>: a double quote: ...".
+  // "<file>:<line>: more than 1024 columns" / "<file>:<line>: column <n>: a double quote: ..." / "<file>:<line>: column <n>: a NUL byte: ...".
   static tl::expected<CsvTable, std::string> Parse(std::string_view text, const std::string& file,
                                                    size_t max_rows = 0);
   // Column: index of `name` in the header, -1 when absent.
