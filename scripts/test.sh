@@ -4,7 +4,7 @@
 # with clang (ASan + UBSan, build-fuzz/) and run for WASCHED_FUZZ_SECONDS each (default 20; 0
 # skips the stage; skipped with a message when clang is not installed). See scripts/fuzz.sh.
 # The CI (.ci/run) runs this with the fuzz smoke off, then scripts/sanitize.sh (the tests under
-# ASan + UBSan, in the clang build the fuzz targets use) and scripts/fuzz.sh -t 60 -j 2.
+# ASan + UBSan, in the clang build the fuzz targets use) and scripts/fuzz.sh -t 60 -j 3.
 # Each stage prints its wall time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
