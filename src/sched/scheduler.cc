@@ -226,6 +226,11 @@ void Run::BuildCache() {
       pi.running_at_input = true;
       if (it != node_index.end()) {
         snapshot_->Assume(static_cast<PodIndex>(p), it->second);
+      } else {
+        // Bound to a node the input does not hold (a warning says so): still assigned, so never
+        // scheduled again, and with no node it cannot count as placed (fuzz finding: a gang
+        // member on a missing node was bound a second time).
+        gated_[p] = true;
       }
       continue;
     }

@@ -284,6 +284,23 @@ TEST(SchedulerTest, TopologyGroupIsPlacedAndMissingParentWaits) {
   EXPECT_EQ(r.pending[0].message, "waiting for composite pod group \"root\" spec to appear");
 }
 
+// Fuzz finding (2026-11-29, fuzz_schedule under verify mode): a gang member whose spec.nodeName
+// names a node the input does not hold was taken for unscheduled and bound a second time.
+// It stays assigned (never bound again, never pending); the others schedule as usual.
+TEST(SchedulerTest, MemberBoundToAMissingNodeIsNotBoundAgain) {
+  api::ObjectSet in;
+  in.nodes.push_back(test::MakeNode().Name("n1").Capacity({{"cpu", 4000}, {"pods", 110}}).Obj());
+  in.pod_groups.push_back(test::MakePodGroup().Name("g").MinCount(2).Obj());
+  in.pods.push_back(test::MakePod().Name("g-0").Req({{"cpu", 1000}}).Group("g").Node("ghost").Obj());
+  in.pods.push_back(test::MakePod().Name("g-1").Req({{"cpu", 1000}}).Group("g").Obj());
+  in.pods.push_back(test::MakePod().Name("g-2").Req({{"cpu", 1000}}).Group("g").Obj());
+  const ScheduleResult r = Schedule(in, Verified());
+  ASSERT_EQ(r.bindings.size(), 2u);
+  EXPECT_EQ(r.bindings[0].pod, "default/g-1");
+  EXPECT_EQ(r.bindings[1].pod, "default/g-2");
+  EXPECT_TRUE(r.pending.empty());
+}
+
 // QA2 finding 18: eight nodes of `memory: 1Ei` in one rack sum to 2^63 bytes; the per-domain
 // aggregate free capacity wrapped negative and the gang was pruned as "Insufficient memory".
 // The sums saturate now (util/saturating.h); verify mode recomputes them the same way.
