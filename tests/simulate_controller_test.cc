@@ -17,6 +17,7 @@
 #include "sim/job_objects.h"
 #include "sim/simulator.h"
 #include "sim/trace.h"
+#include "support/sim_fixtures.h"
 
 namespace wasched::sim {
 namespace {
@@ -26,16 +27,10 @@ namespace cj = controller::job;
 const std::string kHead = "timestamp,duration,num_gpus,gpu_time,cluster\n";
 
 Trace Philly(const std::string& rows, int32_t gpus_per_pod = 1) {
-  auto t = ParseTraceText(kHead + rows, "t.csv", TraceFormat::kPhilly, {.gpus_per_pod = gpus_per_pod});
-  EXPECT_TRUE(t) << t.error();
-  return *t;
+  return test::PhillyTrace(kHead + rows, gpus_per_pod);
 }
 
-std::vector<api::Node> Cluster(const std::string& spec) {
-  auto n = GenerateCluster(spec);
-  EXPECT_TRUE(n) << n.error();
-  return *n;
-}
+std::vector<api::Node> Cluster(const std::string& spec) { return test::GeneratedCluster(spec); }
 
 TEST(SimulateController, GangJobGetsTheUpstreamWorkloadPodGroupAndPodNames) {
   const Trace t = Philly("2017-10-09 00:00:00,100,4,0,a\n");

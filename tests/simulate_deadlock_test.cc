@@ -14,6 +14,7 @@
 #include "sim/cluster.h"
 #include "sim/simulator.h"
 #include "sim/trace.h"
+#include "support/sim_fixtures.h"
 
 namespace wasched::sim {
 namespace {
@@ -21,16 +22,10 @@ namespace {
 const std::string kHead = "timestamp,duration,num_gpus\n";
 
 Trace Philly(const std::string& rows, int32_t gpus_per_pod = 1) {
-  auto t = ParseTraceText(kHead + rows, "t.csv", TraceFormat::kPhilly, {.gpus_per_pod = gpus_per_pod});
-  EXPECT_TRUE(t) << t.error();
-  return *t;
+  return test::PhillyTrace(kHead + rows, gpus_per_pod);
 }
 
-std::vector<api::Node> Cluster(const std::string& spec) {
-  auto n = GenerateCluster(spec);
-  EXPECT_TRUE(n) << n.error();
-  return *n;
-}
+std::vector<api::Node> Cluster(const std::string& spec) { return test::GeneratedCluster(spec); }
 
 SimResult RunPolicy(const Trace& t, const std::vector<api::Node>& nodes, Policy policy) {
   SimOptions o;

@@ -17,6 +17,7 @@
 #include "sim/simulator.h"
 #include "sim/trace.h"
 #include "support/process.h"
+#include "support/sim_fixtures.h"
 
 namespace wasched::sim {
 namespace {
@@ -33,11 +34,7 @@ std::string TempFile(const std::string& name, const std::string& text) {
   return path;
 }
 
-std::vector<api::Node> Cluster(const std::string& spec) {
-  auto n = GenerateCluster(spec);
-  EXPECT_TRUE(n) << n.error();
-  return *n;
-}
+std::vector<api::Node> Cluster(const std::string& spec) { return test::GeneratedCluster(spec); }
 
 // Finding 1: the span is bounded with an input error naming file, line and column.
 TEST(SimulateLimits, DurationAndSubmitSpanAreBoundedToTenYears) {

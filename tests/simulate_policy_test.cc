@@ -13,23 +13,16 @@
 #include "sim/report.h"
 #include "sim/simulator.h"
 #include "sim/trace.h"
+#include "support/sim_fixtures.h"
 
 namespace wasched::sim {
 namespace {
 
 const std::string kHead = "timestamp,duration,num_gpus,gpu_time,cluster\n";
 
-Trace Philly(const std::string& rows) {
-  auto t = ParseTraceText(kHead + rows, "t.csv", TraceFormat::kPhilly, {.gpus_per_pod = 1});
-  EXPECT_TRUE(t) << t.error();
-  return *t;
-}
+Trace Philly(const std::string& rows) { return test::PhillyTrace(kHead + rows); }
 
-std::vector<api::Node> Cluster(const std::string& spec) {
-  auto n = GenerateCluster(spec);
-  EXPECT_TRUE(n) << n.error();
-  return *n;
-}
+std::vector<api::Node> Cluster(const std::string& spec) { return test::GeneratedCluster(spec); }
 
 SimResult SimRun(const Trace& t, const std::vector<api::Node>& nodes, Policy p, NodeFailures f = {}) {
   SimOptions o;
