@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 
+#include "util/field_value.h"
+
 namespace wasched::codec::internal {
 namespace {
 
@@ -135,28 +137,7 @@ const char* ValueKindName(ValueKind kind) {
   return "value";
 }
 
-std::string QuoteValue(std::string_view value) {
-  std::string out;
-  out.reserve(value.size() + 2);
-  out.push_back('"');
-  for (unsigned char c : value) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
-      default:
-        if (c < 0x20 || c == 0x7f) {
-          out += fmt::format("\\x{:02x}", c);
-        } else {
-          out.push_back(static_cast<char>(c));
-        }
-    }
-  }
-  out.push_back('"');
-  return out;
-}
+std::string QuoteValue(std::string_view value) { return QuoteString(value); }
 
 bool Diagnostics::Spend() {
   if (budget_ > 0) {

@@ -91,7 +91,40 @@ bool IsInvisibleControl(uint32_t cp) {
          (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069);
 }
 
+// AppendAsciiEscape: the escape of an ASCII control byte (\n \t \r, else \xNN for C0 and DEL)
+// appended to `out`; false (nothing appended) for a printable byte or one ≥ 0x80.
+bool AppendAsciiEscape(std::string& out, unsigned char c) {
+  switch (c) {
+    case '\n': out += "\\n"; return true;
+    case '\t': out += "\\t"; return true;
+    case '\r': out += "\\r"; return true;
+    default:
+      if (c < 0x20 || c == 0x7f) {
+        out += fmt::format("\\x{:02x}", c);
+        return true;
+      }
+      return false;
+  }
+}
+
 }  // namespace
+
+std::string QuoteString(std::string_view value) {
+  std::string out;
+  out.reserve(value.size() + 2);
+  out.push_back('"');
+  for (const char ch : value) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c == '"' || c == '\\') {
+      out.push_back('\\');
+      out.push_back(ch);
+    } else if (!AppendAsciiEscape(out, c)) {
+      out.push_back(ch);
+    }
+  }
+  out.push_back('"');
+  return out;
+}
 
 std::string EscapeForTerminal(std::string_view text) {
   const bool plain = std::all_of(text.begin(), text.end(), [](char c) {
@@ -103,17 +136,7 @@ std::string EscapeForTerminal(std::string_view text) {
   for (size_t i = 0; i < text.size();) {
     const auto c = static_cast<unsigned char>(text[i]);
     if (c < 0x80) {
-      switch (c) {
-        case '\n': out += "\\n"; break;
-        case '\t': out += "\\t"; break;
-        case '\r': out += "\\r"; break;
-        default:
-          if (c < 0x20 || c == 0x7f) {
-            out += fmt::format("\\x{:02x}", c);
-          } else {
-            out += static_cast<char>(c);
-          }
-      }
+      if (!AppendAsciiEscape(out, c)) out += static_cast<char>(c);
       ++i;
       continue;
     }

@@ -37,4 +37,9 @@ inline constexpr std::size_t kTruncatedValueBytes = 64;
 // passes through unchanged. O(length); returns `text` as is when it is printable ASCII.
 [[nodiscard]] std::string EscapeForTerminal(std::string_view text);
 
+// QuoteString: `value` in double quotes as upstream field errors print strings (Go %q for ASCII):
+// `"` and `\` backslash-escaped, C0 controls and DEL as in EscapeForTerminal; other bytes kept.
+// validation::Quote and the codec's QuoteValue are this. O(length).
+[[nodiscard]] std::string QuoteString(std::string_view value);
+
 }  // namespace wasched

@@ -5,6 +5,8 @@
 
 #include <utility>
 
+#include "util/field_value.h"
+
 namespace wasched::validation {
 
 std::string Child(std::string_view path, std::string_view field) {
@@ -17,25 +19,7 @@ std::string Child(std::string_view path, std::string_view field) {
 
 std::string Index(std::string_view path, std::size_t i) { return fmt::format("{}[{}]", path, i); }
 
-std::string Quote(std::string_view value) {
-  std::string out = "\"";
-  for (const char c : value) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          out += fmt::format("\\x{:02x}", static_cast<unsigned char>(c));
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out + "\"";
-}
+std::string Quote(std::string_view value) { return QuoteString(value); }
 
 FieldError Required(std::string path, std::string detail) {
   return FieldError{FieldErrorType::kRequired, std::move(path), "", std::move(detail), ""};
