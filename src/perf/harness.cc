@@ -33,6 +33,23 @@ double Median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
+// TimeRepetitions: runs `body` once, or options.repetitions times when timing, and sets
+// m->seconds / m->wall_seconds to the medians of its thread CPU and wall times.
+template <typename Body>
+void TimeRepetitions(const RunOptions& options, Measurement* m, Body&& body) {
+  const int reps = options.timing ? std::max(1, options.repetitions) : 1;
+  std::vector<double> seconds;
+  std::vector<double> wall;
+  for (int i = 0; i < reps; ++i) {
+    const Stopwatch watch;
+    body();
+    seconds.push_back(watch.Cpu());
+    wall.push_back(watch.Wall());
+  }
+  m->seconds = Median(seconds);
+  m->wall_seconds = Median(wall);
+}
+
 void SetTarget(const Shape& shape, Measurement* m) {
   m->target = shape.target;
   if (!shape.target) return;
@@ -75,19 +92,11 @@ tl::expected<Measurement, std::string> RunWhole(const Shape& shape, const RunOpt
   Measurement m;
   m.shape = shape.name;
   m.unit = shape.unit;
-  const int reps = options.timing ? std::max(1, options.repetitions) : 1;
-  std::vector<double> seconds;
-  std::vector<double> wall;
-  for (int i = 0; i < reps; ++i) {
-    const Stopwatch watch;
+  TimeRepetitions(options, &m, [&] {
     const RunCount c = (*run)();
-    seconds.push_back(watch.Cpu());
-    wall.push_back(watch.Wall());
     m.bound = c.done;
     m.expected_bound = c.expected;
-  }
-  m.seconds = Median(seconds);
-  m.wall_seconds = Median(wall);
+  });
   m.value = m.seconds;
   m.target = shape.target;
   if (options.timing) SetTarget(shape, &m);
@@ -118,18 +127,10 @@ tl::expected<Measurement, std::string> RunShape(const Shape& shape, const RunOpt
   m.shape = shape.name;
   m.unit = shape.unit;
   m.expected_bound = in.expected_bound;
-  const int reps = options.timing ? std::max(1, options.repetitions) : 1;
-  std::vector<double> seconds;
-  std::vector<double> wall;
-  for (int i = 0; i < reps; ++i) {
-    const Stopwatch watch;
+  TimeRepetitions(options, &m, [&] {
     const sched::ScheduleResult r = sched::Schedule(in.objects, sched::SchedulerOptions{});
-    seconds.push_back(watch.Cpu());
-    wall.push_back(watch.Wall());
     m.bound = static_cast<int64_t>(r.bindings.size());
-  }
-  m.seconds = Median(seconds);
-  m.wall_seconds = Median(wall);
+  });
   const double units = static_cast<double>(std::max<int64_t>(in.units, 1));
   m.value = shape.measure == Measure::kThroughput ? units / m.seconds : m.seconds / units * shape.unit_scale;
   m.target = shape.target;
@@ -139,7 +140,7 @@ tl::expected<Measurement, std::string> RunShape(const Shape& shape, const RunOpt
   const double scan = MeasureScanSeconds(arrays, in.scan_cpu_milli, in.scan_memory_bytes);
   m.scan_bound_ratio = m.seconds / (static_cast<double>(std::max<int64_t>(in.pods, 1)) * scan);
   std::vector<double> naive;
-  for (int i = 0; i < std::min(reps, 3); ++i) {
+  for (int i = 0; i < std::min(std::max(1, options.repetitions), 3); ++i) {
     const Stopwatch watch;
     volatile int64_t placed = NaiveSchedule(in.objects);
     (void)placed;
