@@ -7,6 +7,8 @@ packages=(
   cmake g++ make
   # ninja-build: scripts/build.sh and scripts/configure-fuzz.sh use Ninja for a fresh build dir.
   ninja-build
+  # ccache: CMakeLists.txt compiles through it when installed (warm rebuilds on the same machine).
+  ccache
   libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libfmt-dev libspdlog-dev libexpected-dev
   libgtest-dev libgmock-dev librapidcheck-dev libbenchmark-dev
   # fuzz/ (scripts/fuzz.sh, the fuzz smoke of scripts/test.sh): clang and its libFuzzer /
