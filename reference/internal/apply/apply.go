@@ -1,0 +1,355 @@
+package apply
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"wasched.io/reference/internal/kube"
+	"wasched.io/reference/internal/manifest"
+)
+
+// ClusterObject names a cluster-scoped object a run created.
+type ClusterObject struct {
+	GVR  schema.GroupVersionResource
+	Name string
+}
+
+// Record is what one Apply created: enough to build the result and to remove it all again.
+type Record struct {
+	// Namespaces: every namespace the run's objects live in, sorted.
+	Namespaces []string
+	// Cluster: the cluster-scoped objects created, in creation order.
+	Cluster []ClusterObject
+	// PendingPods / RunningPods: "ns/name" of the pods created without / with spec.nodeName.
+	PendingPods map[string]bool
+	RunningPods map[string]bool
+	// Jobs: "ns/name" → the number of pods its controller is expected to create at once.
+	Jobs map[string]int
+	// Skipped: objects of kinds wasched does not read (not created), as "file: document N: Kind ns/name".
+	Skipped []string
+}
+
+// InputError is a rejection by the API server of an input object: invalid input (exit 1).
+type InputError struct {
+	Where string // "file: document N: Kind ns/name"
+	Err   error
+}
+
+func (e *InputError) Error() string { return e.Where + ": " + DescribeAPIError(e.Err) }
+
+// DescribeAPIError renders an API error with its field causes ("field: message; ...").
+func DescribeAPIError(err error) string {
+	var st apierrors.APIStatus
+	if s, ok := err.(apierrors.APIStatus); ok {
+		st = s
+	}
+	if st == nil {
+		return err.Error()
+	}
+	status := st.Status()
+	if status.Details != nil && len(status.Details.Causes) > 0 {
+		parts := make([]string, 0, len(status.Details.Causes))
+		for _, c := range status.Details.Causes {
+			if c.Field != "" {
+				parts = append(parts, c.Field+": "+c.Message)
+			} else {
+				parts = append(parts, c.Message)
+			}
+		}
+		return strings.Join(parts, "; ")
+	}
+	return status.Message
+}
+
+// ProtectedNamespace: namespaces that exist in every cluster and are never deleted; a run's
+// objects in them are deleted one by one instead.
+func ProtectedNamespace(ns string) bool {
+	switch ns {
+	case "default", "kube-system", "kube-public", "kube-node-lease":
+		return true
+	}
+	return false
+}
+
+// Namespaces lists the namespaces a set of objects needs (namespaced kinds without a namespace
+// go to "default"), sorted.
+func Namespaces(c *kube.Client, objs []manifest.Object) ([]string, error) {
+	set := map[string]bool{}
+	for _, o := range objs {
+		r := Rank(o.Unstructured)
+		if r == RankSkip {
+			continue
+		}
+		if r == RankNamespace {
+			set[o.GetName()] = true
+			continue
+		}
+		namespaced, err := c.Namespaced(o.GroupVersionKind())
+		if err != nil {
+			return nil, &InputError{Where: o.Where(), Err: err}
+		}
+		if namespaced {
+			set[nsOf(o.Unstructured)] = true
+		}
+	}
+	out := make([]string, 0, len(set))
+	for ns := range set {
+		out = append(out, ns)
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// Apply creates objs (already in Sort order) and writes their status where a kubelet or the
+// input would have (see writeStatus). It stops at the first rejection with an *InputError; the
+// caller then removes what was created (Reset with the returned record).
+func Apply(ctx context.Context, c *kube.Client, objs []manifest.Object) (*Record, error) {
+	rec := &Record{PendingPods: map[string]bool{}, RunningPods: map[string]bool{}, Jobs: map[string]int{}}
+	nss, err := Namespaces(c, objs)
+	if err != nil {
+		return rec, err
+	}
+	rec.Namespaces = nss
+	explicit := map[string]bool{}
+	for _, o := range objs {
+		if Rank(o.Unstructured) == RankNamespace {
+			explicit[o.GetName()] = true
+		}
+	}
+	for _, ns := range nss {
+		if explicit[ns] || ProtectedNamespace(ns) {
+			continue
+		}
+		nsObj := &unstructured.Unstructured{}
+		nsObj.SetAPIVersion("v1")
+		nsObj.SetKind("Namespace")
+		nsObj.SetName(ns)
+		if err := createNamespace(ctx, c, nsObj); err != nil {
+			return rec, &InputError{Where: "Namespace " + ns, Err: err}
+		}
+	}
+	for _, o := range objs {
+		r := Rank(o.Unstructured)
+		if r == RankSkip {
+			rec.Skipped = append(rec.Skipped, o.Where())
+			continue
+		}
+		u := prepareForCreate(o.Unstructured)
+		if r == RankNamespace {
+			if err := createNamespace(ctx, c, u); err != nil {
+				return rec, &InputError{Where: o.Where(), Err: err}
+			}
+			continue
+		}
+		ri, m, err := c.ResourceFor(u)
+		if err != nil {
+			return rec, &InputError{Where: o.Where(), Err: err}
+		}
+		created, err := ri.Create(ctx, u, metav1.CreateOptions{FieldManager: "wasched-reference"})
+		if err != nil {
+			return rec, &InputError{Where: o.Where(), Err: err}
+		}
+		if created.GetNamespace() == "" {
+			rec.Cluster = append(rec.Cluster, ClusterObject{GVR: m.Resource, Name: created.GetName()})
+		}
+		key := created.GetNamespace() + "/" + created.GetName()
+		switch r {
+		case RankPendingPod:
+			rec.PendingPods[key] = true
+		case RankRunningPod:
+			rec.RunningPods[key] = true
+		case RankJob:
+			rec.Jobs[key] = ExpectedJobPods(created)
+		}
+		if err := writeStatus(ctx, c, r, o.Unstructured, created); err != nil {
+			return rec, &InputError{Where: o.Where() + ": status", Err: err}
+		}
+	}
+	return rec, nil
+}
+
+// createNamespace creates a namespace, waiting out a namespace of the same name that is still
+// terminating from an earlier run; one that already exists is reused.
+func createNamespace(ctx context.Context, c *kube.Client, u *unstructured.Unstructured) error {
+	ri := c.Dyn.Resource(schema.GroupVersionResource{Version: "v1", Resource: "namespaces"})
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		_, err := ri.Create(ctx, u, metav1.CreateOptions{FieldManager: "wasched-reference"})
+		if err == nil || apierrors.IsAlreadyExists(err) {
+			existing, gerr := ri.Get(ctx, u.GetName(), metav1.GetOptions{})
+			if gerr != nil {
+				return gerr
+			}
+			if existing.GetDeletionTimestamp() == nil {
+				return nil
+			}
+			err = fmt.Errorf("namespace %s is still terminating", u.GetName())
+		}
+		if time.Now().After(deadline) {
+			return err
+		}
+		if werr := WaitGone(ctx, ri, []string{u.GetName()}, time.Until(deadline)); werr != nil {
+			return werr
+		}
+	}
+}
+
+// prepareForCreate: a copy without the fields a create must not carry (resourceVersion,
+// managedFields, selfLink) and without status (written through /status afterwards).
+func prepareForCreate(in *unstructured.Unstructured) *unstructured.Unstructured {
+	u := in.DeepCopy()
+	unstructured.RemoveNestedField(u.Object, "metadata", "resourceVersion")
+	unstructured.RemoveNestedField(u.Object, "metadata", "managedFields")
+	unstructured.RemoveNestedField(u.Object, "metadata", "selfLink")
+	unstructured.RemoveNestedField(u.Object, "metadata", "deletionTimestamp")
+	unstructured.RemoveNestedField(u.Object, "status")
+	return u
+}
+
+// ExpectedJobPods: how many pods the Job controller creates at once for a new Job:
+// min(parallelism (default 1), completions when set); 0 when suspended.
+func ExpectedJobPods(job *unstructured.Unstructured) int {
+	if s, _, _ := unstructured.NestedBool(job.Object, "spec", "suspend"); s {
+		return 0
+	}
+	par := int64(1)
+	if p, ok := nestedInt(job.Object, "spec", "parallelism"); ok {
+		par = p
+	}
+	if comp, ok := nestedInt(job.Object, "spec", "completions"); ok && comp < par {
+		par = comp
+	}
+	return int(par)
+}
+
+// nestedInt reads an integer field decoded either from the API (int64) or from YAML/JSON
+// input (float64).
+func nestedInt(obj map[string]interface{}, path ...string) (int64, bool) {
+	v, ok, _ := unstructured.NestedFieldNoCopy(obj, path...)
+	if !ok {
+		return 0, false
+	}
+	switch n := v.(type) {
+	case int64:
+		return n, true
+	case int:
+		return int64(n), true
+	case float64:
+		return int64(n), true
+	}
+	return 0, false
+}
+
+// writeStatus writes through the status subresource what the input says, or what a kubelet
+// would have reported:
+//   - Node: the input status, plus what a kubelet always reports: allocatable = capacity when
+//     only capacity is given, `pods: 110` (kubelet's default maxPods) when absent, and a Ready
+//     condition when none is given (there is no kubelet; the lifecycle stand-in keeps it Ready).
+//   - Pod with spec.nodeName ("already running"): phase Running with PodScheduled, Initialized,
+//     ContainersReady and Ready True, unless the input gives a phase (e.g. Succeeded).
+//   - any other object whose input carries a status (a PodGroup's conditions, an allocated
+//     ResourceClaim): that status; conditions without lastTransitionTime get the current time.
+//
+// Pending pods' input status is not written: the scheduler owns it.
+func writeStatus(ctx context.Context, c *kube.Client, rank int, in, created *unstructured.Unstructured) error {
+	status, hasStatus, _ := unstructured.NestedMap(in.Object, "status")
+	now := metav1.Now().UTC().Format(time.RFC3339)
+	switch rank {
+	case RankNode:
+		if status == nil {
+			status = map[string]interface{}{}
+		}
+		capacity, _, _ := unstructured.NestedMap(status, "capacity")
+		alloc, hasAlloc, _ := unstructured.NestedMap(status, "allocatable")
+		if !hasAlloc && capacity != nil {
+			alloc = capacity
+		}
+		if alloc == nil {
+			alloc = map[string]interface{}{}
+		}
+		if _, ok := alloc["pods"]; !ok {
+			alloc["pods"] = "110"
+		}
+		if capacity == nil {
+			capacity = alloc
+		}
+		if _, ok := capacity["pods"]; !ok {
+			capacity["pods"] = alloc["pods"]
+		}
+		status["allocatable"] = alloc
+		status["capacity"] = capacity
+		conds, _, _ := unstructured.NestedSlice(status, "conditions")
+		hasReady := false
+		for _, ci := range conds {
+			if m, ok := ci.(map[string]interface{}); ok && m["type"] == "Ready" {
+				hasReady = true
+			}
+		}
+		if !hasReady {
+			conds = append(conds, map[string]interface{}{
+				"type": "Ready", "status": "True", "reason": "KubeletReady",
+				"message":           "wasched-reference: no kubelet; the node is reported Ready",
+				"lastHeartbeatTime": now, "lastTransitionTime": now,
+			})
+		}
+		status["conditions"] = conds
+	case RankRunningPod:
+		if status == nil {
+			status = map[string]interface{}{}
+		}
+		if _, ok := status["phase"]; !ok {
+			status["phase"] = "Running"
+			var conds []interface{}
+			for _, t := range []string{"PodScheduled", "Initialized", "ContainersReady", "Ready"} {
+				conds = append(conds, map[string]interface{}{"type": t, "status": "True", "lastTransitionTime": now})
+			}
+			status["conditions"] = conds
+		}
+		if _, ok := status["startTime"]; !ok {
+			status["startTime"] = now
+		}
+	case RankPendingPod:
+		return nil
+	default:
+		if !hasStatus || len(status) == 0 {
+			return nil
+		}
+		if conds, ok, _ := unstructured.NestedSlice(status, "conditions"); ok {
+			for _, ci := range conds {
+				if m, ok := ci.(map[string]interface{}); ok {
+					if _, has := m["lastTransitionTime"]; !has {
+						m["lastTransitionTime"] = now
+					}
+				}
+			}
+			status["conditions"] = conds
+		}
+	}
+	ri, _, err := c.ResourceFor(created)
+	if err != nil {
+		return err
+	}
+	for attempt := 0; ; attempt++ {
+		obj := created.DeepCopy()
+		obj.Object["status"] = status
+		_, err = ri.UpdateStatus(ctx, obj, metav1.UpdateOptions{FieldManager: "wasched-reference"})
+		if err == nil || attempt >= 5 {
+			return err
+		}
+		if !apierrors.IsConflict(err) {
+			return err
+		}
+		// The lifecycle stand-in (or a controller) wrote first: read again and retry.
+		if created, err = ri.Get(ctx, created.GetName(), metav1.GetOptions{}); err != nil {
+			return err
+		}
+	}
+}

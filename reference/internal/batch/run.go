@@ -1,0 +1,218 @@
+package batch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"wasched.io/reference/internal/apply"
+	"wasched.io/reference/internal/manifest"
+	"wasched.io/reference/internal/result"
+	"wasched.io/reference/internal/run"
+)
+
+// Options configures Run.
+type Options struct {
+	Run      run.Options
+	CasesDir string
+	OutDir   string
+	// Parallel: how many cases share one control-plane run.
+	Parallel int
+	Log      io.Writer
+}
+
+// Summary counts what Run did.
+type Summary struct {
+	Cases, Written, Invalid, Failed, Solo, Runs int
+	Elapsed                                     time.Duration
+}
+
+// LoadCases reads every sub-folder of dir as a case (its *.yaml, *.yml and *.json, recursively,
+// except expected.json). A case that fails to load is written as `<out>/<case>.error` with
+// the reason and left out.
+func LoadCases(dir string) ([]*Case, map[string]error, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	var names []string
+	for _, e := range entries {
+		if e.IsDir() {
+			names = append(names, e.Name())
+		}
+	}
+	sort.Strings(names)
+	var cases []*Case
+	bad := map[string]error{}
+	for i, n := range names {
+		d := filepath.Join(dir, n)
+		objs, _, err := manifest.Load([]string{d}, nil, manifest.Options{Skip: func(p string) bool {
+			return filepath.Base(p) == "expected.json"
+		}})
+		if err != nil {
+			bad[n] = err
+			continue
+		}
+		cases = append(cases, NewCase(i, n, d, objs))
+	}
+	return cases, bad, nil
+}
+
+// Run schedules every case, Parallel at a time in one run each (solo cases alone, with their
+// original names), and writes `<out>/<case>.json` (or `<case>.error` for an input the API
+// server refused: what `wasched` reports with exit 1).
+func Run(ctx context.Context, opts Options) (Summary, error) {
+	start := time.Now()
+	var sum Summary
+	cases, bad, err := LoadCases(opts.CasesDir)
+	if err != nil {
+		return sum, err
+	}
+	if err := os.MkdirAll(opts.OutDir, 0o755); err != nil {
+		return sum, err
+	}
+	for name, e := range bad {
+		sum.Invalid++
+		if err := writeError(opts.OutDir, name, e); err != nil {
+			return sum, err
+		}
+	}
+	sum.Cases = len(cases) + len(bad)
+	var shared, solo []*Case
+	transformed := map[*Case][]manifest.Object{}
+	for _, c := range cases {
+		objs := c.Transform()
+		if c.Solo != "" {
+			fmt.Fprintf(opts.Log, "%s: runs alone: %s\n", c.Name, c.Solo)
+			solo = append(solo, c)
+			continue
+		}
+		transformed[c] = objs
+		shared = append(shared, c)
+	}
+	sum.Solo = len(solo)
+	par := opts.Parallel
+	if par < 1 {
+		par = 1
+	}
+	for len(shared) > 0 {
+		n := par
+		if n > len(shared) {
+			n = len(shared)
+		}
+		group := shared[:n]
+		shared = shared[n:]
+		for len(group) > 0 {
+			refused, err := runGroup(ctx, opts, group, transformed, &sum)
+			if err != nil {
+				return sum, err
+			}
+			if refused == nil {
+				break
+			}
+			// One case's input was refused: record it and run the others again.
+			var rest []*Case
+			for _, c := range group {
+				if c != refused {
+					rest = append(rest, c)
+				}
+			}
+			group = rest
+		}
+	}
+	for _, c := range solo {
+		t := time.Now()
+		out, err := run.Schedule(ctx, opts.Run, c.Objs)
+		sum.Runs++
+		var ie *apply.InputError
+		if errors.As(err, &ie) {
+			sum.Invalid++
+			if werr := writeError(opts.OutDir, c.Name, err); werr != nil {
+				return sum, werr
+			}
+			continue
+		}
+		if err != nil {
+			sum.Failed++
+			fmt.Fprintf(opts.Log, "%s: %v\n", c.Name, err)
+			continue
+		}
+		if err := writeResult(opts.OutDir, c.Name, result.Build(out.State)); err != nil {
+			return sum, err
+		}
+		sum.Written++
+		fmt.Fprintf(opts.Log, "run %d: 1 case (solo) in %.1fs\n", sum.Runs, time.Since(t).Seconds())
+	}
+	sum.Elapsed = time.Since(start)
+	return sum, nil
+}
+
+// runGroup schedules the cases in one run. It returns the case whose input the API server
+// refused (nothing written for the others then), or nil after writing every result.
+func runGroup(ctx context.Context, opts Options, group []*Case, transformed map[*Case][]manifest.Object, sum *Summary) (*Case, error) {
+	t := time.Now()
+	var objs []manifest.Object
+	for ci, c := range group {
+		for _, o := range transformed[c] {
+			o.Index += ci * 1_000_000 // keep each case's input order; cases do not interact
+			objs = append(objs, o)
+		}
+	}
+	out, err := run.Schedule(ctx, opts.Run, objs)
+	sum.Runs++
+	var ie *apply.InputError
+	if errors.As(err, &ie) {
+		for _, c := range group {
+			if strings.HasPrefix(ie.Where, c.Dir+string(filepath.Separator)) || strings.Contains(ie.Where, c.Prefix) {
+				sum.Invalid++
+				msg := strings.ReplaceAll(ie.Error(), c.Prefix, "")
+				return c, writeError(opts.OutDir, c.Name, errors.New(msg))
+			}
+		}
+		return nil, fmt.Errorf("refused input outside every case: %w", err)
+	}
+	if err != nil {
+		return nil, err
+	}
+	clusterNodes := 0
+	caseNodes := map[*Case]int{}
+	for _, c := range group {
+		for _, o := range transformed[c] {
+			if apply.Rank(o.Unstructured) == apply.RankNode {
+				caseNodes[c]++
+				clusterNodes++
+			}
+		}
+	}
+	for _, c := range group {
+		r := result.Build(c.Filter(out.State))
+		c.MapBack(r, caseNodes[c], clusterNodes)
+		if err := writeResult(opts.OutDir, c.Name, r); err != nil {
+			return nil, err
+		}
+		sum.Written++
+	}
+	fmt.Fprintf(opts.Log, "run %d: %d cases in %.1fs (hold %.1fs, apply %.1fs, controllers %.1fs, release %.1fs, quiet %.1fs, cleanup %.1fs)\n",
+		sum.Runs, len(group), time.Since(t).Seconds(), out.Timings.Hold.Seconds(), out.Timings.Apply.Seconds(),
+		out.Timings.Controllers.Seconds(), out.Timings.Release.Seconds(), out.Timings.Quiet.Seconds(), out.Timings.Cleanup.Seconds())
+	return nil, nil
+}
+
+func writeResult(dir, name string, r *result.Result) error {
+	b, err := r.JSON()
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, name+".json"), b, 0o644)
+}
+
+func writeError(dir, name string, e error) error {
+	_ = os.Remove(filepath.Join(dir, name+".json"))
+	return os.WriteFile(filepath.Join(dir, name+".error"), []byte("error: "+e.Error()+"\n"), 0o644)
+}

@@ -1,0 +1,378 @@
+// Package validate asks the reference API server what it thinks of each input object and
+// renders the answer as wasched's validate report (design.md "validate JSON output"):
+// `{"errors": [{"object", "type", "field", "origin", "detail"}]}`, plus `file`, `document` and
+// `value` as wasched adds them.
+//
+// Each object is sent with dryRun=All: a create, or — when --old holds an object of the same
+// group, kind, namespace and name — an update of that stored object (the --old object is
+// created for real first). What admission needs to exist is created for real and removed
+// afterwards: the namespaces, and the input's PriorityClasses (the Priority admission plugin
+// resolves a pod's priorityClassName). The errors come from the Status the API server returns:
+// each cause's reason maps to a type (FieldValueInvalid → Invalid, FieldValueRequired →
+// Required, FieldValueNotSupported → NotSupported, FieldValueForbidden → Forbidden,
+// FieldValueTooMany → TooMany, FieldValueDuplicate → Duplicate, InternalError →
+// InternalError; NotFound, TooLong, TypeInvalid and the others become Invalid as in wasched's
+// report), `field` is the cause's field, `detail` the cause's message without its leading
+// "<Type>: <value>: " (the value goes to `value`). The API does not carry the
+// declarative-validation origin, so `origin` is always "".
+package validate
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"wasched.io/reference/internal/apply"
+	"wasched.io/reference/internal/kube"
+	"wasched.io/reference/internal/manifest"
+)
+
+// Error is one line of the report.
+type Error struct {
+	Object   string `json:"object"`
+	Type     string `json:"type"`
+	Field    string `json:"field"`
+	Origin   string `json:"origin"`
+	Detail   string `json:"detail"`
+	File     string `json:"file,omitempty"`
+	Document int    `json:"document,omitempty"`
+	Value    string `json:"value,omitempty"`
+}
+
+// Report is the whole document.
+type Report struct {
+	Errors []Error `json:"errors"`
+}
+
+// JSON renders the report as wasched does (2-space indent, trailing newline).
+func (r *Report) JSON() ([]byte, error) {
+	if r.Errors == nil {
+		r.Errors = []Error{}
+	}
+	b, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '\n'), nil
+}
+
+// Options configures Validate.
+type Options struct {
+	Client *kube.Client
+	// Rename maps an input namespace to the one used in the cluster (batch isolation); nil keeps
+	// names. Reports always use the input's names.
+	Rename func(ns string) string
+}
+
+type objKey struct{ group, kind, ns, name string }
+
+func keyOf(u *unstructured.Unstructured) objKey {
+	gvk := u.GroupVersionKind()
+	return objKey{gvk.Group, gvk.Kind, u.GetNamespace(), u.GetName()}
+}
+
+// Validate checks objs (each as a create, or as an update of its --old counterpart in olds)
+// and returns the report. Errors that are not about the input (the API server unreachable)
+// are returned as error.
+func Validate(ctx context.Context, opts Options, objs, olds []manifest.Object) (*Report, []string, error) {
+	c := opts.Client
+	rename := opts.Rename
+	if rename == nil {
+		rename = func(ns string) string { return ns }
+	}
+	var warnings []string
+	report := &Report{Errors: []Error{}}
+	// Prepare copies in cluster names.
+	prep := func(in []manifest.Object) ([]manifest.Object, error) {
+		out := make([]manifest.Object, 0, len(in))
+		for _, o := range in {
+			cp := o
+			cp.Unstructured = o.DeepCopy()
+			if apply.Rank(cp.Unstructured) == apply.RankNamespace {
+				cp.SetName(rename(cp.GetName()))
+			} else if cp.GetNamespace() != "" || namespacedKind(c, cp.Unstructured) {
+				ns := cp.GetNamespace()
+				if ns == "" {
+					ns = "default"
+				}
+				cp.SetNamespace(rename(ns))
+			}
+			out = append(out, cp)
+		}
+		return out, nil
+	}
+	cobjs, _ := prep(objs)
+	colds, _ := prep(olds)
+
+	// Real objects: namespaces, PriorityClasses, old objects.
+	all := append(append([]manifest.Object(nil), cobjs...), colds...)
+	nss, err := apply.Namespaces(c, all)
+	if err != nil {
+		nss = nil // an unserved kind: reported below per object
+	}
+	var created []apply.ClusterObject
+	var createdNS []string
+	var deleters []func()
+	defer func() {
+		for i := len(deleters) - 1; i >= 0; i-- {
+			deleters[i]()
+		}
+		_ = apply.Reset(context.Background(), c, createdNS, created, time.Minute)
+	}()
+	for _, ns := range nss {
+		if apply.ProtectedNamespace(ns) {
+			continue
+		}
+		_, err := c.Core.CoreV1().Namespaces().Get(ctx, ns, metav1.GetOptions{})
+		if apierrors.IsNotFound(err) {
+			nsObj := &unstructured.Unstructured{Object: map[string]interface{}{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]interface{}{"name": ns}}}
+			if _, err := c.Dyn.Resource(nsGVR).Create(ctx, nsObj, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
+				return nil, nil, fmt.Errorf("creating namespace %s: %w", ns, err)
+			}
+			createdNS = append(createdNS, ns)
+		}
+	}
+	// PriorityClasses of the input exist for real while the others are checked: a create of
+	// one validates it like a dry run would.
+	done := map[int]bool{}
+	for i, o := range cobjs {
+		if apply.Rank(o.Unstructured) != apply.RankPriorityClass {
+			continue
+		}
+		done[i] = true
+		ri, m, err := c.ResourceFor(o.Unstructured)
+		if err != nil {
+			report.Errors = append(report.Errors, unserved(objs[i], err))
+			continue
+		}
+		if _, err := ri.Create(ctx, prepare(o.Unstructured), metav1.CreateOptions{}); err != nil {
+			report.Errors = append(report.Errors, FromAPIError(objs[i], err)...)
+			continue
+		}
+		created = append(created, apply.ClusterObject{GVR: m.Resource, Name: o.GetName()})
+	}
+	stored := map[objKey]bool{}
+	for _, o := range apply.Sort(colds) {
+		ri, m, err := c.ResourceFor(o.Unstructured)
+		if err != nil {
+			warnings = append(warnings, fmt.Sprintf("%s: --old object: %v", o.Where(), err))
+			continue
+		}
+		if _, err := ri.Create(ctx, prepare(o.Unstructured), metav1.CreateOptions{}); err != nil {
+			warnings = append(warnings, fmt.Sprintf("%s: --old object refused by the API server: %s", o.Where(), apply.DescribeAPIError(err)))
+			continue
+		}
+		if o.GetNamespace() == "" {
+			created = append(created, apply.ClusterObject{GVR: m.Resource, Name: o.GetName()})
+		} else {
+			name := o.GetName()
+			deleters = append(deleters, func() {
+				zero := int64(0)
+				_ = ri.Delete(context.Background(), name, metav1.DeleteOptions{GracePeriodSeconds: &zero})
+			})
+		}
+		stored[keyOf(o.Unstructured)] = true
+	}
+	for i, o := range cobjs {
+		if done[i] {
+			continue
+		}
+		if apply.Rank(o.Unstructured) == apply.RankNamespace {
+			continue // created above
+		}
+		ri, _, err := c.ResourceFor(o.Unstructured)
+		if err != nil {
+			report.Errors = append(report.Errors, unserved(objs[i], err))
+			continue
+		}
+		u := prepare(o.Unstructured)
+		dry := []string{metav1.DryRunAll}
+		if stored[keyOf(o.Unstructured)] {
+			cur, err := ri.Get(ctx, o.GetName(), metav1.GetOptions{})
+			if err != nil {
+				return nil, nil, err
+			}
+			u.SetResourceVersion(cur.GetResourceVersion())
+			_, err = ri.Update(ctx, u, metav1.UpdateOptions{DryRun: dry})
+			report.Errors = append(report.Errors, FromAPIError(objs[i], err)...)
+			continue
+		}
+		_, err = ri.Create(ctx, u, metav1.CreateOptions{DryRun: dry})
+		report.Errors = append(report.Errors, FromAPIError(objs[i], err)...)
+	}
+	return report, warnings, nil
+}
+
+var nsGVR = kube.Namespaces
+
+func namespacedKind(c *kube.Client, u *unstructured.Unstructured) bool {
+	ok, err := c.Namespaced(u.GroupVersionKind())
+	return err == nil && ok
+}
+
+func prepare(in *unstructured.Unstructured) *unstructured.Unstructured {
+	u := in.DeepCopy()
+	unstructured.RemoveNestedField(u.Object, "metadata", "resourceVersion")
+	unstructured.RemoveNestedField(u.Object, "metadata", "managedFields")
+	unstructured.RemoveNestedField(u.Object, "metadata", "creationTimestamp")
+	unstructured.RemoveNestedField(u.Object, "metadata", "uid")
+	return u
+}
+
+func unserved(o manifest.Object, err error) Error {
+	return Error{Object: objectName(o), Type: "Forbidden", Field: "kind", Detail: err.Error(), File: o.File, Document: o.Doc}
+}
+
+func objectName(o manifest.Object) string {
+	ns := o.GetNamespace()
+	if ns == "" && o.GetKind() != "Namespace" && o.GetKind() != "Node" && o.GetKind() != "PriorityClass" &&
+		o.GetKind() != "DeviceClass" && o.GetKind() != "ResourceSlice" {
+		ns = "default"
+	}
+	if ns == "" {
+		return o.GetKind() + " " + o.GetName()
+	}
+	return o.GetKind() + " " + ns + "/" + o.GetName()
+}
+
+// FromAPIError turns an API error into report lines (none for nil).
+func FromAPIError(o manifest.Object, err error) []Error {
+	if err == nil {
+		return nil
+	}
+	base := Error{Object: objectName(o), File: o.File, Document: o.Doc}
+	st, ok := err.(apierrors.APIStatus)
+	if !ok {
+		e := base
+		e.Type, e.Detail = "InternalError", err.Error()
+		return []Error{e}
+	}
+	status := st.Status()
+	if status.Details != nil && len(status.Details.Causes) > 0 && status.Reason == metav1.StatusReasonInvalid {
+		var out []Error
+		for _, cause := range status.Details.Causes {
+			e := base
+			e.Field = cause.Field
+			e.Type, e.Value, e.Detail = ParseCause(string(cause.Type), cause.Message)
+			out = append(out, e)
+		}
+		return out
+	}
+	e := base
+	e.Detail = status.Message
+	switch status.Reason {
+	case metav1.StatusReasonForbidden:
+		e.Type = "Forbidden"
+	case metav1.StatusReasonAlreadyExists:
+		e.Type, e.Field = "Duplicate", "metadata.name"
+	case metav1.StatusReasonInternalError:
+		e.Type = "InternalError"
+	default:
+		e.Type = "Invalid"
+	}
+	return []Error{e}
+}
+
+// causeTypes: StatusCause reason → (wasched type, the ErrorType.String() the message starts
+// with), from k8s.io/apimachinery/pkg/util/validation/field/errors.go.
+var causeTypes = map[string][2]string{
+	"FieldValueNotFound":     {"Invalid", "Not found"},
+	"FieldValueRequired":     {"Required", "Required value"},
+	"FieldValueDuplicate":    {"Duplicate", "Duplicate value"},
+	"FieldValueInvalid":      {"Invalid", "Invalid value"},
+	"FieldValueNotSupported": {"NotSupported", "Unsupported value"},
+	"FieldValueForbidden":    {"Forbidden", "Forbidden"},
+	"FieldValueTooLong":      {"Invalid", "Too long"},
+	"FieldValueTooMany":      {"TooMany", "Too many"},
+	"InternalError":          {"InternalError", "Internal error"},
+	"FieldValueTypeInvalid":  {"Invalid", "Invalid value"},
+	"FieldValueTooShort":     {"Invalid", "Too short"},
+	"FieldValueTooFew":       {"Invalid", "Too few"},
+}
+
+// ParseCause splits a cause message (field.Error.ErrorBody: "<Type>[: <value>][: <detail>]")
+// into wasched's type, the rendered value and the detail. A NotFound becomes Invalid with the
+// detail `not found: <value>[: detail]`, an empty TooLong detail "too long", as wasched writes
+// them. The value is recognised as a Go-quoted string, a JSON object or array, or a number /
+// boolean / null token followed by ": " or the end; anything else is detail.
+func ParseCause(reason, msg string) (typ, value, detail string) {
+	ct, ok := causeTypes[reason]
+	if !ok {
+		ct = [2]string{"Invalid", ""}
+	}
+	typ = ct[0]
+	rest := msg
+	if ct[1] != "" && strings.HasPrefix(rest, ct[1]) {
+		rest = strings.TrimPrefix(rest, ct[1])
+		rest = strings.TrimPrefix(rest, ": ")
+	}
+	switch reason {
+	case "FieldValueRequired", "FieldValueForbidden", "FieldValueTooLong", "FieldValueTooShort", "InternalError":
+		// no value in the message (ErrorBody)
+	default:
+		value, rest = splitValue(rest)
+	}
+	detail = rest
+	switch reason {
+	case "FieldValueNotFound":
+		d := "not found"
+		if value != "" {
+			d += ": " + value
+		}
+		if detail != "" {
+			d += ": " + detail
+		}
+		detail = d
+	case "FieldValueTooLong":
+		if detail == "" {
+			detail = "too long"
+		}
+	}
+	return typ, value, detail
+}
+
+func splitValue(s string) (string, string) {
+	if s == "" {
+		return "", ""
+	}
+	switch s[0] {
+	case '"':
+		if q, err := strconv.QuotedPrefix(s); err == nil {
+			return q, strings.TrimPrefix(s[len(q):], ": ")
+		}
+	case '{', '[':
+		dec := json.NewDecoder(strings.NewReader(s))
+		var v interface{}
+		if err := dec.Decode(&v); err == nil {
+			n := int(dec.InputOffset())
+			if n == len(s) || strings.HasPrefix(s[n:], ": ") {
+				return s[:n], strings.TrimPrefix(s[n:], ": ")
+			}
+		}
+	}
+	tok, after, found := strings.Cut(s, ": ")
+	if isScalar(tok) {
+		if found {
+			return tok, after
+		}
+		return tok, ""
+	}
+	return "", s
+}
+
+func isScalar(t string) bool {
+	if t == "true" || t == "false" || t == "null" || t == "<nil>" {
+		return true
+	}
+	if _, err := strconv.ParseFloat(t, 64); err == nil {
+		return true
+	}
+	return false
+}

@@ -1,0 +1,35 @@
+package validate
+
+import "testing"
+
+// TestParseCause: cause messages as field.Error.ErrorBody renders them
+// (k8s.io/apimachinery/pkg/util/validation/field/errors.go) split into wasched's type, value and
+// detail.
+func TestParseCause(t *testing.T) {
+	cases := []struct {
+		reason, msg        string
+		typ, value, detail string
+	}{
+		{"FieldValueInvalid", "Invalid value: 0: must be greater than or equal to 1", "Invalid", "0", "must be greater than or equal to 1"},
+		{"FieldValueInvalid", `Invalid value: "a_b": a lowercase RFC 1123 subdomain must consist of ...`, "Invalid", `"a_b"`, "a lowercase RFC 1123 subdomain must consist of ..."},
+		{"FieldValueInvalid", `Invalid value: {"gang":{"minCount":2}}: field is immutable`, "Invalid", `{"gang":{"minCount":2}}`, "field is immutable"},
+		{"FieldValueInvalid", `Invalid value: ["a","b"]`, "Invalid", `["a","b"]`, ""},
+		{"FieldValueInvalid", "Invalid value: must be set", "Invalid", "", "must be set"},
+		{"FieldValueRequired", "Required value", "Required", "", ""},
+		{"FieldValueRequired", "Required value: must specify one of: `basic`, `gang`", "Required", "", "must specify one of: `basic`, `gang`"},
+		{"FieldValueForbidden", "Forbidden: may not be set when the gate is off", "Forbidden", "", "may not be set when the gate is off"},
+		{"FieldValueNotSupported", `Unsupported value: "Sometimes": supported values: "Never", "PreemptLowerPriority"`, "NotSupported", `"Sometimes"`, `supported values: "Never", "PreemptLowerPriority"`},
+		{"FieldValueDuplicate", `Duplicate value: "workers"`, "Duplicate", `"workers"`, ""},
+		{"FieldValueTooMany", "Too many: 9: must have at most 8 items", "TooMany", "9", "must have at most 8 items"},
+		{"FieldValueNotFound", `Not found: "ghost"`, "Invalid", `"ghost"`, `not found: "ghost"`},
+		{"FieldValueTooLong", "Too long: may not be more than 63 bytes", "Invalid", "", "may not be more than 63 bytes"},
+		{"FieldValueTooLong", "Too long", "Invalid", "", "too long"},
+		{"InternalError", "Internal error: boom", "InternalError", "", "boom"},
+	}
+	for _, c := range cases {
+		typ, value, detail := ParseCause(c.reason, c.msg)
+		if typ != c.typ || value != c.value || detail != c.detail {
+			t.Errorf("ParseCause(%s, %q) = (%q, %q, %q), want (%q, %q, %q)", c.reason, c.msg, typ, value, detail, c.typ, c.value, c.detail)
+		}
+	}
+}
