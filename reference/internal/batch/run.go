@@ -15,6 +15,7 @@ import (
 	"wasched.io/reference/internal/manifest"
 	"wasched.io/reference/internal/result"
 	"wasched.io/reference/internal/run"
+	"wasched.io/reference/internal/validate"
 )
 
 // Options configures Run.
@@ -34,8 +35,8 @@ type Summary struct {
 }
 
 // LoadCases reads every sub-folder of dir as a case (its *.yaml, *.yml and *.json, recursively,
-// except expected.json). A case that fails to load is written as `<out>/<case>.error` with
-// the reason and left out.
+// except expected.json). A case that fails to load gets `<out>/<case>.outcome.json` (refused) and
+// is left out.
 func LoadCases(dir string) ([]*Case, map[string]error, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -65,8 +66,8 @@ func LoadCases(dir string) ([]*Case, map[string]error, error) {
 }
 
 // Run schedules every case, Parallel at a time in one run each (solo cases alone, with their
-// original names), and writes `<out>/<case>.json` (or `<case>.error` for an input the API
-// server refused: what `wasched` reports with exit 1).
+// original names), and writes `<out>/<case>.json`, or `<case>.outcome.json` for an input the
+// API server refused (what `wasched` reports with exit 1) or a run that failed.
 func Run(ctx context.Context, opts Options) (Summary, error) {
 	start := time.Now()
 	var sum Summary
@@ -141,6 +142,9 @@ func Run(ctx context.Context, opts Options) (Summary, error) {
 		if err != nil {
 			sum.Failed++
 			fmt.Fprintf(opts.Log, "%s: %v\n", c.Name, err)
+			if werr := writeFailure(opts.OutDir, c.Name, err); werr != nil {
+				return sum, werr
+			}
 			continue
 		}
 		if err := writeResult(opts.OutDir, c.Name, result.Build(out.State)); err != nil {
@@ -212,7 +216,16 @@ func writeResult(dir, name string, r *result.Result) error {
 	return os.WriteFile(filepath.Join(dir, name+".json"), b, 0o644)
 }
 
+// writeError records an input the API server (or the loader) refused: no result, and
+// `<case>.outcome.json` {"refused": true, "exitCode": 1, "message"} — what wasched reports with
+// exit 1.
 func writeError(dir, name string, e error) error {
 	_ = os.Remove(filepath.Join(dir, name+".json"))
-	return os.WriteFile(filepath.Join(dir, name+".error"), []byte("error: "+e.Error()+"\n"), 0o644)
+	return validate.WriteOutcome(dir, name, validate.Outcome{Refused: true, ExitCode: 1, Message: e.Error()})
+}
+
+// writeFailure records a run that failed for another reason (exit 3).
+func writeFailure(dir, name string, e error) error {
+	_ = os.Remove(filepath.Join(dir, name+".json"))
+	return validate.WriteOutcome(dir, name, validate.Outcome{Failed: true, ExitCode: 3, Message: e.Error()})
 }

@@ -2,6 +2,7 @@ package validate
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -36,53 +37,56 @@ type vcase struct {
 	news, olds []string
 }
 
-// FindCases: every folder under dir that directly holds manifests is a case. Files named
-// old.yaml / old.yml / old.json are its --old objects, expected.* files are skipped, every other
-// manifest is validated. Sorted by path.
+// FindCases: every sub-folder of dir is a case, sorted by name. A case with a `new/` folder
+// validates the manifests under it, as updates of those under `old/` when that exists (the
+// differential suite's layout); otherwise it validates every manifest inside, recursively, with
+// files named old.yaml / old.yml / old.json as its --old objects. expected.* files are skipped.
 func FindCases(dir string) ([]vcase, error) {
-	byDir := map[string]*vcase{}
-	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !manifest.IsManifestFile(d.Name()) {
-			return err
-		}
-		base := strings.TrimSuffix(d.Name(), filepath.Ext(d.Name()))
-		if base == "expected" {
-			return nil
-		}
-		rel, err := filepath.Rel(dir, filepath.Dir(p))
-		if err != nil {
-			return err
-		}
-		c := byDir[rel]
-		if c == nil {
-			c = &vcase{rel: rel}
-			byDir[rel] = c
-		}
-		if base == "old" {
-			c.olds = append(c.olds, p)
-		} else {
-			c.news = append(c.news, p)
-		}
-		return nil
-	})
+	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, err
 	}
 	var out []vcase
-	for _, c := range byDir {
-		if len(c.news) == 0 {
+	for _, e := range entries {
+		if !e.IsDir() {
 			continue
 		}
-		sort.Strings(c.news)
-		sort.Strings(c.olds)
-		out = append(out, *c)
+		c := vcase{rel: e.Name()}
+		root := filepath.Join(dir, e.Name())
+		if st, err := os.Stat(filepath.Join(root, "new")); err == nil && st.IsDir() {
+			c.news = []string{filepath.Join(root, "new")}
+			if st, err := os.Stat(filepath.Join(root, "old")); err == nil && st.IsDir() {
+				c.olds = []string{filepath.Join(root, "old")}
+			}
+		} else {
+			err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+				if err != nil || d.IsDir() || !manifest.IsManifestFile(d.Name()) {
+					return err
+				}
+				switch strings.TrimSuffix(d.Name(), filepath.Ext(d.Name())) {
+				case "expected":
+				case "old":
+					c.olds = append(c.olds, p)
+				default:
+					c.news = append(c.news, p)
+				}
+				return nil
+			})
+			if err != nil {
+				return nil, err
+			}
+		}
+		if len(c.news) > 0 {
+			out = append(out, c)
+		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].rel < out[j].rel })
 	return out, nil
 }
 
-// RunBatch validates every case and writes `<out>/<case path>.json` (the report) or
-// `<case path>.error` (unreadable input). Cases that only touch namespaced objects run
+// RunBatch validates every case and writes `<out>/<case>.json` (the report) and
+// `<case>.outcome.json` ({"exitCode": 0 or 1}; {"refused": true, "exitCode": 1, "message"} for
+// input that cannot be read, as the differential suite reads them). Cases that only touch namespaced objects run
 // `Parallel` at a time, each in namespaces renamed with its own prefix ("vr<N>-", so that their
 // --old objects cannot collide); cases that create cluster-scoped objects for real (their
 // PriorityClasses, a cluster-scoped --old object) run one at a time afterwards.
@@ -108,7 +112,7 @@ func RunBatch(ctx context.Context, opts BatchOptions) (BatchSummary, error) {
 		}
 		if err != nil {
 			sum.Unreadable++
-			if werr := write(opts.OutDir, c.rel, ".error", []byte("error: "+err.Error()+"\n")); werr != nil {
+			if werr := WriteOutcome(opts.OutDir, c.rel, Outcome{Refused: true, ExitCode: 1, Message: err.Error()}); werr != nil {
 				return sum, werr
 			}
 			continue
@@ -141,12 +145,17 @@ func RunBatch(ctx context.Context, opts BatchOptions) (BatchSummary, error) {
 				rep.Errors[i].Value = strings.ReplaceAll(rep.Errors[i].Value, prefix, "")
 			}
 		}
+		code := 0
 		if len(rep.Errors) > 0 {
 			sum.WithErrors++
+			code = 1
 		}
 		b, err := rep.JSON()
 		if err == nil {
 			err = write(opts.OutDir, j.c.rel, ".json", b)
+		}
+		if err == nil {
+			err = WriteOutcome(opts.OutDir, j.c.rel, Outcome{ExitCode: code})
 		}
 		if err != nil && firstErr == nil {
 			firstErr = err
@@ -193,6 +202,24 @@ func clusterScopedReal(c *kube.Client, objs, olds []manifest.Object) bool {
 		}
 	}
 	return false
+}
+
+// Outcome is `<case>.outcome.json`: how the run ended when it did not simply print a result
+// (the differential suite's reader, reference/cmd/wasched-diff/results.go).
+type Outcome struct {
+	Refused  bool   `json:"refused,omitempty"`
+	Failed   bool   `json:"failed,omitempty"`
+	ExitCode int    `json:"exitCode"`
+	Message  string `json:"message,omitempty"`
+}
+
+// WriteOutcome writes `<dir>/<name>.outcome.json`.
+func WriteOutcome(dir, name string, o Outcome) error {
+	b, err := json.Marshal(o)
+	if err != nil {
+		return err
+	}
+	return write(dir, name, ".outcome.json", append(b, '\n'))
 }
 
 func write(dir, rel, ext string, b []byte) error {
