@@ -145,7 +145,9 @@ func copyFiles(files []string, dst string) error {
 	return nil
 }
 
-// add: one case of `files`; schedule cases also get a validate twin of the same input.
+// add: one case of `files`; schedule cases also get a validate twin of the same input. A
+// validate case is a folder with the new objects' files and, for updates, the stored objects in
+// old.yaml (wasched-reference validate-batch's layout).
 func (g *gatherer) add(family, id, source string, files, old []string, schedule bool) error {
 	name := family + "." + caseID(id)
 	if schedule {
@@ -154,16 +156,38 @@ func (g *gatherer) add(family, id, source string, files, old []string, schedule 
 		}
 		g.cases = append(g.cases, Case{name, family, "schedule", source})
 	}
-	if err := copyFiles(files, filepath.Join(g.out, "validate", name, "new")); err != nil {
+	dir := filepath.Join(g.out, "validate", name)
+	if err := copyFiles(files, dir); err != nil {
 		return err
 	}
+	for _, f := range files {
+		if isOldFile(filepath.Base(f)) {
+			return fmt.Errorf("%s: a new object's file may not be named %s", source, filepath.Base(f))
+		}
+	}
 	if len(old) > 0 {
-		if err := copyFiles(old, filepath.Join(g.out, "validate", name, "old")); err != nil {
+		var buf []byte
+		for i, f := range old {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				return err
+			}
+			if i > 0 {
+				buf = append(buf, "\n---\n"...)
+			}
+			buf = append(buf, data...)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "old.yaml"), buf, 0o644); err != nil {
 			return err
 		}
 	}
 	g.cases = append(g.cases, Case{name, family, "validate", source})
 	return nil
+}
+
+// isOldFile: the stored objects of a validate case (old.yaml, old.yml, old.json).
+func isOldFile(base string) bool {
+	return strings.TrimSuffix(base, filepath.Ext(base)) == "old"
 }
 
 // folders: every sub-folder of repo/rel holding manifests is one case.

@@ -9,8 +9,8 @@
 //	                     --known-gaps FILE --report DIR [--min-validation P] [--min-scheduling P]
 //
 // `gather` copies every input family into one folder of cases: DIR/schedule/<case>/ (manifests
-// for `schedule`) and DIR/validate/<case>/new/ (+ old/ for updates), with DIR/cases.json listing
-// them. `wasched` runs build/src/wasched on every case, plus a second `schedule` run with node
+// for `schedule`) and DIR/validate/<case>/ (the new objects, and old.yaml for updates), with
+// DIR/cases.json listing them. `wasched` runs build/src/wasched on every case, plus a second `schedule` run with node
 // names and topology values renamed so that wasched's lowest-name tie-break picks the other end
 // (the "tie probe": another answer wasched rates equally good). `compare` reads both sides and
 // writes the divergence report and the agreement summary; it exits 1 when agreement is below a

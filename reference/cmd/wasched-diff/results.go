@@ -63,8 +63,14 @@ type Outcome struct {
 // loadOutcome reads `<dir>/<name>.json` (the result document) and `<dir>/<name>.outcome.json`
 // (exit code and message when the tool did not print a result). A missing result with no
 // outcome file is a failure ("no result").
+//
+// wasched-reference's batch modes write `<name>.error` ("error: ..."), for an input the API
+// server refused (schedule) or that could not be read (validate): a refused input.
 func loadOutcome(dir, name string, into any) (Outcome, bool) {
 	var o Outcome
+	if data, err := os.ReadFile(filepath.Join(dir, name+".error")); err == nil {
+		return Outcome{Refused: true, ExitCode: 1, Message: strings.TrimSpace(string(data))}, false
+	}
 	if data, err := os.ReadFile(filepath.Join(dir, name+".outcome.json")); err == nil {
 		if err := json.Unmarshal(data, &o); err != nil {
 			return Outcome{Failed: true, Message: fmt.Sprintf("%s.outcome.json: %v", name, err)}, false

@@ -108,9 +108,21 @@ func waschedCase(bin, casesDir, out string, c Case) error {
 	switch c.Mode {
 	case "validate":
 		dir := filepath.Join(casesDir, "validate", c.Name)
-		args := []string{"validate", "-f", filepath.Join(dir, "new"), "-o", "json"}
-		if _, err := os.Stat(filepath.Join(dir, "old")); err == nil {
-			args = append(args, "--old", filepath.Join(dir, "old"))
+		files, err := caseFiles(dir)
+		if err != nil {
+			return err
+		}
+		args := []string{"validate", "-o", "json", "-f"}
+		var old []string
+		for _, f := range files {
+			if isOldFile(filepath.Base(f)) {
+				old = append(old, f)
+			} else {
+				args = append(args, f)
+			}
+		}
+		if len(old) > 0 {
+			args = append(append(args, "--old"), old...)
 		}
 		stdout, code, msg, err := runTool(bin, args...)
 		if err != nil {
