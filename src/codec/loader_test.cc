@@ -579,6 +579,26 @@ spec: {}
                           "value: mapping key already defined"));
 }
 
+// Repeated keys in fields the decoders ignore are found in every item of a List (the walk that
+// finds them keeps one visited set for the whole document, so a List of n objects costs O(n),
+// not O(n²)); a map an alias shares between items is reported once, in the first item.
+TEST(LoaderTest, DuplicateKeysInIgnoredFieldsOfEveryListItem) {
+  EXPECT_THAT(ErrorStrings(MustFail(R"(apiVersion: v1
+kind: List
+items:
+- {apiVersion: v1, kind: Pod, metadata: {name: a}, spec: {containers: [{name: c,
+   securityContext: &sc {runAsUser: 1, runAsUser: 2}}]}}
+- {apiVersion: v1, kind: Pod, metadata: {name: b}, spec: {containers: [{name: c,
+   securityContext: *sc}]}}
+- {apiVersion: v1, kind: Pod, metadata: {name: c}, status: {hostIP: x, hostIP: y}}
+)")),
+              ElementsAre("f.yaml: document 1: Pod default/a: "
+                          "items[0].spec.containers[0].securityContext.runAsUser: Duplicate value: "
+                          "mapping key already defined",
+                          "f.yaml: document 1: Pod default/c: items[2].status.hostIP: Duplicate "
+                          "value: mapping key already defined"));
+}
+
 // Hard scheduling constraints wasched does not model are recorded by path (the scheduler leaves
 // the pod pending); soft ones warn and are ignored.
 TEST(LoaderTest, UnmodelledHardConstraintsAreRecorded) {

@@ -174,6 +174,17 @@ bool Diagnostics::FirstWalk(const YamlDom& dom, YamlNodeId id) {
   return true;
 }
 
+bool Diagnostics::FirstVisit(const YamlDom& dom, YamlNodeId id) {
+  if (id == kNoYamlNode) return false;
+  if (visited_dom_ != &dom) {
+    visited_dom_ = &dom;
+    visited_.assign(dom.node_count(), false);
+  }
+  if (id >= visited_.size() || visited_[id]) return false;
+  visited_[id] = true;
+  return true;
+}
+
 bool MapKeyIndex::IsRepeated(size_t i) {
   if (dom_.type(children_[i]) != YamlType::kScalar) return false;
   const std::string_view key = dom_.scalar(children_[i]);
@@ -262,13 +273,7 @@ void Reader::ReportDuplicateKey() const {
 }
 
 void Reader::ReportDuplicateKeysBelow() const {
-  std::vector<bool> visited(dom_->node_count(), false);
-  ReportDuplicateKeysBelow(&visited);
-}
-
-void Reader::ReportDuplicateKeysBelow(std::vector<bool>* visited) const {
-  if (node_ == kNoYamlNode || node_ >= visited->size() || (*visited)[node_]) return;
-  (*visited)[node_] = true;
+  if (!diag_->FirstVisit(*dom_, node_)) return;
   const std::span<const YamlNodeId> c = dom_->children(node_);
   switch (dom_->type(node_)) {
     case YamlType::kMap: {
@@ -280,14 +285,14 @@ void Reader::ReportDuplicateKeysBelow(std::vector<bool>* visited) const {
           if (report) child.ReportDuplicateKey();
           continue;
         }
-        child.ReportDuplicateKeysBelow(visited);
+        child.ReportDuplicateKeysBelow();
       }
       return;
     }
     case YamlType::kSeq:
       for (size_t index = 0; index < c.size(); ++index) {
         const Reader child(c[index], this, Segment::kIndex, {}, index);
-        child.ReportDuplicateKeysBelow(visited);
+        child.ReportDuplicateKeysBelow();
       }
       return;
     default:

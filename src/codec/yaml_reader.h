@@ -76,6 +76,10 @@ class Diagnostics {
   // FirstWalk: true the first time map node `id` of `dom` is walked (its duplicate keys are
   // reported then, once, however often decoders walk it again). O(1) amortized.
   [[nodiscard]] bool FirstWalk(const YamlDom& dom, YamlNodeId id);
+  // FirstVisit: true the first time node `id` of `dom` is visited by
+  // Reader::ReportDuplicateKeysBelow (one set for every object of a `List`: sized once per
+  // document, not once per object). O(1) amortized.
+  [[nodiscard]] bool FirstVisit(const YamlDom& dom, YamlNodeId id);
 
   [[nodiscard]] bool has_errors() const { return !errors_.empty(); }
   [[nodiscard]] std::vector<FieldError>& errors() { return errors_; }
@@ -87,6 +91,8 @@ class Diagnostics {
   bool exhaustion_reported_ = false;
   const YamlDom* walked_dom_ = nullptr;
   std::vector<bool> walked_;  // by node id of walked_dom_
+  const YamlDom* visited_dom_ = nullptr;
+  std::vector<bool> visited_;  // by node id of visited_dom_
   std::vector<FieldError> errors_;
   std::vector<std::string> warnings_;
 };
@@ -225,7 +231,9 @@ class Reader {
   // ReportDuplicateKeysBelow: reports repeated keys in every map of this subtree that no
   // ForEachField / ForEachEntry walked (fields wasched ignores, like `securityContext`), so that
   // no repeated key goes unnoticed; paths use `.key` for map entries. Call it after decoding.
-  // O(nodes of the subtree), each node once even when aliases repeat it.
+  // O(nodes of the subtree), each node once per document even when aliases repeat it (a node
+  // an earlier object of the same document already visited is skipped: its maps were reported
+  // then).
   void ReportDuplicateKeysBelow() const;
 
   // ExpectKind: true when the node is of `kind`; false silently when null; false with a
@@ -270,7 +278,6 @@ class Reader {
   void AppendPath(std::string* out) const;
   // ReportDuplicateKey: Duplicate `mapping key already defined` at this node's path.
   void ReportDuplicateKey() const;
-  void ReportDuplicateKeysBelow(std::vector<bool>* visited) const;
   [[nodiscard]] std::optional<int64_t> ReadInteger(int64_t min, int64_t max,
                                                    std::string_view type_name) const;
 
