@@ -34,8 +34,11 @@ struct OwnerReference {
 // `namespace_` defaults to "default" for namespaced kinds (set by the codec) and stays empty for
 // cluster-scoped kinds (Node, PriorityClass). `creation_timestamp` is seconds since the Unix
 // epoch, parsed from RFC 3339; absent means "unknown" and sorts as equal.
+// `generate_name` is metadata.generateName as written; an object read with it and without a
+// name gets a derived name when the input is loaded (codec/generated_names.h).
 struct ObjectMeta {
   std::string name;
+  std::string generate_name;
   std::string namespace_;
   std::string uid;
   int64_t generation = 0;

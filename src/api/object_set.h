@@ -36,4 +36,24 @@ struct ObjectSet {
   std::vector<ResourceClaimTemplate> resource_claim_templates;
 };
 
+// ForEachKind: calls `f(kind, namespaced, list)` for every list of `objects` (const or not), in
+// the order of the members above; `kind` is the Kubernetes kind ("Pod"), `namespaced` false for
+// the cluster-scoped kinds (Node, PriorityClass, DeviceClass, ResourceSlice). For code that
+// treats every object alike (names, counts). O(kinds) calls.
+template <typename Set, typename F>
+void ForEachKind(Set& objects, F&& f) {
+  f("Node", false, objects.nodes);
+  f("Pod", true, objects.pods);
+  f("PriorityClass", false, objects.priority_classes);
+  f("Workload", true, objects.workloads);
+  f("PodGroup", true, objects.pod_groups);
+  f("CompositePodGroup", true, objects.composite_pod_groups);
+  f("Job", true, objects.jobs);
+  f("PodDisruptionBudget", true, objects.pod_disruption_budgets);
+  f("DeviceClass", false, objects.device_classes);
+  f("ResourceSlice", false, objects.resource_slices);
+  f("ResourceClaim", true, objects.resource_claims);
+  f("ResourceClaimTemplate", true, objects.resource_claim_templates);
+}
+
 }  // namespace wasched::api

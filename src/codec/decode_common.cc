@@ -115,10 +115,9 @@ void DecodeTimestamp(const Reader& r, std::optional<int64_t>* out) {
 }
 
 void DecodeObjectMeta(const Reader& metadata, bool namespaced, api::ObjectMeta* meta) {
-  std::string generate_name;
   metadata.ForEachField([&](std::string_view key, const Reader& f) {
     if (key == "name") f.Read(&meta->name);
-    else if (key == "generateName") f.Read(&generate_name);
+    else if (key == "generateName") f.Read(&meta->generate_name);
     else if (key == "namespace") f.Read(&meta->namespace_);
     else if (key == "uid") f.Read(&meta->uid);
     else if (key == "generation") f.Read(&meta->generation);
@@ -139,12 +138,12 @@ void DecodeObjectMeta(const Reader& metadata, bool namespaced, api::ObjectMeta* 
   } else {
     meta->namespace_.clear();
   }
-  if (meta->name.empty()) {
-    metadata.diagnostics()->AddError(FieldError{
-        FieldErrorType::kRequired, metadata.ChildPath("name"), "",
-        generate_name.empty() ? "name or generateName is required"
-                              : "generateName is not supported by wasched; set metadata.name",
-        ""});
+  // An object with generateName and no name is named when the whole input is loaded
+  // (codec/generated_names.h), as the API server names it on create.
+  if (meta->name.empty() && meta->generate_name.empty()) {
+    metadata.diagnostics()->AddError(FieldError{FieldErrorType::kRequired,
+                                                metadata.ChildPath("name"), "",
+                                                "name or generateName is required", ""});
   }
 }
 

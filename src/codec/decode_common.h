@@ -32,7 +32,8 @@ void DecodeTimestamp(const Reader& r, std::optional<int64_t>* out);
 // annotations, ownerReferences, creationTimestamp}. Server-maintained fields (resourceVersion,
 // managedFields, finalizers, …) are ignored silently; other unknown fields warn.
 // `namespaced`: a missing namespace becomes "default"; for cluster-scoped kinds the namespace is
-// dropped. A missing name is `Required metadata.name` (generateName is not supported).
+// dropped. Neither name nor generateName is `Required metadata.name`; a generateName without a
+// name is kept for the loader to derive the name from (codec/generated_names.h).
 void DecodeObjectMeta(const Reader& metadata, bool namespaced, api::ObjectMeta* meta);
 
 // DecodeResourceList: `{cpu: 500m, memory: 1Gi}` → canonical amounts (api::CanonicalAmount).

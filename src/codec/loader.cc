@@ -18,6 +18,7 @@
 #include "codec/decode_policy.h"
 #include "codec/decode_dra.h"
 #include "codec/decode_scheduling.h"
+#include "codec/generated_names.h"
 #include "codec/input_limits.h"
 #include "codec/manifest_files.h"
 #include "codec/yaml_documents.h"
@@ -315,6 +316,7 @@ tl::expected<LoadResult, InputErrors> Loader::Finish() {
                                            s.count, s.what, s.first));
   }
   if (!errors_.empty()) return tl::make_unexpected(std::move(errors_));
+  AssignGeneratedNames(&result_.objects, &result_.warnings);
   return std::move(result_);
 }
 

@@ -809,11 +809,13 @@ TEST(LoaderTest, NodeWithoutName) {
             "required");
 }
 
-TEST(LoaderTest, GenerateNameIsNotSupported) {
-  const InputErrors errors =
-      MustFail("apiVersion: v1\nkind: Pod\nmetadata: {generateName: p-}\n");
-  ASSERT_EQ(errors.size(), 1u);
-  EXPECT_THAT(errors[0].error.detail, HasSubstr("generateName is not supported"));
+// generateName (issue 19): accepted; the name is derived (codec/generated_names_test.cc).
+TEST(LoaderTest, GenerateNameIsAccepted) {
+  auto loaded = LoadString("apiVersion: v1\nkind: Pod\nmetadata: {generateName: p-}\n", "f.yaml");
+  ASSERT_TRUE(loaded);
+  ASSERT_EQ(loaded->objects.pods.size(), 1u);
+  EXPECT_THAT(loaded->objects.pods[0].meta.name, testing::MatchesRegex("p-[b-z2-9]{5}"));
+  EXPECT_EQ(loaded->objects.pods[0].meta.generate_name, "p-");
 }
 
 TEST(LoaderTest, WrongTypes) {

@@ -50,6 +50,15 @@ ErrorList ValidateAnnotations(const std::map<std::string, std::string>& annotati
 
 ErrorList ValidateObjectMeta(const api::ObjectMeta& meta) {
   ErrorList errs;
+  if (!meta.generate_name.empty()) {
+    // NameIsDNSSubdomain(generateName, prefix=true): a trailing '-' is masked (maskTrailingDash:
+    // the last two characters become "a").
+    std::string masked = meta.generate_name;
+    if (masked.size() > 1 && masked.back() == '-') masked = masked.substr(0, masked.size() - 2) + "a";
+    for (std::string& msg : Dns1123SubdomainErrors(masked)) {
+      errs.push_back(Invalid("metadata.generateName", Quote(meta.generate_name), std::move(msg)));
+    }
+  }
   if (meta.name.empty()) {
     errs.push_back(Required("metadata.name", "name or generateName is required"));
   } else {

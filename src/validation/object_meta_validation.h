@@ -33,7 +33,9 @@ inline constexpr std::size_t kTotalAnnotationSizeLimit = 256 * 1024;
 [[nodiscard]] ErrorList ValidateAnnotations(const std::map<std::string, std::string>& annotations,
                                             const std::string& path);
 
-// ValidateObjectMeta: `Required metadata.name: name or generateName is required` when empty,
+// ValidateObjectMeta: one `Invalid metadata.generateName` per DNS-1123 subdomain problem of
+// generateName with a trailing '-' masked (upstream NameIsDNSSubdomain(prefix=true)); then
+// `Required metadata.name: name or generateName is required` when the name is empty,
 // else one `Invalid metadata.name` per DNS-1123 subdomain problem; one `Invalid
 // metadata.namespace` per DNS-1123 label problem when a namespace is set; then labels
 // (`metadata.labels`) and annotations (`metadata.annotations`). O(name length + labels +

@@ -7,12 +7,10 @@
 
 #include "controller/job/job_controller.h"
 #include "controller/job/names.h"
+#include "util/name_generation.h"
 
 namespace wasched::controller::job {
 namespace {
-
-// kMaxGeneratedNameBase: apiserver names.SimpleNameGenerator: maxGeneratedNameLength = 63 − 5.
-constexpr size_t kMaxGeneratedNameBase = 58;
 
 bool Terminal(const api::Pod& p) { return p.phase == "Succeeded" || p.phase == "Failed"; }
 

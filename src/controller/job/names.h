@@ -15,18 +15,19 @@
 #include <string_view>
 
 #include "api/job.h"
+#include "util/name_generation.h"
 
 namespace wasched::controller::job {
 
 // kDNS1123SubdomainMaxLength: validation.DNS1123SubdomainMaxLength.
 inline constexpr size_t kDNS1123SubdomainMaxLength = 253;
 
-// Fnv32a: FNV-1a 32-bit of `data` (Go hash/fnv New32a), continuing from `hash`. O(length).
-[[nodiscard]] uint32_t Fnv32a(std::string_view data, uint32_t hash = 2166136261u);
+// Fnv32a: util/name_generation.h (FNV-1a 32-bit, Go hash/fnv New32a).
+using ::wasched::Fnv32a;
 
-// SafeEncodeString: rand.SafeEncodeString: each character c becomes
-// "bcdfghjklmnpqrstvwxz2456789"[c % 27]. O(length).
-[[nodiscard]] std::string SafeEncodeString(std::string_view s);
+// SafeEncodeString, DerivedUid: util/name_generation.h.
+using ::wasched::DerivedUid;
+using ::wasched::SafeEncodeString;
 
 // UidHash: SafeEncodeString(decimal(fnv32a(DeepHashObject(uid)))). DeepHashObject writes the
 // value with go-spew's "%#v" (DisableMethods): a types.UID prints as `(types.UID)<uid>`, so that
@@ -46,14 +47,9 @@ inline constexpr size_t kDNS1123SubdomainMaxLength = 253;
 // PodGroupTemplateName: `<job name>-pgt-0` (the Job's single template).
 [[nodiscard]] std::string PodGroupTemplateName(const api::Job& job);
 
-// DerivedUid: wasched-only. A deterministic UUID-shaped uid (RFC 9562 version 8, i.e. custom)
-// from `kind`, namespace and name, for a Job read without metadata.uid and for the objects
-// wasched creates (where the API server would assign a random one). O(length).
-[[nodiscard]] std::string DerivedUid(std::string_view kind, std::string_view namespace_,
-                                     std::string_view name);
-
 // NameSuffix: wasched-only stand-in for the API server's generateName suffix (5 characters of
-// rand.String's alphabet), derived from `seed`. O(length of seed).
+// rand.String's alphabet), derived from `seed` (util/name_generation.h DerivedNameSuffix).
+// O(length of seed).
 [[nodiscard]] std::string NameSuffix(std::string_view seed);
 
 }  // namespace wasched::controller::job
