@@ -11,6 +11,8 @@ packages=(
   ccache
   libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libfmt-dev libspdlog-dev libexpected-dev
   libgtest-dev libgmock-dev librapidcheck-dev libbenchmark-dev
+  # libssl-dev: SHA-1 (libcrypto) for JobSet's and LeaderWorkerSet's derived names (issue 19).
+  libssl-dev
   # fuzz/ (scripts/fuzz.sh, the fuzz smoke of scripts/test.sh): clang and its libFuzzer /
   # sanitizer runtimes (a Recommends of clang, so --no-install-recommends needs it named).
   clang libclang-rt-dev

@@ -9,8 +9,11 @@
 
 #include "api/dra/device.h"
 #include "api/dra/device_class.h"
+#include "api/apps.h"
 #include "api/dra/resource_claim.h"
 #include "api/job.h"
+#include "api/jobset.h"
+#include "api/leader_worker_set.h"
 #include "api/node.h"
 #include "api/pod.h"
 #include "api/pod_disruption_budget.h"
@@ -34,6 +37,14 @@ struct ObjectSet {
   std::vector<ResourceSlice> resource_slices;
   std::vector<ResourceClaim> resource_claims;
   std::vector<ResourceClaimTemplate> resource_claim_templates;
+  // Workload controllers' kinds (issue 19): apps/v1, jobset.x-k8s.io/v1alpha2,
+  // leaderworkerset.x-k8s.io/v1. Their controllers (src/controller/) create the Jobs,
+  // ReplicaSets, StatefulSets and Pods that get scheduled.
+  std::vector<Deployment> deployments;
+  std::vector<ReplicaSet> replica_sets;
+  std::vector<StatefulSet> stateful_sets;
+  std::vector<JobSet> job_sets;
+  std::vector<LeaderWorkerSet> leader_worker_sets;
 };
 
 // ForEachKind: calls `f(kind, namespaced, list)` for every list of `objects` (const or not), in
@@ -54,6 +65,11 @@ void ForEachKind(Set& objects, F&& f) {
   f("ResourceSlice", false, objects.resource_slices);
   f("ResourceClaim", true, objects.resource_claims);
   f("ResourceClaimTemplate", true, objects.resource_claim_templates);
+  f("Deployment", true, objects.deployments);
+  f("ReplicaSet", true, objects.replica_sets);
+  f("StatefulSet", true, objects.stateful_sets);
+  f("JobSet", true, objects.job_sets);
+  f("LeaderWorkerSet", true, objects.leader_worker_sets);
 }
 
 }  // namespace wasched::api

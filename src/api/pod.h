@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "api/label_selector.h"
 #include "api/node.h"
 #include "api/object_meta.h"
 #include "api/resource_list.h"
@@ -75,8 +76,18 @@ struct ResourceClaimRequest {
 // the quantity as written; `requests` / `limits` hold them rounded up. Validation rejects them
 // for integer resources (extended resources: "must be an integer"). A request defaulted from a
 // limit inherits the limit's entry.
+// ContainerPort: core/v1 ContainerPort, the fields NodePorts reads. `host_port` 0 = none;
+// `protocol` "TCP" (default), "UDP" or "SCTP"; `host_ip` "" = every address (0.0.0.0).
+struct ContainerPort {
+  int32_t container_port = 0;
+  int32_t host_port = 0;
+  std::string protocol = "TCP";
+  std::string host_ip;
+};
+
 struct Container {
   std::string name;
+  std::vector<ContainerPort> ports;
   ResourceList requests;
   ResourceList limits;
   bool restart_policy_always = false;
@@ -94,6 +105,45 @@ struct PodResourceClaim {
   std::optional<std::string> resource_claim_template_name;
 };
 
+// PodAffinityTerm: core/v1. `label_selector` nullopt selects no pod; `namespaces` and
+// `namespace_selector` both empty mean the pod's own namespace; `match_label_keys` /
+// `mismatch_label_keys` add `key in / notin (the pod's value)` to the selector (KEP-3633).
+struct PodAffinityTerm {
+  std::optional<LabelSelector> label_selector;
+  std::vector<std::string> namespaces;
+  std::string topology_key;
+  std::optional<LabelSelector> namespace_selector;
+  std::vector<std::string> match_label_keys;
+  std::vector<std::string> mismatch_label_keys;
+};
+
+// TopologySpreadConstraint: core/v1. `when_unsatisfiable` "DoNotSchedule" or "ScheduleAnyway";
+// `node_affinity_policy` / `node_taints_policy` "Honor" / "Ignore" ("" = the default: Honor for
+// node affinity, Ignore for taints); `min_domains` nullopt = 1.
+struct TopologySpreadConstraint {
+  int32_t max_skew = 0;
+  std::string topology_key;
+  std::string when_unsatisfiable = "DoNotSchedule";
+  std::optional<LabelSelector> label_selector;
+  std::optional<int32_t> min_domains;
+  std::string node_affinity_policy;
+  std::string node_taints_policy;
+  std::vector<std::string> match_label_keys;
+};
+
+// WeightedPodAffinityTerm: core/v1; weight in [1, 100].
+struct WeightedPodAffinityTerm {
+  int32_t weight = 0;
+  PodAffinityTerm term;
+};
+
+// PodAffinity: core/v1 PodAffinity / PodAntiAffinity (same shape): `required` is
+// requiredDuringSchedulingIgnoredDuringExecution, `preferred` preferredDuring….
+struct PodAffinity {
+  std::vector<PodAffinityTerm> required;
+  std::vector<WeightedPodAffinityTerm> preferred;
+};
+
 // PreemptionPolicy: core/v1 PreemptionPolicy.
 enum class PreemptionPolicy { kPreemptLowerPriority, kNever };
 
@@ -109,6 +159,11 @@ struct Pod {
   std::map<std::string, std::string> non_integer_overhead;  // as Container::non_integer_requests
   std::map<std::string, std::string> node_selector;
   std::optional<NodeAffinity> node_affinity;
+  // spec.affinity.podAffinity / podAntiAffinity (InterPodAffinity).
+  std::optional<PodAffinity> pod_affinity;
+  std::optional<PodAffinity> pod_anti_affinity;
+  // spec.topologySpreadConstraints (PodTopologySpread).
+  std::vector<TopologySpreadConstraint> topology_spread_constraints;
   std::vector<Toleration> tolerations;
   std::optional<int32_t> priority;
   std::string priority_class_name;

@@ -48,8 +48,8 @@ void DecodeCompletionMode(const Reader& r, std::optional<api::CompletionMode>* o
   }
 }
 
-// DecodePodTemplate: spec.template = {metadata: {labels, annotations}, spec: PodSpec}.
-// `restart_policy` gets spec.restartPolicy (a Pod keeps none; a Job's template is validated).
+}  // namespace
+
 void DecodePodTemplate(const Reader& r, api::Pod* pod, std::string* restart_policy) {
   r.ForEachField([&](std::string_view key, const Reader& f) {
     if (key == "metadata") {
@@ -73,6 +73,8 @@ void DecodePodTemplate(const Reader& r, api::Pod* pod, std::string* restart_poli
     return true;
   });
 }
+
+namespace {
 
 // DecodeBuildingBlockPolicy: WorkloadPodGroupSchedulingPolicy (basic{} | gang{minCount *int32}).
 void DecodeBuildingBlockPolicy(const Reader& r,
@@ -152,20 +154,24 @@ void DecodeJobSchedulingConfiguration(const Reader& r,
   });
 }
 
+void DecodeJobSpec(const Reader& spec, api::Job* job) {
+  spec.ForEachField([&](std::string_view skey, const Reader& sf) {
+    if (skey == "parallelism") sf.Read(&job->parallelism);
+    else if (skey == "completions") sf.Read(&job->completions);
+    else if (skey == "completionMode") DecodeCompletionMode(sf, &job->completion_mode);
+    else if (skey == "suspend") sf.Read(&job->suspend);
+    else if (skey == "template") DecodePodTemplate(sf, &job->pod_template, &job->template_restart_policy);
+    else if (skey == "scheduling") DecodeJobSchedulingConfiguration(sf, &job->scheduling);
+    else return IsOneOf(skey, kIgnoredJobSpecFields);
+    return true;
+  });
+}
+
 void DecodeJob(const Reader& root, api::Job* job) {
   DecodeTopLevel(root, /*namespaced=*/true, &job->meta, [&](std::string_view key,
                                                             const Reader& f) {
     if (key == "spec") {
-      f.ForEachField([&](std::string_view skey, const Reader& sf) {
-        if (skey == "parallelism") sf.Read(&job->parallelism);
-        else if (skey == "completions") sf.Read(&job->completions);
-        else if (skey == "completionMode") DecodeCompletionMode(sf, &job->completion_mode);
-        else if (skey == "suspend") sf.Read(&job->suspend);
-        else if (skey == "template") DecodePodTemplate(sf, &job->pod_template, &job->template_restart_policy);
-        else if (skey == "scheduling") DecodeJobSchedulingConfiguration(sf, &job->scheduling);
-        else return IsOneOf(skey, kIgnoredJobSpecFields);
-        return true;
-      });
+      DecodeJobSpec(f, job);
     } else if (key == "status") {
       DecodeJobStatus(f, &job->status);
     } else {

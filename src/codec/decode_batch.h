@@ -19,6 +19,16 @@ namespace wasched::codec::internal {
 // completionMode) go to the Reader's Diagnostics. O(fields).
 void DecodeJob(const Reader& root, api::Job* job);
 
+// DecodeJobSpec: a batch/v1 JobSpec (the fields DecodeJob reads under `spec`) into `job`;
+// shared with JobSet's replicatedJobs[].template.spec. O(fields).
+void DecodeJobSpec(const Reader& spec, api::Job* job);
+
+// DecodePodTemplate: a PodTemplateSpec `{metadata: {labels, annotations}, spec: PodSpec}` into
+// `pod` (its meta gets only labels and annotations; other template metadata is legal and
+// ignored). `restart_policy` gets spec.restartPolicy as written (a Pod keeps none). Shared with
+// the apps/v1 kinds, JobSet and LeaderWorkerSet. O(fields).
+void DecodePodTemplate(const Reader& r, api::Pod* pod, std::string* restart_policy);
+
 // DecodeJobSchedulingConfiguration: `spec.scheduling`; null leaves `*out` unset, a map sets it
 // (even `{}`, which is "set" for the NoSet/NoUnset rules). O(fields).
 void DecodeJobSchedulingConfiguration(const Reader& r,

@@ -43,6 +43,25 @@ void DecodeResourceClaims(const Reader& r, std::vector<api::PodGroupResourceClai
   DecodeClaimReferences(r, out);
 }
 
+void DecodePodGroupPolicy(const Reader& r, api::PodGroupSchedulingPolicy* policy) {
+  r.ForEachField([&](std::string_view key, const Reader& f) {
+    if (key == "basic") {
+      if (DecodeEmptyStruct(f)) policy->basic.emplace();
+    } else if (key == "gang") {
+      if (!f.ExpectKind(ValueKind::kMap)) return true;
+      api::GangSchedulingPolicy& gang = policy->gang.emplace();
+      f.ForEachField([&](std::string_view gkey, const Reader& gf) {
+        if (gkey != "minCount") return false;
+        gf.Read(&gang.min_count);
+        return true;
+      });
+    } else {
+      return false;
+    }
+    return true;
+  });
+}
+
 namespace {
 
 // SharedGroupFields: the fields PodGroupTemplate, CompositePodGroupTemplate, PodGroup.spec and
@@ -64,25 +83,6 @@ bool DecodeSharedGroupField(std::string_view key, const Reader& f, const SharedG
   else if (key == "preemptionPolicy") DecodePreemptionPolicy(f, s.preemption_policy);
   else return false;
   return true;
-}
-
-void DecodePodGroupPolicy(const Reader& r, api::PodGroupSchedulingPolicy* policy) {
-  r.ForEachField([&](std::string_view key, const Reader& f) {
-    if (key == "basic") {
-      if (DecodeEmptyStruct(f)) policy->basic.emplace();
-    } else if (key == "gang") {
-      if (!f.ExpectKind(ValueKind::kMap)) return true;
-      api::GangSchedulingPolicy& gang = policy->gang.emplace();
-      f.ForEachField([&](std::string_view gkey, const Reader& gf) {
-        if (gkey != "minCount") return false;
-        gf.Read(&gang.min_count);
-        return true;
-      });
-    } else {
-      return false;
-    }
-    return true;
-  });
 }
 
 void DecodeCompositePolicy(const Reader& r, api::CompositePodGroupSchedulingPolicy* policy) {

@@ -28,6 +28,10 @@ void DecodeDisruptionMode(const Reader& r, std::optional<api::DisruptionMode>* o
 // DecodeResourceClaims: `[{name, resourceClaimName | resourceClaimTemplateName}]`, appended.
 void DecodeResourceClaims(const Reader& r, std::vector<api::PodGroupResourceClaim>* out);
 
+// DecodePodGroupPolicy: a PodGroupSchedulingPolicy `{basic: {}} | {gang: {minCount}}` (both or
+// neither kept for validation). O(fields).
+void DecodePodGroupPolicy(const Reader& r, api::PodGroupSchedulingPolicy* policy);
+
 // DecodeWorkload: metadata, spec.{controllerRef, podGroupTemplates, compositePodGroupTemplates}
 // (recursive). O(fields).
 void DecodeWorkload(const Reader& root, api::Workload* workload);

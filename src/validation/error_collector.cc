@@ -119,6 +119,11 @@ InputErrors ErrorCollector::Finish(const api::ObjectSet& objects) && {
   ranks.AddSequence(FilesOf(objects.resource_slices));
   ranks.AddSequence(FilesOf(objects.resource_claims));
   ranks.AddSequence(FilesOf(objects.resource_claim_templates));
+  ranks.AddSequence(FilesOf(objects.deployments));
+  ranks.AddSequence(FilesOf(objects.replica_sets));
+  ranks.AddSequence(FilesOf(objects.stateful_sets));
+  ranks.AddSequence(FilesOf(objects.job_sets));
+  ranks.AddSequence(FilesOf(objects.leader_worker_sets));
   ranks.Compute();
   std::vector<std::pair<std::size_t, Entry*>> order;
   order.reserve(entries_.size());

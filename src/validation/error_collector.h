@@ -36,6 +36,11 @@ enum KindRank : int {
   kRankResourceSlice,
   kRankResourceClaim,
   kRankResourceClaimTemplate,
+  kRankDeployment,
+  kRankReplicaSet,
+  kRankStatefulSet,
+  kRankJobSet,
+  kRankLeaderWorkerSet,
 };
 
 // ObjectLabel: "Kind ns/name" ("Node name" for cluster-scoped kinds; "Kind" when unnamed).

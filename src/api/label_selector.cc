@@ -1,4 +1,5 @@
-#include "api/pod_disruption_budget.h"
+// File: api/label_selector.cc
+#include "api/label_selector.h"
 
 #include <algorithm>
 
