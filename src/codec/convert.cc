@@ -238,10 +238,10 @@ void Converter::AddText(const std::string& file, std::string_view text) {
            InputError{source, "", FieldError{FieldErrorType::kInvalid, "", "", doc.error, ""}}});
       return;
     }
-    if (internal::Classify(doc.dom, doc.dom.root()) == ValueKind::kNull) return;  // empty
+    if (internal::Classify(doc.tape, doc.tape.root()) == ValueKind::kNull) return;  // empty
     // Budget: a document cannot have more nodes than bytes unless aliases repeat them.
-    std::optional<YamlTree> tree = internal::TreeFromDom(
-        doc.dom, doc.dom.root(), static_cast<int64_t>(doc.text_size) * 2 + 1024);
+    std::optional<YamlTree> tree = internal::TreeFromTape(
+        doc.tape, doc.tape.root(), static_cast<int64_t>(doc.text_size) * 2 + 1024);
     if (!tree) {
       errors_.push_back(
           {ordinal, InputError{source, "",

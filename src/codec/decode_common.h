@@ -81,8 +81,8 @@ void DecodeTopLevel(const Reader& root, bool namespaced, api::ObjectMeta* meta, 
     return true;  // every other field is visited by the second pass below
   });
   if (!saw_metadata) {
-    const YamlDom empty;
-    DecodeObjectMeta(Reader(empty, kNoYamlNode, root.ChildPath("metadata"), root.diagnostics()),
+    const EventTape empty;
+    DecodeObjectMeta(Reader(empty, kNoNode, root.ChildPath("metadata"), root.diagnostics()),
                      namespaced, meta);
   }
   root.ForEachField([&](std::string_view key, const Reader& value) -> bool {

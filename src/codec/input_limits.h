@@ -43,7 +43,7 @@ inline constexpr size_t kMaxScalarBytes = size_t{3} << 20;
 // PodGroups, Workloads and the rest.
 inline constexpr int64_t kMaxObjects = 1'000'000;
 
-// Alias expansion (billion laughs): a YAML alias is a reference, not a copy (codec/yaml_dom.h);
+// Alias expansion (billion laughs): a YAML alias is a reference, not a copy (codec/event_tape.h);
 // decoders may visit at most 2 × document bytes + 1024 nodes (Diagnostics' visit budget,
 // codec/yaml_reader.h) and merge keys (`<<: *base`) may add at most as many map entries
 // before the document is an error. Real manifests visit each node once.

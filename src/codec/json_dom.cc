@@ -8,7 +8,7 @@
 namespace wasched::codec::internal {
 namespace {
 
-// SaxBuilder: nlohmann SAX events → YamlDom (children before their collection).
+// SaxBuilder: nlohmann SAX events → TapeBuilder.
 class SaxBuilder {
  public:
   using number_integer_t = nlohmann::json::number_integer_t;
@@ -17,64 +17,37 @@ class SaxBuilder {
   using string_t = nlohmann::json::string_t;
   using binary_t = nlohmann::json::binary_t;
 
-  bool null() { return Add(builder_.AddNull()); }
-  bool boolean(bool v) { return Add(builder_.AddScalar(v ? "true" : "false", ScalarStyle::kPlain)); }
+  explicit SaxBuilder(size_t text_size) : builder_(text_size) {}
+
+  bool null() { return Ok(builder_.Null({}, "")); }
+  bool boolean(bool v) { return Ok(builder_.Scalar(v ? "true" : "false", ScalarStyle::kPlain, {}, "")); }
   bool number_integer(number_integer_t v) {
-    return Add(builder_.AddOwnedScalar(std::to_string(v), ScalarStyle::kPlain));
+    return Ok(builder_.Scalar(std::to_string(v), ScalarStyle::kPlain, {}, ""));
   }
   bool number_unsigned(number_unsigned_t v) {
-    return Add(builder_.AddOwnedScalar(std::to_string(v), ScalarStyle::kPlain));
+    return Ok(builder_.Scalar(std::to_string(v), ScalarStyle::kPlain, {}, ""));
   }
   bool number_float(number_float_t, const string_t& text) {
-    if (text.size() > kMaxScalarBytes) return false;
-    return Add(builder_.AddOwnedScalar(text, ScalarStyle::kPlain));
+    return Ok(builder_.Scalar(text, ScalarStyle::kPlain, {}, ""));
   }
-  bool string(string_t& v) {
-    if (v.size() > kMaxScalarBytes) return false;
-    return Add(builder_.AddOwnedScalar(std::move(v), ScalarStyle::kString));
-  }
+  bool string(string_t& v) { return Ok(builder_.Scalar(v, ScalarStyle::kString, {}, "")); }
   bool binary(binary_t&) { return false; }
-  bool key(string_t& k) {
-    if (k.size() > kMaxScalarBytes) return false;
-    return Add(builder_.AddOwnedScalar(std::move(k), ScalarStyle::kString));
-  }
-  bool start_object(std::size_t) { return Open(); }
-  bool end_object() { return Close(YamlType::kMap); }
-  bool start_array(std::size_t) { return Open(); }
-  bool end_array() { return Close(YamlType::kSeq); }
+  bool key(string_t& k) { return Ok(builder_.Scalar(k, ScalarStyle::kString, {}, "")); }
+  bool start_object(std::size_t) { return Ok(builder_.BeginMap({}, "")); }
+  bool end_object() { return Ok(builder_.EndMap()); }
+  bool start_array(std::size_t) { return Ok(builder_.BeginSeq({}, "")); }
+  bool end_array() { return Ok(builder_.EndSeq()); }
   bool parse_error(std::size_t, const std::string&, const nlohmann::json::exception&) {
     return false;
   }
 
-  YamlDom Finish() { return builder_.Finish(root_); }
+  EventTape Finish() { return builder_.Finish(); }
 
  private:
-  bool Add(YamlNodeId id) {
-    if (frames_.empty()) {
-      root_ = id;
-    } else {
-      stack_.push_back(id);
-    }
-    return true;
-  }
-  bool Open() {
-    if (static_cast<int>(frames_.size()) >= kMaxNestingDepth) return false;
-    frames_.push_back(stack_.size());
-    return true;
-  }
-  bool Close(YamlType type) {
-    const size_t start = frames_.back();
-    frames_.pop_back();
-    const YamlNodeId id =
-        builder_.AddCollection(type, std::span<const YamlNodeId>(stack_).subspan(start));
-    stack_.resize(start);
-    return Add(id);
-  }
+  // Ok: an event the limits refuse ends the JSON parse (the YAML parser then reports it).
+  static bool Ok(const std::optional<TapeError>& error) { return !error.has_value(); }
 
-  YamlDomBuilder builder_;
-  std::vector<size_t> frames_;
-  std::vector<YamlNodeId> stack_;
-  YamlNodeId root_ = kNoYamlNode;
+  TapeBuilder builder_;
 };
 
 }  // namespace
@@ -84,8 +57,8 @@ bool LooksLikeJson(std::string_view text) {
   return first != std::string_view::npos && (text[first] == '{' || text[first] == '[');
 }
 
-std::optional<YamlDom> ParseJson(std::string_view text) {
-  SaxBuilder sax;
+std::optional<EventTape> ParseJson(std::string_view text) {
+  SaxBuilder sax(text.size());
   bool ok = false;
   try {
     ok = nlohmann::json::sax_parse(text.begin(), text.end(), &sax);

@@ -1,8 +1,8 @@
 // File: codec/json_dom.h
 //
-// JSON text → YamlDom through nlohmann-json's SAX parser (internal to codec/). JSON is YAML, so
+// JSON text → EventTape through nlohmann-json's SAX parser (internal to codec/). JSON is YAML, so
 // yaml-cpp could read it too, but nlohmann's parser is many times faster on the large `List`
-// dumps `kubectl get -o json` produces; the decoders see the same YamlDom either way
+// dumps `kubectl get -o json` produces; the decoders see the same EventTape either way
 // (strings are kString scalars, numbers / booleans plain scalars with their JSON text).
 #pragma once
 
@@ -10,7 +10,7 @@
 #include <string_view>
 
 #include "codec/input_limits.h"
-#include "codec/yaml_dom.h"
+#include "codec/event_tape.h"
 
 namespace wasched::codec::internal {
 
@@ -22,6 +22,6 @@ namespace wasched::codec::internal {
 // messages). Input beyond the limits of codec/input_limits.h (nesting deeper than
 // kMaxNestingDepth, a string or key longer than kMaxScalarBytes) is nullopt too: the YAML parser
 // then reports it with its line and column. O(text size).
-[[nodiscard]] std::optional<YamlDom> ParseJson(std::string_view text);
+[[nodiscard]] std::optional<EventTape> ParseJson(std::string_view text);
 
 }  // namespace wasched::codec::internal

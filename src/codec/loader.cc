@@ -284,12 +284,12 @@ void Loader::LoadText(std::string_view text, const std::string& file) {
           InputError{source, "", FieldError{FieldErrorType::kInvalid, "", "", doc.error, ""}});
       return;
     }
-    if (internal::Classify(doc.dom, doc.dom.root()) == ValueKind::kNull) return;  // empty
+    if (internal::Classify(doc.tape, doc.tape.root()) == ValueKind::kNull) return;  // empty
     // Budget: a document cannot have more nodes than bytes unless aliases repeat them.
     Diagnostics diag(ExpansionBudget(doc.text_size));
     diag_ = &diag;
     document_bytes_ = doc.text_size;
-    const Reader root(doc.dom, doc.dom.root(), "", &diag);
+    const Reader root(doc.tape, doc.tape.root(), "", &diag);
     DecodeObject(root, source, "", "", 0);
     diag_ = nullptr;
   });

@@ -7,7 +7,7 @@
 #include <gtest/gtest.h>
 #include <yaml-cpp/yaml.h>
 
-#include "codec/yaml_dom.h"
+#include "codec/yaml_tree.h"
 #include "codec/yaml_reader.h"
 
 namespace wasched::codec {
@@ -158,18 +158,17 @@ TEST(ResultEncodingTest, YamlStringsAreQuotedSoTheyReadBackAsStrings) {
   EXPECT_NE(yaml.find("node: \"0x1f\"\n"), std::string::npos) << yaml;
   EXPECT_NE(yaml.find("node: \"yes\"\n"), std::string::npos) << yaml;
   // Read back with the codec's own core-schema reader: every node is a string with its text.
-  std::vector<internal::YamlDom> docs = internal::ParseWithYamlCpp(yaml);
-  ASSERT_EQ(docs.size(), 1u);
-  const internal::YamlDom& d = docs[0];
-  const auto top = d.children(d.root());
-  ASSERT_EQ(d.scalar(top[4]), "bindings");
-  const auto items = d.children(top[5]);
-  ASSERT_EQ(items.size(), names.size());
+  std::string error;
+  std::vector<internal::YamlTree> docs = internal::ParseTrees(yaml, &error);
+  ASSERT_EQ(docs.size(), 1u) << error;
+  const internal::YamlTree* items = docs[0].Find("bindings");
+  ASSERT_NE(items, nullptr);
+  ASSERT_EQ(items->children.size(), names.size());
   for (size_t i = 0; i < names.size(); ++i) {
-    const auto kv = d.children(items[i]);
-    ASSERT_EQ(kv.size(), 4u);
-    EXPECT_EQ(internal::Classify(d, kv[3]), internal::ValueKind::kString) << names[i];
-    EXPECT_EQ(d.scalar(kv[3]), names[i]);
+    const internal::YamlTree& item = items->children[i];
+    ASSERT_EQ(item.MapSize(), 2u);
+    EXPECT_EQ(item.Value(1).Kind(), internal::ValueKind::kString) << names[i];
+    EXPECT_EQ(item.Value(1).text, names[i]);
   }
   // And with yaml-cpp's own node API, which would read a plain 0x1f as an integer.
   const YAML::Node doc = YAML::Load(yaml);

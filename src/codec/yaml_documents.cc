@@ -8,12 +8,115 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/exceptions.h>
+#include <yaml-cpp/mark.h>
+#include <yaml-cpp/parser.h>
+
+#include <sstream>
 
 #include "codec/json_dom.h"
+#include "codec/yaml_reader.h"
 
 namespace wasched::codec::internal {
 namespace {
+
+// TapeEventHandler: yaml-cpp events → TapeBuilder, one document per HandleNextDocument call.
+class TapeEventHandler : public YAML::EventHandler {
+ public:
+  explicit TapeEventHandler(std::string_view text) : text_(text), builder_(text.size()) {}
+
+  // OnDocumentStart: `mark` is where the document's first token starts. yaml-cpp 0.7 starts a
+  // document without consuming anything when the next token cannot begin a node (a stray `,` as
+  // in `,` or `{"a": 1},`): it reports a null document and HandleNextDocument returns true again
+  // at the same token, forever. Every real document consumes at least one token, so a document
+  // that starts where the previous one started is that loop: stop it with a parse error.
+  void OnDocumentStart(const YAML::Mark& mark) override {
+    if (previous_start_ && mark.pos == previous_start_->pos && mark.line == previous_start_->line &&
+        mark.column == previous_start_->column) {
+      std::string what = "unexpected character";
+      if (mark.pos >= 0 && static_cast<size_t>(mark.pos) < text_.size()) {
+        what += " " + QuoteValue(text_.substr(static_cast<size_t>(mark.pos), 1));
+      }
+      throw YAML::ParserException(mark, what + " (no YAML node can start here)");
+    }
+    previous_start_ = mark;
+  }
+  void OnDocumentEnd() override {}
+
+  void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override {
+    Check(mark, builder_.Null(Mark(mark), Anchor(anchor)));
+  }
+  void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
+    Check(mark, builder_.Alias(Mark(mark), Anchor(anchor)));
+  }
+  void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
+                const std::string& value) override {
+    // "?" = plain, "!" = quoted or block; an explicit !!str forces a string; other explicit
+    // tags resolve by content, as the codec has always done.
+    const ScalarStyle style = (tag == "!" || tag == "tag:yaml.org,2002:str")
+                                  ? ScalarStyle::kString
+                                  : ScalarStyle::kPlain;
+    Check(mark, builder_.Scalar(value, style, Mark(mark), Anchor(anchor)));
+  }
+  void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+                       YAML::EmitterStyle::value) override {
+    Check(mark, builder_.BeginSeq(Mark(mark), Anchor(anchor)));
+    marks_.push_back(mark);
+  }
+  void OnSequenceEnd() override {
+    const YAML::Mark mark = marks_.back();
+    marks_.pop_back();
+    Check(mark, builder_.EndSeq());
+  }
+  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+                  YAML::EmitterStyle::value) override {
+    Check(mark, builder_.BeginMap(Mark(mark), Anchor(anchor)));
+    marks_.push_back(mark);
+  }
+  void OnMapEnd() override {
+    const YAML::Mark mark = marks_.back();
+    marks_.pop_back();
+    Check(mark, builder_.EndMap());
+  }
+
+  EventTape TakeDocument() { return builder_.Finish(); }
+
+ private:
+  static TapeMark Mark(const YAML::Mark& m) { return TapeMark{m.line, m.column}; }
+  static std::string Anchor(YAML::anchor_t a) {
+    return a == YAML::NullAnchor ? std::string() : std::to_string(a);
+  }
+  static void Check(const YAML::Mark& mark, const std::optional<TapeError>& error) {
+    if (!error) return;
+    YAML::Mark at = mark;
+    at.line = error->mark.line;
+    at.column = error->mark.column;
+    throw YAML::ParserException(at, error->message);
+  }
+
+  std::string_view text_;
+  TapeBuilder builder_;
+  std::vector<YAML::Mark> marks_;
+  std::optional<YAML::Mark> previous_start_;
+};
+
+std::vector<EventTape> ParseWithYamlCpp(std::string_view text) {
+  std::istringstream in{std::string(text)};
+  YAML::Parser parser(in);
+  TapeEventHandler handler(text);
+  std::vector<EventTape> docs;
+  // A document takes at least one byte (`---` or a node), so more documents than bytes means the
+  // parser is not advancing (a backstop for the check in OnDocumentStart).
+  const size_t max_documents = text.size() + 1;
+  while (parser.HandleNextDocument(handler)) {
+    docs.push_back(handler.TakeDocument());
+    if (docs.size() > max_documents) {
+      throw YAML::ParserException(YAML::Mark::null_mark(), "the YAML parser stopped advancing");
+    }
+  }
+  return docs;
+}
 
 // Piece: a slice of the stream holding one or more whole documents.
 struct Piece {
@@ -89,10 +192,10 @@ void ForEachDocument(std::string_view text, const std::function<void(ParsedDocum
   if (LooksLikeJson(text)) {
     // Strict JSON (e.g. `kubectl get -o json`) takes nlohmann's fast parser; anything else that
     // starts with `{` or `[` is YAML flow style and goes through yaml-cpp below.
-    if (std::optional<YamlDom> json = ParseJson(text)) {
+    if (std::optional<EventTape> json = ParseJson(text)) {
       ParsedDocument doc;
       doc.number = 1;
-      doc.dom = std::move(*json);
+      doc.tape = std::move(*json);
       doc.text_size = text.size();
       fn(doc);
       return;
@@ -100,7 +203,7 @@ void ForEachDocument(std::string_view text, const std::function<void(ParsedDocum
   }
   int number = 0;
   for (const Piece& piece : SplitPieces(text)) {
-    std::vector<YamlDom> docs;
+    std::vector<EventTape> docs;
     std::string error;
     try {
       docs = ParseWithYamlCpp(piece.text);
@@ -122,10 +225,10 @@ void ForEachDocument(std::string_view text, const std::function<void(ParsedDocum
       fn(doc);
       continue;
     }
-    for (YamlDom& dom : docs) {
+    for (EventTape& tape : docs) {
       ParsedDocument doc;
       doc.number = ++number;
-      doc.dom = std::move(dom);
+      doc.tape = std::move(tape);
       doc.text_size = piece.text.size();
       fn(doc);
     }

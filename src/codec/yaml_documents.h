@@ -12,18 +12,18 @@
 #include <string>
 #include <string_view>
 
-#include "codec/yaml_dom.h"
+#include "codec/event_tape.h"
 
 namespace wasched::codec::internal {
 
 // ParsedDocument: one document of a stream. `number` is 1-based and counts every document yaml-cpp
 // sees (empty ones included, so numbers match what a reader counts in the file). When `error` is
-// non-empty the piece could not be parsed and `dom` is empty; the error reads
+// non-empty the piece could not be parsed and `tape` is empty; the error reads
 // `malformed YAML: line 7, column 3: end of map not found` with the line counted in the whole
 // file. `text_size` is the size of the piece's text (decoders' visit budget).
 struct ParsedDocument {
   int number = 0;
-  YamlDom dom;  // scalar texts may point into the text given to ForEachDocument
+  EventTape tape;
   std::string error;
   size_t text_size = 0;
 };

@@ -113,15 +113,15 @@ bool PlainReadsAsString(std::string_view s) {
   return true;
 }
 
-ValueKind Classify(const YamlDom& dom, YamlNodeId id) {
-  switch (dom.type(id)) {
+ValueKind Classify(const EventTape& tape, NodeId id) {
+  switch (tape.type(id)) {
     case YamlType::kNull: return ValueKind::kNull;
     case YamlType::kMap: return ValueKind::kMap;
     case YamlType::kSeq: return ValueKind::kList;
     case YamlType::kScalar: break;
   }
-  if (dom.style(id) == ScalarStyle::kString) return ValueKind::kString;
-  return ClassifyPlainScalar(dom.scalar(id));
+  if (tape.style(id) == ScalarStyle::kString) return ValueKind::kString;
+  return ClassifyPlainScalar(tape.scalar(id));
 }
 
 const char* ValueKindName(ValueKind kind) {
@@ -163,56 +163,50 @@ bool Reader::SpendVisit() const {
   return false;
 }
 
-bool Diagnostics::FirstWalk(const YamlDom& dom, YamlNodeId id) {
-  if (id == kNoYamlNode) return false;
-  if (walked_dom_ != &dom) {
-    walked_dom_ = &dom;
-    walked_.assign(dom.node_count(), false);
+bool Diagnostics::NodeBits::Set(const EventTape& t, NodeId id) {
+  if (id == kNoNode) return false;
+  if (tape != &t) {
+    tape = &t;
+    bits.assign(t.node_count(), false);
   }
-  if (id >= walked_.size() || walked_[id]) return false;
-  walked_[id] = true;
+  const size_t index = t.NodeIndex(id);
+  if (index >= bits.size() || bits[index]) return false;
+  bits[index] = true;
   return true;
 }
 
-bool Diagnostics::FirstVisit(const YamlDom& dom, YamlNodeId id) {
-  if (id == kNoYamlNode) return false;
-  if (visited_dom_ != &dom) {
-    visited_dom_ = &dom;
-    visited_.assign(dom.node_count(), false);
-  }
-  if (id >= visited_.size() || visited_[id]) return false;
-  visited_[id] = true;
-  return true;
-}
+bool Diagnostics::FirstWalk(const EventTape& tape, NodeId id) { return walked_.Set(tape, id); }
 
-bool MapKeyIndex::IsRepeated(size_t i) {
-  if (dom_.type(children_[i]) != YamlType::kScalar) return false;
-  const std::string_view key = dom_.scalar(children_[i]);
-  if (children_.size() / 2 < kIndexFrom) {
-    for (size_t j = 0; j < i; j += 2) {
-      if (dom_.type(children_[j]) == YamlType::kScalar && dom_.scalar(children_[j]) == key) {
-        return true;
-      }
+bool Diagnostics::FirstVisit(const EventTape& tape, NodeId id) { return visited_.Set(tape, id); }
+
+bool MapKeyIndex::IsRepeated(size_t ordinal, NodeId key_node) {
+  if (tape_.type(key_node) != YamlType::kScalar) return false;
+  const std::string_view key = tape_.scalar(key_node);
+  if (tape_.size(map_) < kIndexFrom) {
+    size_t j = 0;
+    for (const MapEntry e : tape_.Entries(map_)) {
+      if (j++ == ordinal) break;
+      if (tape_.type(e.key) == YamlType::kScalar && tape_.scalar(e.key) == key) return true;
     }
     return false;
   }
   if (first_.empty()) {
-    first_.reserve(children_.size() / 2);
-    for (size_t j = 0; j + 1 < children_.size(); j += 2) {
-      if (dom_.type(children_[j]) == YamlType::kScalar) {
-        first_.try_emplace(dom_.scalar(children_[j]), j);
-      }
+    first_.reserve(tape_.size(map_));
+    size_t j = 0;
+    for (const MapEntry e : tape_.Entries(map_)) {
+      if (tape_.type(e.key) == YamlType::kScalar) first_.try_emplace(tape_.scalar(e.key), j);
+      ++j;
     }
   }
-  return first_.at(key) < i;
+  return first_.at(key) < ordinal;
 }
 
-Reader::Reader(const YamlDom& dom, YamlNodeId node, std::string prefix, Diagnostics* diag)
-    : dom_(&dom), node_(node), prefix_(std::move(prefix)), diag_(diag) {}
+Reader::Reader(const EventTape& tape, NodeId node, std::string prefix, Diagnostics* diag)
+    : tape_(&tape), node_(node), prefix_(std::move(prefix)), diag_(diag) {}
 
-Reader::Reader(YamlNodeId node, const Reader* parent, Segment segment, std::string_view name,
+Reader::Reader(NodeId node, const Reader* parent, Segment segment, std::string_view name,
                size_t index)
-    : dom_(parent->dom_), node_(node), parent_(parent), segment_(segment), name_(name),
+    : tape_(parent->tape_), node_(node), parent_(parent), segment_(segment), name_(name),
       index_(index), diag_(parent->diag_) {}
 
 void Reader::AppendPath(std::string* out) const {
@@ -273,15 +267,16 @@ void Reader::ReportDuplicateKey() const {
 }
 
 void Reader::ReportDuplicateKeysBelow() const {
-  if (!diag_->FirstVisit(*dom_, node_)) return;
-  const std::span<const YamlNodeId> c = dom_->children(node_);
-  switch (dom_->type(node_)) {
+  if (!diag_->FirstVisit(*tape_, node_)) return;
+  switch (tape_->type(node_)) {
     case YamlType::kMap: {
-      const bool report = diag_->FirstWalk(*dom_, node_);
-      MapKeyIndex keys(*dom_, c);
-      for (size_t i = 0; i + 1 < c.size(); i += 2) {
-        const Reader child(c[i + 1], this, Segment::kField, dom_->scalar(c[i]), 0);
-        if (keys.IsRepeated(i)) {
+      const bool report = diag_->FirstWalk(*tape_, node_);
+      MapKeyIndex keys(*tape_, node_);
+      size_t ordinal = 0;
+      for (const MapEntry e : tape_->Entries(node_)) {
+        const size_t i = ordinal++;
+        const Reader child(e.value, this, Segment::kField, tape_->scalar(e.key), 0);
+        if (keys.IsRepeated(i, e.key)) {
           if (report) child.ReportDuplicateKey();
           continue;
         }
@@ -289,12 +284,14 @@ void Reader::ReportDuplicateKeysBelow() const {
       }
       return;
     }
-    case YamlType::kSeq:
-      for (size_t index = 0; index < c.size(); ++index) {
-        const Reader child(c[index], this, Segment::kIndex, {}, index);
+    case YamlType::kSeq: {
+      size_t index = 0;
+      for (const MapEntry e : tape_->Items(node_)) {
+        const Reader child(e.key, this, Segment::kIndex, {}, index++);
         child.ReportDuplicateKeysBelow();
       }
       return;
+    }
     default:
       return;
   }

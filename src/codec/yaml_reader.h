@@ -1,13 +1,13 @@
 // File: codec/yaml_reader.h
 //
-// The decoding cursor of the codec (internal to codec/): a Reader walks one node of a YamlDom
-// document, knows its field path (`spec.containers[0].resources.requests[cpu]`) and reports into
+// The decoding cursor of the codec (internal to codec/): a Reader walks one node of a document's
+// EventTape (codec/event_tape.h), knows its field path (`spec.containers[0].resources.requests[cpu]`) and reports into
 // a Diagnostics, which collects the errors and warnings of one object in input order. The
 // decoders (decode_*.cc) are written against Reader only: they never touch the YAML parsers and
 // never throw.
 //
 //   Diagnostics diag(/*visit_budget=*/text.size());
-//   Reader root(dom, dom.root(), /*prefix=*/"", &diag);
+//   Reader root(tape, tape.root(), /*prefix=*/"", &diag);
 //   root.ForEachField([&](std::string_view key, const Reader& f) {
 //     if (key == "name") f.Read(&name);
 //     else return false;  // Reader warns: unknown field "<path>"
@@ -22,13 +22,12 @@
 #include <cstdint>
 #include <map>
 #include <optional>
-#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
 
-#include "codec/yaml_dom.h"
+#include "codec/event_tape.h"
 #include "util/field_error.h"
 
 namespace wasched::codec::internal {
@@ -49,9 +48,9 @@ enum class ValueKind { kNull, kString, kInteger, kFloat, kBool, kMap, kList };
 // fine are reported false (then writers quote them). O(length).
 [[nodiscard]] bool PlainReadsAsString(std::string_view text);
 
-// Classify: the kind of node `id` of `dom`: quoted / block scalars and `!!str` are strings;
-// plain scalars per ClassifyPlainScalar; kNoYamlNode (absent) is null. O(length of a scalar).
-[[nodiscard]] ValueKind Classify(const YamlDom& dom, YamlNodeId id);
+// Classify: the kind of node `id` of `tape`: quoted / block scalars and `!!str` are strings;
+// plain scalars per ClassifyPlainScalar; kNoNode (absent) is null. O(length of a scalar).
+[[nodiscard]] ValueKind Classify(const EventTape& tape, NodeId id);
 
 // ValueKindName: "null", "string", "integer", "number", "boolean", "object", "list".
 [[nodiscard]] const char* ValueKindName(ValueKind kind);
@@ -73,13 +72,13 @@ class Diagnostics {
   [[nodiscard]] bool Spend();
   [[nodiscard]] bool FirstExhaustion();
 
-  // FirstWalk: true the first time map node `id` of `dom` is walked (its duplicate keys are
+  // FirstWalk: true the first time map node `id` of `tape` is walked (its duplicate keys are
   // reported then, once, however often decoders walk it again). O(1) amortized.
-  [[nodiscard]] bool FirstWalk(const YamlDom& dom, YamlNodeId id);
-  // FirstVisit: true the first time node `id` of `dom` is visited by
+  [[nodiscard]] bool FirstWalk(const EventTape& tape, NodeId id);
+  // FirstVisit: true the first time node `id` of `tape` is visited by
   // Reader::ReportDuplicateKeysBelow (one set for every object of a `List`: sized once per
-  // document, not once per object). O(1) amortized.
-  [[nodiscard]] bool FirstVisit(const YamlDom& dom, YamlNodeId id);
+  // tape, not once per object). O(1) amortized.
+  [[nodiscard]] bool FirstVisit(const EventTape& tape, NodeId id);
 
   [[nodiscard]] bool has_errors() const { return !errors_.empty(); }
   [[nodiscard]] std::vector<FieldError>& errors() { return errors_; }
@@ -89,30 +88,32 @@ class Diagnostics {
   int64_t budget_;
   bool exhausted_ = false;
   bool exhaustion_reported_ = false;
-  const YamlDom* walked_dom_ = nullptr;
-  std::vector<bool> walked_;  // by node id of walked_dom_
-  const YamlDom* visited_dom_ = nullptr;
-  std::vector<bool> visited_;  // by node id of visited_dom_
+  // Per-node bits of the tape they were sized for (EventTape::NodeIndex); a new tape resets them.
+  struct NodeBits {
+    const EventTape* tape = nullptr;
+    std::vector<bool> bits;
+    bool Set(const EventTape& t, NodeId id);
+  };
+  NodeBits walked_;
+  NodeBits visited_;
   std::vector<FieldError> errors_;
   std::vector<std::string> warnings_;
 };
 
-// MapKeyIndex: finds repeated keys in the children of one map (keys at even indexes). Small
-// maps are scanned; from kIndexFrom entries on, an index of first occurrences is built on the
-// first question.
+// MapKeyIndex: finds repeated keys in one map. Small maps are scanned; from kIndexFrom entries
+// on, an index of first occurrences is built on the first question.
 class MapKeyIndex {
  public:
-  MapKeyIndex(const YamlDom& dom, std::span<const YamlNodeId> children)
-      : dom_(dom), children_(children) {}
-  // IsRepeated: children[i] is a scalar key equal to the text of an earlier scalar key.
-  // O(i) below kIndexFrom entries, else O(1) amortized.
-  [[nodiscard]] bool IsRepeated(size_t i);
+  MapKeyIndex(const EventTape& tape, NodeId map) : tape_(tape), map_(map) {}
+  // IsRepeated: the key of entry number `ordinal` (`key`, a scalar) equals the text of the
+  // scalar key of an earlier entry. O(ordinal) below kIndexFrom entries, else O(1) amortized.
+  [[nodiscard]] bool IsRepeated(size_t ordinal, NodeId key);
 
  private:
   static constexpr size_t kIndexFrom = 16;
-  const YamlDom& dom_;
-  std::span<const YamlNodeId> children_;
-  std::unordered_map<std::string_view, size_t> first_;  // key text → first child index
+  const EventTape& tape_;
+  NodeId map_;
+  std::unordered_map<std::string_view, size_t> first_;  // key text → first entry ordinal
 };
 
 // Reader: a cursor on one node. Children are created by the ForEach* walkers and refer to their
@@ -121,10 +122,10 @@ class MapKeyIndex {
 // TypeInvalid error (detail `expected integer, got string "abc"`) when the type is wrong.
 class Reader {
  public:
-  // Reader: a root cursor on node `node` of `dom` (kNoYamlNode = absent); `prefix` is the path of
-  // the node itself ("" for a document, "items[3]" for an item of a List). `dom` and `diag` must
-  // outlive the Reader.
-  Reader(const YamlDom& dom, YamlNodeId node, std::string prefix, Diagnostics* diag);
+  // Reader: a root cursor on node `node` of `tape` (kNoNode = absent); `prefix` is the path of
+  // the node itself ("" for a document, "items[3]" for an item of a List). `tape` and `diag`
+  // must outlive the Reader.
+  Reader(const EventTape& tape, NodeId node, std::string prefix, Diagnostics* diag);
 
   Reader(const Reader&) = delete;
   Reader& operator=(const Reader&) = delete;
@@ -136,12 +137,12 @@ class Reader {
   // ChildPath: Path() + "." + field (without creating the child).
   [[nodiscard]] std::string ChildPath(std::string_view field) const;
 
-  [[nodiscard]] ValueKind Kind() const { return Classify(*dom_, node_); }
+  [[nodiscard]] ValueKind Kind() const { return Classify(*tape_, node_); }
   [[nodiscard]] bool IsNull() const { return Kind() == ValueKind::kNull; }
   // IsPresent: the field exists in the input (possibly with a null value).
-  [[nodiscard]] bool IsPresent() const { return node_ != kNoYamlNode; }
+  [[nodiscard]] bool IsPresent() const { return node_ != kNoNode; }
   // Scalar: the text of a scalar node ("" otherwise).
-  [[nodiscard]] std::string_view Scalar() const { return dom_->scalar(node_); }
+  [[nodiscard]] std::string_view Scalar() const { return tape_->scalar(node_); }
 
   // ForEachField: walks a map whose keys are field names. `fn(std::string_view key,
   // const Reader& value) -> bool` returns false for a field it does not know, which is then
@@ -155,18 +156,19 @@ class Reader {
   template <typename Fn>
   void ForEachField(Fn&& fn) const {
     if (!ExpectKind(ValueKind::kMap)) return;
-    const std::span<const YamlNodeId> c = dom_->children(node_);
-    const bool report = diag_->FirstWalk(*dom_, node_);
-    MapKeyIndex keys(*dom_, c);
-    for (size_t i = 0; i + 1 < c.size(); i += 2) {
+    const bool report = diag_->FirstWalk(*tape_, node_);
+    MapKeyIndex keys(*tape_, node_);
+    size_t ordinal = 0;
+    for (const MapEntry e : tape_->Entries(node_)) {
+      const size_t i = ordinal++;
       if (!SpendVisit()) return;
-      if (dom_->type(c[i]) != YamlType::kScalar) {
+      if (tape_->type(e.key) != YamlType::kScalar) {
         Error(FieldErrorType::kTypeInvalid, "", "field names must be strings");
         continue;
       }
-      const std::string_view key = dom_->scalar(c[i]);
-      const Reader child(c[i + 1], this, Segment::kField, key, 0);
-      if (keys.IsRepeated(i)) {
+      const std::string_view key = tape_->scalar(e.key);
+      const Reader child(e.value, this, Segment::kField, key, 0);
+      if (keys.IsRepeated(i, e.key)) {
         if (report) child.ReportDuplicateKey();
         continue;
       }
@@ -181,12 +183,13 @@ class Reader {
   template <typename Fn>
   void PeekFields(Fn&& fn) const {
     if (Kind() != ValueKind::kMap) return;
-    const std::span<const YamlNodeId> c = dom_->children(node_);
-    MapKeyIndex keys(*dom_, c);
-    for (size_t i = 0; i + 1 < c.size(); i += 2) {
-      if (dom_->type(c[i]) != YamlType::kScalar || keys.IsRepeated(i)) continue;
-      const std::string_view key = dom_->scalar(c[i]);
-      const Reader child(c[i + 1], this, Segment::kField, key, 0);
+    MapKeyIndex keys(*tape_, node_);
+    size_t ordinal = 0;
+    for (const MapEntry e : tape_->Entries(node_)) {
+      const size_t i = ordinal++;
+      if (tape_->type(e.key) != YamlType::kScalar || keys.IsRepeated(i, e.key)) continue;
+      const std::string_view key = tape_->scalar(e.key);
+      const Reader child(e.value, this, Segment::kField, key, 0);
       fn(key, child);
     }
   }
@@ -196,18 +199,19 @@ class Reader {
   template <typename Fn>
   void ForEachEntry(Fn&& fn) const {
     if (!ExpectKind(ValueKind::kMap)) return;
-    const std::span<const YamlNodeId> c = dom_->children(node_);
-    const bool report = diag_->FirstWalk(*dom_, node_);
-    MapKeyIndex keys(*dom_, c);
-    for (size_t i = 0; i + 1 < c.size(); i += 2) {
+    const bool report = diag_->FirstWalk(*tape_, node_);
+    MapKeyIndex keys(*tape_, node_);
+    size_t ordinal = 0;
+    for (const MapEntry e : tape_->Entries(node_)) {
+      const size_t i = ordinal++;
       if (!SpendVisit()) return;
-      if (dom_->type(c[i]) != YamlType::kScalar) {
+      if (tape_->type(e.key) != YamlType::kScalar) {
         Error(FieldErrorType::kTypeInvalid, "", "map keys must be strings");
         continue;
       }
-      const std::string key(dom_->scalar(c[i]));
-      const Reader child(c[i + 1], this, Segment::kKey, dom_->scalar(c[i]), 0);
-      if (keys.IsRepeated(i)) {
+      const std::string key(tape_->scalar(e.key));
+      const Reader child(e.value, this, Segment::kKey, tape_->scalar(e.key), 0);
+      if (keys.IsRepeated(i, e.key)) {
         if (report) child.ReportDuplicateKey();
         continue;
       }
@@ -220,11 +224,11 @@ class Reader {
   template <typename Fn>
   void ForEachItem(Fn&& fn) const {
     if (!ExpectKind(ValueKind::kList)) return;
-    const std::span<const YamlNodeId> c = dom_->children(node_);
-    for (size_t index = 0; index < c.size(); ++index) {
+    size_t index = 0;
+    for (const MapEntry e : tape_->Items(node_)) {
       if (!SpendVisit()) return;
-      const Reader child(c[index], this, Segment::kIndex, {}, index);
-      fn(index, child);
+      const Reader child(e.key, this, Segment::kIndex, {}, index);
+      fn(index++, child);
     }
   }
 
@@ -273,16 +277,15 @@ class Reader {
  private:
   enum class Segment { kRoot, kField, kIndex, kKey };
 
-  Reader(YamlNodeId node, const Reader* parent, Segment segment, std::string_view name,
-         size_t index);
+  Reader(NodeId node, const Reader* parent, Segment segment, std::string_view name, size_t index);
   void AppendPath(std::string* out) const;
   // ReportDuplicateKey: Duplicate `mapping key already defined` at this node's path.
   void ReportDuplicateKey() const;
   [[nodiscard]] std::optional<int64_t> ReadInteger(int64_t min, int64_t max,
                                                    std::string_view type_name) const;
 
-  const YamlDom* dom_;
-  YamlNodeId node_;
+  const EventTape* tape_;
+  NodeId node_;
   const Reader* parent_ = nullptr;
   Segment segment_ = Segment::kRoot;
   std::string_view name_;  // field name or map key (owned by the document)

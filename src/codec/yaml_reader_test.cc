@@ -6,10 +6,25 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "codec/yaml_documents.h"
+
 namespace wasched::codec::internal {
 namespace {
 
 using ::testing::ElementsAre;
+
+// ParseOne: the tape of the single document of `text`.
+EventTape ParseOne(std::string_view text) {
+  EventTape tape;
+  int documents = 0;
+  ForEachDocument(text, [&](ParsedDocument& d) {
+    EXPECT_EQ(d.error, "");
+    ++documents;
+    tape = std::move(d.tape);
+  });
+  EXPECT_EQ(documents, 1);
+  return tape;
+}
 
 TEST(CodecYamlReaderTest, ClassifyPlainScalar) {
   EXPECT_EQ(ClassifyPlainScalar(""), ValueKind::kNull);
@@ -31,30 +46,28 @@ TEST(CodecYamlReaderTest, ClassifyPlainScalar) {
 }
 
 TEST(CodecYamlReaderTest, ClassifyNodes) {
-  std::vector<YamlDom> docs = ParseWithYamlCpp(
-      "a: \"5\"\nb: 5\nc: !!str 5\nd: |\n  text\ne: [1]\nf: {x: 1}\ng:\nh: 'true'\n");
-  ASSERT_EQ(docs.size(), 1u);
-  const YamlDom& d = docs[0];
-  const auto c = d.children(d.root());
-  ASSERT_EQ(c.size(), 16u);
+  const EventTape d =
+      ParseOne("a: \"5\"\nb: 5\nc: !!str 5\nd: |\n  text\ne: [1]\nf: {x: 1}\ng:\nh: 'true'\n");
+  ASSERT_EQ(d.size(d.root()), 8u);
   const ValueKind expected[] = {ValueKind::kString, ValueKind::kInteger, ValueKind::kString,
                                 ValueKind::kString, ValueKind::kList,    ValueKind::kMap,
                                 ValueKind::kNull,   ValueKind::kString};
-  for (size_t i = 0; i < 8; ++i) {
-    EXPECT_EQ(Classify(d, c[2 * i + 1]), expected[i]) << d.scalar(c[2 * i]);
+  size_t i = 0;
+  for (const MapEntry e : d.Entries(d.root())) {
+    EXPECT_EQ(Classify(d, e.value), expected[i++]) << d.scalar(e.key);
   }
-  EXPECT_EQ(Classify(d, kNoYamlNode), ValueKind::kNull);
+  EXPECT_EQ(Classify(d, kNoNode), ValueKind::kNull);
 }
 
 TEST(CodecYamlReaderTest, PathsAndTypedReads) {
-  std::vector<YamlDom> docs = ParseWithYamlCpp(R"(
+  const EventTape tape = ParseOne(R"(
 spec:
   list:
   - {n: 3, s: x, b: true, m: {k: v}}
   - {n: "3"}
 )");
   Diagnostics diag(1000);
-  const Reader root(docs[0], docs[0].root(), "items[2]", &diag);
+  const Reader root(tape, tape.root(), "items[2]", &diag);
   std::vector<std::string> paths;
   root.ForEachField([&](std::string_view, const Reader& spec) {
     spec.ForEachField([&](std::string_view, const Reader& list) {
@@ -87,9 +100,9 @@ spec:
 }
 
 TEST(CodecYamlReaderTest, BudgetStopsWalking) {
-  std::vector<YamlDom> docs = ParseWithYamlCpp("[1, 2, 3, 4, 5]");
+  const EventTape tape = ParseOne("[1, 2, 3, 4, 5]");
   Diagnostics diag(3);
-  const Reader root(docs[0], docs[0].root(), "", &diag);
+  const Reader root(tape, tape.root(), "", &diag);
   int visited = 0;
   root.ForEachItem([&](size_t, const Reader&) { ++visited; });
   EXPECT_EQ(visited, 3);

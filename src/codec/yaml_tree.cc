@@ -1,6 +1,6 @@
 // File: codec/yaml_tree.cc
 //
-// YamlTree editing, the copy from YamlDom, and the two writers: YAML through yaml-cpp's Emitter,
+// YamlTree editing, the copy from an EventTape, and the two writers: YAML through yaml-cpp's Emitter,
 // JSON through nlohmann::ordered_json (see yaml_tree.h).
 #include "codec/yaml_tree.h"
 
@@ -19,30 +19,32 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-// Copier: TreeFromDom's recursion with a node budget.
+// Copier: TreeFromTape's recursion with a node budget.
 class Copier {
  public:
-  Copier(const YamlDom& dom, int64_t budget) : dom_(dom), budget_(budget) {}
+  Copier(const EventTape& tape, int64_t budget) : tape_(tape), budget_(budget) {}
 
-  bool Copy(YamlNodeId id, YamlTree* out) {
+  bool Copy(NodeId id, YamlTree* out) {
     if (--budget_ < 0) return false;
-    out->type = dom_.type(id);
+    out->type = tape_.type(id);
     if (out->type == YamlType::kNull) return true;
     if (out->type == YamlType::kScalar) {
-      out->style = dom_.style(id);
-      out->text = std::string(dom_.scalar(id));
+      out->style = tape_.style(id);
+      out->text = std::string(tape_.scalar(id));
       return true;
     }
-    const auto children = dom_.children(id);
-    out->children.resize(children.size());
-    for (size_t i = 0; i < children.size(); ++i) {
-      if (!Copy(children[i], &out->children[i])) return false;
+    const bool map = out->type == YamlType::kMap;
+    const EventTape::Children children = map ? tape_.Entries(id) : tape_.Items(id);
+    out->children.reserve(map ? 2 * children.size() : children.size());
+    for (const MapEntry e : children) {
+      if (!Copy(e.key, &out->children.emplace_back())) return false;
+      if (map && !Copy(e.value, &out->children.emplace_back())) return false;
     }
     return true;
   }
 
  private:
-  const YamlDom& dom_;
+  const EventTape& tape_;
   int64_t budget_;
 };
 
@@ -269,9 +271,9 @@ bool YamlTree::RenameKey(std::string_view from, std::string_view to) {
   return false;
 }
 
-std::optional<YamlTree> TreeFromDom(const YamlDom& dom, YamlNodeId id, int64_t budget) {
+std::optional<YamlTree> TreeFromTape(const EventTape& tape, NodeId id, int64_t budget) {
   YamlTree tree;
-  Copier copier(dom, budget);
+  Copier copier(tape, budget);
   if (!copier.Copy(id, &tree)) return std::nullopt;
   return tree;
 }
@@ -320,9 +322,9 @@ std::vector<YamlTree> ParseTrees(std::string_view text, std::string* error) {
       *error = doc.error;
       return;
     }
-    if (Classify(doc.dom, doc.dom.root()) == ValueKind::kNull) return;
+    if (Classify(doc.tape, doc.tape.root()) == ValueKind::kNull) return;
     std::optional<YamlTree> tree =
-        TreeFromDom(doc.dom, doc.dom.root(), static_cast<int64_t>(doc.text_size) * 2 + 1024);
+        TreeFromTape(doc.tape, doc.tape.root(), static_cast<int64_t>(doc.text_size) * 2 + 1024);
     if (!tree) {
       *error = "document too large after expanding aliases";
       return;

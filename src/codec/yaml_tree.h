@@ -6,7 +6,7 @@
 // (1, true), so `"1"` stays a string and `1` stays an integer. Comments, anchors and the original
 // quoting style are not kept.
 //
-//   std::optional<YamlTree> t = TreeFromDom(dom, dom.root(), /*budget=*/1 << 20);
+//   std::optional<YamlTree> t = TreeFromTape(tape, tape.root(), /*budget=*/1 << 20);
 //   t->Find("spec")->RenameKey("podGroups", "podGroupTemplates");
 //   std::string yaml = WriteYaml(*t);   // one document, block style, 2-space indent
 //   std::string json = WriteJson(*t);   // 2-space indent, keys in document order
@@ -20,7 +20,7 @@
 #include <string_view>
 #include <vector>
 
-#include "codec/yaml_dom.h"
+#include "codec/event_tape.h"
 #include "codec/yaml_reader.h"
 
 namespace wasched::codec::internal {
@@ -72,10 +72,10 @@ struct YamlTree {
   bool RenameKey(std::string_view from, std::string_view to);
 };
 
-// TreeFromDom: a deep copy of node `id` of `dom` (kNoYamlNode gives a kNull tree). YAML aliases
+// TreeFromTape: a deep copy of node `id` of `tape` (kNoNode gives a kNull tree). YAML aliases
 // are expanded, so the copy can be larger than the text: nullopt when it would exceed `budget`
 // nodes ("billion laughs"). O(nodes of the copy).
-[[nodiscard]] std::optional<YamlTree> TreeFromDom(const YamlDom& dom, YamlNodeId id,
+[[nodiscard]] std::optional<YamlTree> TreeFromTape(const EventTape& tape, NodeId id,
                                                   int64_t budget);
 
 // WriteYaml: one YAML document (no `---`), block style, 2-space indent, ending in a newline.
@@ -100,7 +100,7 @@ struct YamlTree {
 
 // ParseTrees: every non-null document of `text` (YAML stream or one JSON document) as trees, in
 // order; the first parse error (`malformed YAML: line …`) as `*error` and an empty result.
-// For tests and tools; budget as TreeFromDom with 2 × text size + 1024. O(text size).
+// For tests and tools; budget as TreeFromTape with 2 × text size + 1024. O(text size).
 [[nodiscard]] std::vector<YamlTree> ParseTrees(std::string_view text, std::string* error);
 
 }  // namespace wasched::codec::internal

@@ -1,6 +1,6 @@
 // File: codec/yaml_tree_test.cc
 //
-// YamlTree: editing, the copy from YamlDom (alias budget), and that WriteYaml / WriteJson read
+// YamlTree: editing, the copy from an EventTape (alias budget), and that WriteYaml / WriteJson read
 // back as the same data (string-vs-plain scalars, key order, multi-line strings, empty
 // collections, null).
 #include "codec/yaml_tree.h"

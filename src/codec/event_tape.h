@@ -1,0 +1,244 @@
+// File: codec/event_tape.h
+//
+// EventTape: the parser events of one document (or one item of a JSON `List`), recorded in
+// document order so that decoders can walk them more than once (internal to codec/). Decoders
+// need that: the loader reads apiVersion and kind before it knows the decoder, metadata is
+// decoded before the other fields so every message can name the object, and repeated keys are
+// looked for in the fields no decoder reads. The parsers (libyaml's event parser for YAML,
+// simdjson for JSON; codec/yaml_documents.h) append events through a TapeBuilder; nothing else
+// is built between the parser and the api objects.
+//
+// Layout: one flat vector of entries in document order (a map's keys and values interleaved
+// after it, a sequence's items after it), each collection knowing where its subtree ends, so a
+// walker skips an unread field in O(1); scalar texts live in one arena. A YAML alias is an entry
+// that refers to the anchored node (never a copy), so "billion laughs" input stays as small as
+// its text (decoders bound how often they revisit a node, see Diagnostics). A map with YAML 1.1
+// merge keys (`<<: *base`) is recorded as a map of references to its effective entries.
+//
+//   TapeBuilder b(text.size());
+//   b.BeginMap({}, "");  b.Scalar("a", ScalarStyle::kPlain, {}, "");  b.BeginSeq({}, "");
+//   b.Scalar("1", ScalarStyle::kPlain, {}, "");  b.EndSeq();  b.EndMap();
+//   EventTape t = b.Finish();                         // {a: [1]}
+//   for (MapEntry e : t.Entries(t.root())) t.scalar(e.key) == "a";
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace wasched::codec::internal {
+
+// YamlType: the node kinds of the YAML representation graph (JSON uses the same).
+enum class YamlType : uint8_t { kNull, kScalar, kMap, kSeq };
+
+// ScalarStyle: kPlain scalars resolve by content (core schema: `5` is an integer, `true` a
+// boolean); kString scalars (quoted, block `|`/`>`, or tagged `!!str`) are strings whatever
+// their content. JSON strings are kString, JSON numbers / booleans / null kPlain.
+enum class ScalarStyle : uint8_t { kPlain, kString };
+
+// NodeId: a node of an EventTape; kNoNode is "absent" (e.g. a missing field).
+using NodeId = uint32_t;
+inline constexpr NodeId kNoNode = UINT32_MAX;
+
+// MapEntry: one key / value pair of a map (both resolved: never an alias).
+struct MapEntry {
+  NodeId key;
+  NodeId value;
+};
+
+// TapeMark: a position in the parsed text (0-based line and column), for parse errors.
+struct TapeMark {
+  int line = 0;
+  int column = 0;
+};
+
+// TapeError: why a TapeBuilder refused an event (the message of a "malformed YAML" error).
+struct TapeError {
+  TapeMark mark;
+  std::string message;
+};
+
+class EventTape {
+ public:
+  EventTape() = default;
+  EventTape(EventTape&&) = default;
+  EventTape& operator=(EventTape&&) = default;
+  EventTape(const EventTape&) = delete;
+  EventTape& operator=(const EventTape&) = delete;
+
+  // root: the document's node (kNoNode for an empty tape).
+  [[nodiscard]] NodeId root() const { return root_; }
+  // type: kNull for kNoNode.
+  [[nodiscard]] YamlType type(NodeId id) const {
+    return id == kNoNode ? YamlType::kNull : at(id).type;
+  }
+  [[nodiscard]] ScalarStyle style(NodeId id) const {
+    return id == kNoNode ? ScalarStyle::kPlain : at(id).style;
+  }
+  // scalar: the text of a scalar ("" for other kinds). Valid while the tape lives.
+  [[nodiscard]] std::string_view scalar(NodeId id) const {
+    if (id == kNoNode || at(id).type != YamlType::kScalar) return {};
+    const Entry& e = at(id);
+    return std::string_view(text_).substr(e.text_offset, e.text_size);
+  }
+  // size: entries of a map / items of a sequence (0 for other kinds).
+  [[nodiscard]] size_t size(NodeId id) const {
+    if (id == kNoNode) return 0;
+    const Entry& e = at(id);
+    return e.type == YamlType::kMap || e.type == YamlType::kSeq ? e.text_size : 0;
+  }
+  // node_count: every NodeId of this tape (kNoNode aside) is below it.
+  [[nodiscard]] size_t node_count() const { return entries_.size() + extra_.size(); }
+  // NodeIndex: a dense index below node_count() for `id` (for per-node bit sets).
+  [[nodiscard]] size_t NodeIndex(NodeId id) const {
+    return (id & kExtraBit) != 0 ? entries_.size() + (id & ~kExtraBit) : id;
+  }
+
+  // Iteration over a collection's children, in document order; nothing for other kinds.
+  class Children;
+  // Items: a sequence's items. Entries: a map's pairs (keys and values resolved).
+  [[nodiscard]] Children Items(NodeId seq) const;
+  [[nodiscard]] Children Entries(NodeId map) const;
+
+ private:
+  friend class TapeBuilder;
+  static constexpr uint32_t kExtraBit = 0x80000000u;
+
+  // Entry: 20 bytes. Collections use text_size for their child count (entries of a map) and
+  // `end` for the index after their subtree; an alias (is_alias) refers to `target`.
+  struct Entry {
+    uint32_t text_offset = 0;
+    uint32_t text_size = 0;
+    uint32_t end = 0;
+    uint32_t target = 0;
+    YamlType type = YamlType::kNull;
+    ScalarStyle style = ScalarStyle::kPlain;
+    bool is_alias = false;
+  };
+
+  [[nodiscard]] const Entry& at(NodeId id) const {
+    return (id & kExtraBit) != 0 ? extra_[id & ~kExtraBit] : entries_[id];
+  }
+  // Resolve: the node an entry stands for (the target of an alias, else itself).
+  [[nodiscard]] NodeId Resolve(NodeId id) const {
+    const Entry& e = at(id);
+    return e.is_alias ? e.target : id;
+  }
+  // Next: the entry after `id`'s subtree in the same region.
+  [[nodiscard]] NodeId Next(NodeId id) const {
+    return (id & kExtraBit) | at(id).end;
+  }
+
+  std::vector<Entry> entries_;  // the document, in order
+  std::vector<Entry> extra_;    // maps with merged entries (NodeIds with kExtraBit)
+  std::string text_;            // scalar texts
+  NodeId root_ = kNoNode;
+};
+
+// Children: a forward range over a collection's children: `*it` is a MapEntry (for a sequence,
+// `key` is the item and `value` kNoNode). Cheap to copy.
+class EventTape::Children {
+ public:
+  class Iterator {
+   public:
+    Iterator(const EventTape* tape, NodeId at, size_t left) : tape_(tape), at_(at), left_(left) {}
+    // item: the current child (sequences) or key (maps), resolved.
+    [[nodiscard]] NodeId item() const { return tape_->Resolve(at_); }
+    // value: the current value (maps), resolved.
+    [[nodiscard]] NodeId value() const { return tape_->Resolve(tape_->Next(at_)); }
+    [[nodiscard]] MapEntry operator*() const { return MapEntry{item(), is_map_ ? value() : kNoNode}; }
+    Iterator& operator++() {
+      at_ = tape_->Next(at_);
+      if (is_map_) at_ = tape_->Next(at_);
+      --left_;
+      return *this;
+    }
+    bool operator!=(const Iterator& o) const { return left_ != o.left_; }
+    bool operator==(const Iterator& o) const { return left_ == o.left_; }
+
+   private:
+    friend class Children;
+    const EventTape* tape_;
+    NodeId at_;
+    size_t left_;
+    bool is_map_ = false;
+  };
+
+  Children(const EventTape* tape, NodeId first, size_t count, bool is_map)
+      : tape_(tape), first_(first), count_(count), is_map_(is_map) {}
+  [[nodiscard]] Iterator begin() const {
+    Iterator it(tape_, first_, count_);
+    it.is_map_ = is_map_;
+    return it;
+  }
+  [[nodiscard]] Iterator end() const { return Iterator(tape_, first_, 0); }
+  [[nodiscard]] size_t size() const { return count_; }
+
+ private:
+  const EventTape* tape_;
+  NodeId first_;
+  size_t count_;
+  bool is_map_;
+};
+
+inline EventTape::Children EventTape::Items(NodeId seq) const {
+  if (type(seq) != YamlType::kSeq) return Children(this, 0, 0, false);
+  return Children(this, seq + 1, at(seq).text_size, false);
+}
+
+inline EventTape::Children EventTape::Entries(NodeId map) const {
+  if (type(map) != YamlType::kMap) return Children(this, 0, 0, true);
+  return Children(this, map + 1, at(map).text_size, true);
+}
+
+// TapeBuilder: appends events in document order; each call returns the error that makes the
+// document malformed (nesting deeper than kMaxNestingDepth, a scalar longer than
+// kMaxScalarBytes, an alias to an unknown or enclosing anchor, a bad merge key, merge keys
+// expanding beyond ExpansionBudget of the text; codec/input_limits.h), else nullopt. `anchor`
+// is the YAML anchor name of the node ("" for none); `mark` where the event starts.
+class TapeBuilder {
+ public:
+  // text_size: the size of the text the documents come from (the merge-key budget, shared by
+  // every document built).
+  explicit TapeBuilder(size_t text_size);
+
+  [[nodiscard]] std::optional<TapeError> Scalar(std::string_view text, ScalarStyle style,
+                                                TapeMark mark, std::string_view anchor);
+  [[nodiscard]] std::optional<TapeError> Null(TapeMark mark, std::string_view anchor);
+  [[nodiscard]] std::optional<TapeError> Alias(TapeMark mark, std::string_view anchor);
+  [[nodiscard]] std::optional<TapeError> BeginMap(TapeMark mark, std::string_view anchor);
+  [[nodiscard]] std::optional<TapeError> EndMap();
+  [[nodiscard]] std::optional<TapeError> BeginSeq(TapeMark mark, std::string_view anchor);
+  [[nodiscard]] std::optional<TapeError> EndSeq();
+  // depth: collections open now.
+  [[nodiscard]] size_t depth() const { return frames_.size(); }
+  // Finish: the tape of the (complete) document; the builder starts a new document (anchors do
+  // not carry over).
+  [[nodiscard]] EventTape Finish();
+
+ private:
+  struct Frame {
+    NodeId start;
+    uint32_t children = 0;  // entries appended directly below (keys and values for maps)
+    TapeMark mark;
+    std::string anchor;
+    bool has_merge_key = false;
+  };
+
+  NodeId Append(EventTape::Entry entry);
+  // Added: bookkeeping after node `id` was completed (parent's child count, anchor, root).
+  void Added(NodeId id, std::string_view anchor);
+  std::optional<TapeError> Open(YamlType type, TapeMark mark, std::string_view anchor);
+  std::optional<TapeError> ExpandMergeKeys(const Frame& frame, NodeId* map);
+  [[nodiscard]] bool IsMergeKey(NodeId key) const;
+
+  EventTape tape_;
+  std::vector<Frame> frames_;
+  std::unordered_map<std::string, NodeId> anchors_;
+  int64_t merge_budget_;
+};
+
+}  // namespace wasched::codec::internal
