@@ -13,6 +13,8 @@ packages=(
   libgtest-dev libgmock-dev librapidcheck-dev libbenchmark-dev
   # libssl-dev: SHA-1 (libcrypto) for JobSet's and LeaderWorkerSet's derived names (issue 19).
   libssl-dev
+  # libcurl4-openssl-dev: the Kubernetes API client (src/kube/, `schedule --kubeconfig`).
+  libcurl4-openssl-dev
   # fuzz/ (scripts/fuzz.sh, the fuzz smoke of scripts/test.sh): clang and its libFuzzer /
   # sanitizer runtimes (a Recommends of clang, so --no-install-recommends needs it named).
   clang libclang-rt-dev

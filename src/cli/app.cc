@@ -92,9 +92,26 @@ int RunParsed(int argc, const char* const* argv, std::istream& in, std::ostream&
   std::vector<std::string> paths;
   schedule
       ->add_option("-f,--filename", paths,
-                   "Manifest files, folders (every *.yaml, *.yml, *.json, sorted) or - for stdin")
-      ->required()
+                   "Manifest files, folders (every *.yaml, *.yml, *.json, sorted) or - for stdin "
+                   "(with --kubeconfig: read on top of the cluster's objects)")
       ->type_name("PATH");
+  std::string schedule_kubeconfig;
+  CLI::Option* kubeconfig_option =
+      schedule
+          ->add_option("--kubeconfig", schedule_kubeconfig,
+                       "Read the live cluster's objects (read-only) through this kubeconfig; an "
+                       "empty value uses KUBECONFIG, the in-cluster service account or "
+                       "~/.kube/config")
+          ->type_name("PATH");
+  std::string schedule_context;
+  schedule->add_option("--context", schedule_context, "The kubeconfig context to use")
+      ->needs(kubeconfig_option);
+  bool schedule_insecure = false;
+  schedule
+      ->add_flag("--insecure-skip-tls-verify", schedule_insecure,
+                 "Do not verify the API server's certificate (also needed to accept a kubeconfig "
+                 "that sets insecure-skip-tls-verify)")
+      ->needs(kubeconfig_option);
   CommonFlags schedule_flags;
   AddCommonFlags(schedule, &schedule_flags);
 
@@ -172,7 +189,16 @@ int RunParsed(int argc, const char* const* argv, std::istream& in, std::ostream&
     demo_options.schedule = std::move(*options);
     return RunDemo(demo_options, in, out, err);
   }
+  if (paths.empty() && kubeconfig_option->count() == 0) {
+    err << "error: schedule needs -f PATH or --kubeconfig PATH\nRun with --help for more "
+           "information.\n";
+    return kExitUsage;
+  }
   options->paths = paths;
+  options->use_cluster = kubeconfig_option->count() > 0;
+  options->kubeconfig = schedule_kubeconfig;
+  options->context = schedule_context;
+  options->insecure_skip_tls_verify = schedule_insecure;
   return RunSchedule(*options, in, out, err);
 }
 

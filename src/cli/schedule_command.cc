@@ -13,6 +13,11 @@
 #include "cli/feature_gates.h"
 #include "cli/table_output.h"
 #include "codec/loader.h"
+#include "kube/api_client.h"
+#include "kube/cluster_snapshot.h"
+#include "kube/curl_transport.h"
+#include "kube/kubeconfig.h"
+#include "kube/rate_limiter.h"
 #include "codec/result_encoding.h"
 #include "validation/dra_validation.h"
 #include "validation/object_set_validation.h"
@@ -46,9 +51,51 @@ int WriteOutput(std::ostream& out, std::ostream& err, std::string_view text, int
   return kExitInternal;
 }
 
+namespace {
+
+// kClientQps / kClientBurst: kube-scheduler's clientConnection defaults (v1.37.2
+// pkg/scheduler/apis/config/v1/defaults.go: qps 50, burst 100).
+constexpr double kClientQps = 50;
+constexpr int kClientBurst = 100;
+
+// ReadClusterTexts: the live cluster's objects as list texts; on failure prints one error line
+// and returns the exit code.
+tl::expected<std::vector<codec::NamedText>, int> ReadClusterTexts(const ScheduleOptions& options,
+                                                                  std::ostream& err) {
+  kube::ConfigRequest request;
+  request.kubeconfig = options.kubeconfig;
+  request.context = options.context;
+  request.allow_insecure_skip_tls_verify = options.insecure_skip_tls_verify;
+  auto config = kube::ResolveConfig(request, kube::RealFileSystem());
+  if (!config) {
+    err << "error: " << EscapeForTerminal(config.error().message) << '\n';
+    return tl::unexpected(kExitInvalidInput);
+  }
+  auto transport = kube::MakeCurlTransport(*config);
+  kube::RateLimiter limiter(kClientQps, kClientBurst, kube::SteadyClock());
+  kube::ApiClient client(transport.get(), &limiter, config->server);
+  auto snapshot = kube::ReadCluster(client);
+  if (!snapshot) {
+    err << "error: " << EscapeForTerminal(snapshot.error().message) << '\n';
+    return tl::unexpected(kExitCluster);
+  }
+  for (const std::string& w : snapshot->warnings) {
+    err << "warning: " << EscapeForTerminal(w) << '\n';
+  }
+  return std::move(snapshot->texts);
+}
+
+}  // namespace
+
 int RunSchedule(const ScheduleOptions& options, std::istream& in, std::ostream& out,
                 std::ostream& err) {
-  auto loaded = codec::LoadPaths(options.paths, in);
+  std::vector<codec::NamedText> cluster_texts;
+  if (options.use_cluster) {
+    auto texts = ReadClusterTexts(options, err);
+    if (!texts) return texts.error();
+    cluster_texts = std::move(*texts);
+  }
+  auto loaded = codec::LoadTextsAndPaths(cluster_texts, options.paths, in);
   if (!loaded) {
     for (const InputError& e : loaded.error()) err << "error: " << e.ToString() << '\n';
     return kExitInvalidInput;

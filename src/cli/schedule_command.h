@@ -29,6 +29,10 @@ inline constexpr int kExitOk = 0;
 inline constexpr int kExitInvalidInput = 1;
 inline constexpr int kExitUsage = 2;
 inline constexpr int kExitInternal = 3;
+// kExitCluster: `--kubeconfig` runs only: the API server could not be read (unreachable, TLS
+// failure, credentials refused, RBAC forbidden, a server error); one "error: ..." line on stderr.
+// A kubeconfig that cannot be used is invalid input (kExitInvalidInput).
+inline constexpr int kExitCluster = 4;
 
 // OutputFormat: `-o table|json|yaml`.
 enum class OutputFormat { kTable, kJson, kYaml };
@@ -49,6 +53,13 @@ enum class OutputFormat { kTable, kJson, kYaml };
 // ScheduleOptions: everything `schedule` needs, already parsed.
 struct ScheduleOptions {
   std::vector<std::string> paths;  // files, folders or "-" (stdin), in order
+  // Live cluster input (`--kubeconfig`): when `use_cluster`, the cluster's objects are listed
+  // first and `paths` are read on top. `kubeconfig` empty: KUBECONFIG / in-cluster /
+  // ~/.kube/config (kube/kubeconfig.h).
+  bool use_cluster = false;
+  std::string kubeconfig;
+  std::string context;
+  bool insecure_skip_tls_verify = false;
   OutputFormat output = OutputFormat::kTable;
   FeatureGates gates;
   sched::SchedulerOptions scheduler;
@@ -56,7 +67,8 @@ struct ScheduleOptions {
 
 // RunSchedule: runs the pipeline above; `in` serves "-". The whole output is built first and
 // written to `out` only on success, so a failing run never leaves partial output.
-// Returns kExitOk, kExitInvalidInput, or kExitInternal when stdout cannot be written.
+// Returns kExitOk, kExitInvalidInput, kExitCluster (live input could not be read), or
+// kExitInternal when stdout cannot be written.
 // O(input size + scheduler).
 [[nodiscard]] int RunSchedule(const ScheduleOptions& options, std::istream& in, std::ostream& out,
                               std::ostream& err);

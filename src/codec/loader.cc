@@ -331,6 +331,17 @@ tl::expected<LoadResult, InputErrors> LoadPaths(const std::vector<std::string>& 
   return loader.Finish();
 }
 
+tl::expected<LoadResult, InputErrors> LoadTextsAndPaths(const std::vector<NamedText>& texts,
+                                                        const std::vector<std::string>& paths,
+                                                        std::istream& stdin_stream) {
+  Loader loader;
+  for (const NamedText& t : texts) loader.LoadText(t.text, t.name);
+  internal::ForEachManifestText(
+      paths, stdin_stream, loader.errors(), loader.warnings(),
+      [&](const std::string& file, std::string_view text) { loader.LoadText(text, file); });
+  return loader.Finish();
+}
+
 tl::expected<LoadResult, InputErrors> LoadString(const std::string& text,
                                                  const std::string& file) {
   Loader loader;

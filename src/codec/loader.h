@@ -34,6 +34,20 @@ struct LoadResult {
 [[nodiscard]] tl::expected<LoadResult, InputErrors> LoadPaths(const std::vector<std::string>& paths,
                                                               std::istream& stdin_stream);
 
+// NamedText: an in-memory document stream (YAML or JSON) and the name errors give as its file,
+// e.g. an API server's list response named "cluster GET /api/v1/pods".
+struct NamedText {
+  std::string name;
+  std::string text;
+};
+
+// LoadTextsAndPaths: decodes `texts` in order, then `paths` as LoadPaths, into one result (the
+// live cluster's objects first, files on top: `wasched schedule --kubeconfig K -f F`). Same
+// errors and all-or-nothing contract as LoadPaths. O(total input size).
+[[nodiscard]] tl::expected<LoadResult, InputErrors> LoadTextsAndPaths(
+    const std::vector<NamedText>& texts, const std::vector<std::string>& paths,
+    std::istream& stdin_stream);
+
 // LoadString: decodes one in-memory document stream; `file` names it in errors.
 [[nodiscard]] tl::expected<LoadResult, InputErrors> LoadString(const std::string& text,
                                                                const std::string& file);
