@@ -6,6 +6,8 @@
 //	wasched-reference validate -f PATH... [--old PATH...] [-o json]
 //	wasched-reference schedule-batch --cases DIR --out DIR [--parallel N]
 //	wasched-reference validate-batch --cases DIR --out DIR [--parallel N]
+//	wasched-reference apply -f PATH...   (create the objects and leave them; schedules nothing)
+//	wasched-reference delete -f PATH...  (remove them again)
 //
 // Common flags: --kubeconfig FILE (default $KUBECONFIG), --scheduler-metrics URL (default
 // $WASCHED_REFERENCE_SCHEDULER_METRICS, else https://127.0.0.1:10259/metrics), --no-hold,
@@ -41,6 +43,8 @@ const usage = `usage:
   wasched-reference validate -f PATH... [--old PATH...] [-o json]
   wasched-reference schedule-batch --cases DIR --out DIR [--parallel N]
   wasched-reference validate-batch --cases DIR --out DIR [--parallel N]
+  wasched-reference apply -f PATH...
+  wasched-reference delete -f PATH...
 flags: --kubeconfig FILE  --scheduler-metrics URL  --no-hold  --keep  --timeout DURATION
        --feature-gates K=V,... (the reference runs every v1.37 gate on; only =true is accepted)
 `
@@ -200,6 +204,8 @@ func mainErr(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cmdScheduleBatch(ctx, f, stderr)
 	case "validate-batch":
 		return cmdValidateBatch(ctx, f, stderr)
+	case "apply", "delete":
+		return cmdApply(ctx, cmd, f, stdin, stderr)
 	}
 	fmt.Fprintf(stderr, "error: unknown subcommand %q\n%s", cmd, usage)
 	return 2
@@ -267,6 +273,40 @@ func cmdSchedule(ctx context.Context, f *flags, stdin io.Reader, stdout, stderr 
 	}
 	if _, err := stdout.Write(b); err != nil {
 		fmt.Fprintf(stderr, "error: cannot write output: %v\n", err)
+		return 3
+	}
+	return 0
+}
+
+// cmdApply: the objects of -f created in the cluster and left there (for `wasched schedule
+// --kubeconfig` against a control plane without kube-scheduler).
+// `delete` removes them again.
+func cmdApply(ctx context.Context, cmd string, f *flags, stdin io.Reader, stderr io.Writer) int {
+	if len(f.files) == 0 {
+		fmt.Fprintf(stderr, "error: %s needs -f PATH\n%s", cmd, usage)
+		return 2
+	}
+	objs, ok := load(f.files, stdin, stderr)
+	if !ok {
+		return 1
+	}
+	c, code := connect(f, stderr)
+	if c == nil {
+		return code
+	}
+	var err error
+	if cmd == "delete" {
+		err = run.Delete(ctx, runOptions(c, f, stderr), objs)
+	} else {
+		err = run.Apply(ctx, runOptions(c, f, stderr), objs)
+	}
+	var ie *apply.InputError
+	if errors.As(err, &ie) {
+		fmt.Fprintf(stderr, "error: %v\n", err)
+		return 1
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "error: %v\n", err)
 		return 3
 	}
 	return 0
