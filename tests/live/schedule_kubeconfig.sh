@@ -3,7 +3,11 @@
 # scenario's objects and no kube-scheduler running (nothing gets bound), `wasched schedule
 # --kubeconfig` must print the same result as `wasched schedule -f` on the same files.
 #
-#   tests/live/schedule_kubeconfig.sh [SCENARIO...]   (default: three golden scenarios)
+#   tests/live/schedule_kubeconfig.sh [SCENARIO|DIR...]
+#
+# Default: golden scenarios (a gang that fits, one below quorum, a CompositePodGroup tree, running
+# pods as preemption victims) and examples/demo (Jobs: kube-controller-manager creates their
+# Workloads, PodGroups and pods, wasched's own Job controller must find them and add nothing).
 #
 # Starts its own control plane (scripts/reference.sh up --without-scheduler) in a private state
 # directory on private ports, so a reference already running is left alone, and stops it at the
@@ -14,13 +18,15 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$root"
 if ! command -v go >/dev/null && [ -x /usr/local/go/bin/go ]; then PATH="/usr/local/go/bin:$PATH"; fi
-[ -x scripts/reference.sh ] || { echo "skip: scripts/reference.sh is not in this tree"; exit 77; }
+reference_sh="${WASCHED_REFERENCE_SH:-$root/scripts/reference.sh}"  # another checkout's, if set
+[ -x "$reference_sh" ] || { echo "skip: $reference_sh is missing"; exit 77; }
 command -v go >/dev/null || { echo "skip: go not found"; exit 77; }
 wasched="${WASCHED:-$root/build/src/wasched}"
 [ -x "$wasched" ] || { echo "error: $wasched not built (scripts/build.sh wasched)" >&2; exit 1; }
 
 scenarios=("$@")
-[ ${#scenarios[@]} -gt 0 ] || scenarios=(h01-gang-fits h02-gang-below-quorum g01-tree-partial)
+[ ${#scenarios[@]} -gt 0 ] ||
+  scenarios=(h01-gang-fits h02-gang-below-quorum g01-tree-partial i14-whole-gang-victim examples/demo)
 
 work="$(mktemp -d /tmp/wasched-live.XXXXXX)"
 export WASCHED_REFERENCE_STATE="$work/reference"
@@ -31,20 +37,22 @@ export WASCHED_REFERENCE_APISERVER_PORT="${LIVE_APISERVER_PORT:-17443}"
 export WASCHED_REFERENCE_KCM_PORT="${LIVE_KCM_PORT:-21257}"
 export WASCHED_REFERENCE_SCHEDULER_PORT="${LIVE_SCHEDULER_PORT:-21259}"
 cleanup() {
-  scripts/reference.sh down >/dev/null 2>&1 || true
+  "$reference_sh" down >/dev/null 2>&1 || true
   rm -rf "$work"
 }
 trap cleanup EXIT
 
 (cd reference && GOTOOLCHAIN=local go build -o "$work/wasched-reference" ./cmd/wasched-reference)
-scripts/reference.sh up --without-scheduler
-kubeconfig="$(scripts/reference.sh kubeconfig)"
+"$reference_sh" up --without-scheduler
+kubeconfig="$("$reference_sh" kubeconfig)"
 ref() { "$work/wasched-reference" "$@" --kubeconfig "$kubeconfig"; }
 
 failed=0
 for s in "${scenarios[@]}"; do
   dir="tests/scenarios/$s"
+  [ -d "$s" ] && dir="$s"
   files=("$dir"/*.yaml)
+  s="${s//\//_}"
   ref apply -f "${files[@]}"
   "$wasched" schedule -f "${files[@]}" -o json >"$work/$s.files.json" 2>"$work/$s.files.err"
   "$wasched" schedule --kubeconfig "$kubeconfig" -o json >"$work/$s.live.json" 2>"$work/$s.live.err"
@@ -58,4 +66,24 @@ for s in "${scenarios[@]}"; do
   fi
   ref delete -f "${files[@]}"
 done
+
+# Bad setup: RBAC forbidden (kube-scheduler's identity may not list PriorityClasses), an
+# unreachable server (kube-scheduler's port: nothing listens there), and a kubeconfig without the cluster's CA: exit 4, one error line each.
+expect_error() { # expect_error WHAT PATTERN KUBECONFIG
+  local code=0
+  "$wasched" schedule --kubeconfig "$3" >"$work/err.out" 2>"$work/err.err" || code=$?
+  if [ "$code" = 4 ] && [ "$(wc -l <"$work/err.err")" = 1 ] && grep -q "$2" "$work/err.err" &&
+     [ ! -s "$work/err.out" ]; then
+    echo "ok   $1: exit 4, $(cat "$work/err.err")"
+  else
+    echo "FAIL $1: exit $code, stderr:"; cat "$work/err.err"; failed=1
+  fi
+}
+expect_error "RBAC forbidden" 'HTTP 403 Forbidden: .*User "system:kube-scheduler" cannot list' \
+  "$(dirname "$kubeconfig")/kube-scheduler.kubeconfig"
+sed "s#127.0.0.1:$WASCHED_REFERENCE_APISERVER_PORT#127.0.0.1:$WASCHED_REFERENCE_SCHEDULER_PORT#" \
+  "$kubeconfig" >"$work/unreachable.kubeconfig"
+expect_error "unreachable server" "cannot reach the API server" "$work/unreachable.kubeconfig"
+grep -v certificate-authority-data "$kubeconfig" >"$work/no-ca.kubeconfig"
+expect_error "unknown CA" "SSL certificate problem" "$work/no-ca.kubeconfig"
 exit "$failed"
