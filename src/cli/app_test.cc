@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <algorithm>
+#include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -80,6 +82,32 @@ TEST(AppTest, UsageErrorsExitTwo) {
     EXPECT_THAT(o.out, IsEmpty()) << ::testing::PrintToString(args);
     EXPECT_THAT(o.err, ::testing::StartsWith("error: ")) << ::testing::PrintToString(args);
   }
+}
+
+TEST(AppTest, KubeconfigProblemsAreOneLineErrors) {
+  // A kubeconfig that cannot be used is invalid input (exit 1); a server that cannot be read is
+  // exit 4; --context without --kubeconfig is a usage error. Nothing on stdout in every case.
+  Outcome missing = RunCli({"schedule", "--kubeconfig", "/nonexistent/kubeconfig"});
+  EXPECT_EQ(missing.code, 1);
+  EXPECT_THAT(missing.out, IsEmpty());
+  EXPECT_EQ(missing.err,
+            "error: kubeconfig /nonexistent/kubeconfig: cannot read: No such file or directory\n");
+
+  const std::string path = ::testing::TempDir() + "/app_test.kubeconfig";
+  std::ofstream(path) << "clusters:\n- name: c\n  cluster: {server: \"https://127.0.0.1:1\"}\n"
+                         "contexts:\n- name: x\n  context: {cluster: c}\ncurrent-context: x\n";
+  Outcome context = RunCli({"schedule", "--kubeconfig", path, "--context", "y"});
+  EXPECT_EQ(context.code, 1);
+  EXPECT_EQ(context.err, "error: kubeconfig " + path + ": context \"y\" not found\n");
+  Outcome down = RunCli({"schedule", "--kubeconfig", path, "-o", "json"});
+  EXPECT_EQ(down.code, 4);
+  EXPECT_THAT(down.out, IsEmpty());
+  EXPECT_THAT(down.err, ::testing::StartsWith(
+                            "error: cannot reach the API server https://127.0.0.1:1: "));
+  EXPECT_EQ(std::count(down.err.begin(), down.err.end(), '\n'), 1);
+
+  Outcome usage = RunCli({"schedule", "-f", "-", "--context", "x"}, kCluster);
+  EXPECT_EQ(usage.code, 2);
 }
 
 TEST(AppTest, UnknownFeatureGateIsUsageError) {
