@@ -67,6 +67,23 @@ for s in "${scenarios[@]}"; do
   ref delete -f "${files[@]}"
 done
 
+# Files on top of the cluster ("what if I submit this"): the cluster holds only the nodes, the
+# PodGroup and pods come from -f; the result must equal -f on everything.
+dir=tests/scenarios/h01-gang-fits
+ref apply -f "$dir/00-nodes.yaml"
+"$wasched" schedule -f "$dir"/*.yaml -o json >"$work/ontop.files.json" 2>/dev/null
+"$wasched" schedule --kubeconfig "$kubeconfig" -f "$dir/10-podgroups.yaml" -f "$dir/20-pods.yaml" \
+  -o json >"$work/ontop.live.json" 2>"$work/ontop.live.err"
+if cmp -s "$work/ontop.files.json" "$work/ontop.live.json"; then
+  echo "ok   files on top of the cluster: --kubeconfig + -f = -f"
+else
+  echo "FAIL files on top of the cluster"
+  diff -u "$work/ontop.files.json" "$work/ontop.live.json" || true
+  cat "$work/ontop.live.err"
+  failed=1
+fi
+ref delete -f "$dir/00-nodes.yaml"
+
 # Bad setup: RBAC forbidden (kube-scheduler's identity may not list PriorityClasses), an
 # unreachable server (kube-scheduler's port: nothing listens there), and a kubeconfig without the cluster's CA: exit 4, one error line each.
 expect_error() { # expect_error WHAT PATTERN KUBECONFIG
