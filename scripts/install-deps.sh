@@ -21,6 +21,10 @@ packages=(
   # tests/report_render_test.cc: the HTML report rendered by headless Chromium (a font for its
   # text), the screenshot decoded with libpng.
   chromium fonts-dejavu-core libpng-dev
+  # scripts/reference.sh (the upstream control plane the reference tests run): openssl makes its
+  # PKI, curl polls health endpoints and creates RBAC objects, iproute2's ss checks ports. Go 1.26
+  # itself comes with the machine (Debian 12's golang is too old).
+  openssl curl iproute2
 )
 
 missing=()
