@@ -51,8 +51,17 @@ binaries=(etcd kube-apiserver kube-controller-manager kube-scheduler lifecycle r
 # Start order; down stops in reverse.
 components=(etcd kube-apiserver kube-controller-manager kube-scheduler lifecycle)
 
+exec 4>&2
 die() { echo "reference.sh: $*" >&2; exit 1; }
 log() { echo "reference.sh: $*"; }
+
+show_logs() { # the last lines of each log (or of $1's only)
+  local f
+  for f in "$state"/logs/"${1:-*}".log; do
+    [ -f "$f" ] && { echo "--- last lines of $f" >&2; tail -n 15 "$f" >&2; }
+  done
+  return 0
+}
 
 # wait_for DESCRIPTION SECONDS COMMAND...: polls COMMAND every 0.2 s until it succeeds; fails
 # after SECONDS with the description (and the last lines of the logs).
@@ -62,13 +71,22 @@ wait_for() {
   until "$@" >/dev/null 2>&1; do
     if [ "$SECONDS" -ge "$deadline" ]; then
       echo "reference.sh: timed out after ${limit} s waiting for $what" >&2
-      for f in "$state"/logs/*.log; do
-        [ -f "$f" ] && { echo "--- last lines of $f" >&2; tail -n 15 "$f" >&2; }
-      done
+      show_logs
       return 1
     fi
     sleep 0.2
   done
+}
+
+# ready NAME CHECK...: CHECK succeeds; fails at once (stopping wait_for) when NAME has exited.
+ready() {
+  local name="$1"; shift
+  if ! pid_of "$name" >/dev/null; then
+    # wait_for silences its command: fd 4 is the script's stderr.
+    { echo "reference.sh: $name exited"; show_logs "$name" 2>&1; } >&4
+    exit 1
+  fi
+  "$@"
 }
 
 stamp() {
@@ -121,8 +139,10 @@ pid_of() { # prints the pid of a running component started from this state dir
 # start NAME ARGS...: starts $bin/NAME in its own session, logs in $state/logs/NAME.log.
 start() {
   local name="$1"; shift
-  setsid "$bin/$name" "$@" >"$state/logs/$name.log" 2>&1 </dev/null &
+  setsid "$bin/$name" "$@" >"$state/logs/$name.log" 2>&1 </dev/null 3>&- 4>&- &
   echo $! >"$state/pids/$name.pid"
+  # Until the forked shell has exec'd the binary, pid_of does not recognise it.
+  wait_for "$name to start" 10 pid_of "$name"
 }
 
 stop() { # stop NAME: SIGTERM, then SIGKILL after 20 s
@@ -231,7 +251,7 @@ EOF
     --feature-gates="$feature_gates" --bind-address=127.0.0.1 --secure-port="$scheduler_port" \
     --tls-cert-file="$state/pki/serving.crt" --tls-private-key-file="$state/pki/serving.key" \
     --authorization-always-allow-paths=/healthz,/readyz,/livez,/metrics
-  wait_for "kube-scheduler /healthz" 60 healthy "https://127.0.0.1:$scheduler_port/healthz"
+  wait_for "kube-scheduler /healthz" 60 ready kube-scheduler healthy "https://127.0.0.1:$scheduler_port/healthz"
 }
 
 running_set() { # the components that run now, space-separated
@@ -269,6 +289,8 @@ cmd_up() {
 
   cmd_build
   local start_time=$SECONDS p
+  # A failed start stops whatever did start (the logs stay for reading).
+  trap 'rc=$?; if [ "$rc" != 0 ]; then log "up failed: stopping what started (logs in $state/logs)" >&4; cmd_down >/dev/null 2>&1 || true; fi' EXIT
   rm -f "$state/ports.env"
   for p in $(all_ports); do
     port_in_use "$p" && die "port $p is in use by another process ($(ss -Hltnp "sport = :$p" | head -n1)); set WASCHED_REFERENCE_*_PORT"
@@ -292,10 +314,10 @@ EOF
     --listen-peer-urls="http://127.0.0.1:$etcd_peer_port" --initial-advertise-peer-urls="http://127.0.0.1:$etcd_peer_port" \
     --initial-cluster="reference=http://127.0.0.1:$etcd_peer_port" --initial-cluster-state=new \
     --unsafe-no-fsync --log-level=warn
-  wait_for "etcd /health" 60 bash -c "curl -sS --fail --max-time 2 http://127.0.0.1:$etcd_port/health | grep -q '\"health\":\"true\"'"
+  wait_for "etcd /health" 60 ready etcd bash -c "curl -sS --fail --max-time 2 http://127.0.0.1:$etcd_port/health | grep -q '\"health\":\"true\"'"
 
   local d="$state/pki"
-  start kube-apiserver --advertise-address=127.0.0.1 --bind-address=127.0.0.1 --secure-port="$apiserver_port" \
+  start kube-apiserver --advertise-address=127.0.0.1 --bind-address=127.0.0.1 --endpoint-reconciler-type=none --secure-port="$apiserver_port" \
     --etcd-servers="http://127.0.0.1:$etcd_port" \
     --client-ca-file="$d/ca.crt" --tls-cert-file="$d/serving.crt" --tls-private-key-file="$d/serving.key" \
     --service-account-issuer="https://127.0.0.1:$apiserver_port" --service-account-key-file="$d/sa.pub" \
@@ -304,7 +326,7 @@ EOF
     --disable-admission-plugins=ServiceAccount,TaintNodesByCondition \
     --feature-gates="$feature_gates" --runtime-config="$runtime_config" \
     --profiling=false
-  wait_for "kube-apiserver /readyz" 180 healthy "https://127.0.0.1:$apiserver_port/readyz"
+  wait_for "kube-apiserver /readyz" 180 ready kube-apiserver healthy "https://127.0.0.1:$apiserver_port/readyz"
   lifecycle_rbac
 
   start kube-controller-manager --kubeconfig="$state/kubeconfigs/kube-controller-manager.kubeconfig" \
@@ -316,8 +338,8 @@ EOF
   rm -f "$state/lifecycle.ready"
   start lifecycle --kubeconfig="$state/kubeconfigs/lifecycle.kubeconfig" --ready-file="$state/lifecycle.ready"
   if [ "$with_scheduler" = 1 ]; then start_scheduler; fi
-  wait_for "kube-controller-manager /healthz" 60 healthy "https://127.0.0.1:$kcm_port/healthz"
-  wait_for "the lifecycle stand-in's caches" 60 test -f "$state/lifecycle.ready"
+  wait_for "kube-controller-manager /healthz" 60 ready kube-controller-manager healthy "https://127.0.0.1:$kcm_port/healthz"
+  wait_for "the lifecycle stand-in's caches" 60 ready lifecycle test -f "$state/lifecycle.ready"
   log "up in $((SECONDS - start_time)) s: $(running_set)"
   log "admin kubeconfig: $state/kubeconfigs/admin.kubeconfig"
 }

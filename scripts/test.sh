@@ -2,9 +2,9 @@
 # test.sh: builds everything (Release, build/) and runs every test: unit, scenario and property
 # tests through ctest, two at a time; then the tests against the upstream v1.37.2 control plane
 # (scripts/reference-test.sh: builds it with Go, cached, starts it on 127.0.0.1, runs the smoke
-# check, stops it; WASCHED_REFERENCE=0 skips them); then the fuzz smoke: every libFuzzer target of fuzz/ built
-# with clang (ASan + UBSan, build-fuzz/) and run for WASCHED_FUZZ_SECONDS each (default 20; 0
-# skips the stage; skipped with a message when clang is not installed). See scripts/fuzz.sh.
+# check, stops it; WASCHED_REFERENCE=0 skips them); then the fuzz smoke: every libFuzzer target
+# of fuzz/ built with clang (ASan + UBSan, build-fuzz/) and run for WASCHED_FUZZ_SECONDS each
+# (default 20; 0 skips the stage; skipped with a message when clang is not installed).
 # The CI (.ci/run) runs this with the fuzz smoke off, then scripts/sanitize.sh (the tests under
 # ASan + UBSan, in the clang build the fuzz targets use) and scripts/fuzz.sh -t 60 -j 3.
 # Each stage prints its wall time.
