@@ -6,7 +6,7 @@
 #   scripts/reference.sh build                      build the binaries if reference/ changed
 #   scripts/reference.sh up [--without-scheduler]   start (building first if needed); waits for ready
 #   scripts/reference.sh down                       stop everything; no process or port is left
-#   scripts/reference.sh status                     what runs, its ports and URLs
+#   scripts/reference.sh status                     what runs, its ports and URLs; exit 0 when up
 #   scripts/reference.sh kubeconfig                 path of the admin kubeconfig (system:masters)
 #   scripts/reference.sh check                      smoke check of the running control plane
 #
@@ -378,6 +378,8 @@ cmd_status() {
     echo "scheduler metrics: https://127.0.0.1:$scheduler_port/metrics (no credentials; CA $state/pki/ca.crt)"
     echo "logs:              $state/logs"
   fi
+  # Exit 0 only when the API server answers /readyz (callers use it as "is it up").
+  [ "$any" = 1 ] && healthy "https://127.0.0.1:$apiserver_port/readyz"
 }
 
 cmd_kubeconfig() {
