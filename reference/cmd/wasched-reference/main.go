@@ -222,7 +222,8 @@ func connect(f *flags, stderr io.Writer) (*kube.Client, int) {
 
 func runOptions(c *kube.Client, f *flags, stderr io.Writer) run.Options {
 	return run.Options{Client: c, Scraper: schedmetrics.New(f.metricsURL), Hold: !f.noHold,
-		QuietTimeout: f.timeout, ControllerTimeout: 30 * time.Second, Keep: f.keep, Warn: stderr}
+		SchedulerPidFile: os.Getenv("WASCHED_REFERENCE_SCHEDULER_PIDFILE"),
+		QuietTimeout:     f.timeout, ControllerTimeout: 30 * time.Second, Keep: f.keep, Warn: stderr}
 }
 
 func load(paths []string, stdin io.Reader, stderr io.Writer) ([]manifest.Object, bool) {

@@ -6,9 +6,13 @@
 //
 // How: kube-scheduler runs with leader election (lease kube-system/kube-scheduler) under a
 // supervisor that restarts it when it exits (scripts/reference.sh). Hold takes the lease for
-// this tool; the leading scheduler fails to renew and exits (a scheduler that lost its lease
-// stops, cmd/kube-scheduler/app/server.go OnStoppedLeading), and its successor starts as a
-// candidate: it lists and watches like a leader — its informers feed the scheduling queue
+// this tool and stops the leading scheduler: SIGKILL to the pid the supervisor records (not
+// SIGTERM: a terminating scheduler releases the lease it still believes it holds — client-go
+// tryRelease reads the lease again and overwrites it — which would end the hold at once; there is
+// nothing in flight between runs), or, without that file, it waits until the leader fails to
+// renew and exits (a scheduler that lost its lease stops,
+// cmd/kube-scheduler/app/server.go OnStoppedLeading). Its successor starts as a candidate: it
+// lists and watches like a leader — its informers feed the scheduling queue
 // (addAllEventHandlers) — but does not run scheduling cycles (sched.Run waits for the lease).
 // Release checks, on the candidate's /metrics, that the queue holds every pending pod of the
 // run and that the cache holds every node, then empties the lease's holder: the candidate
@@ -22,6 +26,10 @@ package hold
 import (
 	"context"
 	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
 	"time"
 
 	coordinationv1 "k8s.io/api/coordination/v1"
@@ -46,8 +54,10 @@ const (
 type Gate struct {
 	c       *kube.Client
 	scraper *schedmetrics.Scraper
-	heldAt  time.Time
 	Timeout time.Duration // for each wait; 90 s by default
+	// ChildPidFile: where the supervisor writes the running kube-scheduler's pid
+	// ($WASCHED_REFERENCE_SCHEDULER_PIDFILE); "" waits for the lost lease to end it instead.
+	ChildPidFile string
 }
 
 // New returns a gate for the scheduler whose /metrics `scraper` reads.
@@ -56,18 +66,29 @@ func New(c *kube.Client, scraper *schedmetrics.Scraper) *Gate {
 }
 
 // Hold takes the lease and waits until a scheduler started after this call is running as a
-// non-leading candidate (its /metrics answer with leader_election_master_status 0). Errors name
+// non-leading candidate (its /metrics answer, without leader_election_master_status 1). Errors name
 // what did not happen by the deadline (e.g. kube-scheduler not run with leader election, or no
 // supervisor restarting it).
 func (g *Gate) Hold(ctx context.Context) error {
-	g.heldAt = time.Now()
+	// The running scheduler's start time, to recognise its successor (process_start_time_seconds
+	// is derived from the boot time in whole seconds: compare with the old value, not the clock).
+	oldStart := -1.0
+	if s, err := g.scraper.Scrape(ctx); err == nil {
+		oldStart = s.Get("process_start_time_seconds", "")
+	}
 	if err := g.writeHolder(ctx, Identity, 3600); err != nil {
 		return fmt.Errorf("taking the scheduler lease: %w", err)
 	}
+	if g.ChildPidFile != "" {
+		if err := stopScheduler(g.ChildPidFile); err != nil {
+			return err
+		}
+	}
 	return g.waitMetrics(ctx, "a new kube-scheduler waiting for the lease", func(s schedmetrics.Sample) bool {
+		// A candidate does not export leader_election_master_status until it first leads.
 		started := s.Get("process_start_time_seconds", "")
 		leading := s.Sum("leader_election_master_status", `name="kube-scheduler"`)
-		return started >= float64(g.heldAt.Unix()) && leading == 0 && len(s["leader_election_master_status"]) > 0
+		return started != oldStart && leading == 0
 	})
 }
 
@@ -76,11 +97,7 @@ func (g *Gate) Hold(ctx context.Context) error {
 func (g *Gate) Release(ctx context.Context, pendingPods, nodes int) error {
 	err := g.waitMetrics(ctx, fmt.Sprintf("the scheduling queue holding all %d pending pods and the cache all %d nodes", pendingPods, nodes),
 		func(s schedmetrics.Sample) bool {
-			queued := 0
-			for _, q := range []string{"active", "backoff", "unschedulable", "gated", "incomplete", "pending"} {
-				queued += s.Queue(q)
-			}
-			return queued >= pendingPods && int(s.Sum("scheduler_cache_size", `type="nodes"`)) >= nodes
+			return queued(s) >= pendingPods && int(s.Sum("scheduler_cache_size", `type="nodes"`)) >= nodes
 		})
 	if err != nil {
 		return err
@@ -91,6 +108,27 @@ func (g *Gate) Release(ctx context.Context, pendingPods, nodes int) error {
 	return g.waitMetrics(ctx, "kube-scheduler taking the lease", func(s schedmetrics.Sample) bool {
 		return s.Sum("leader_election_master_status", `name="kube-scheduler"`) == 1
 	})
+}
+
+// stopScheduler sends SIGKILL to the kube-scheduler whose pid is in file (checked against
+// /proc/PID/cmdline, so a reused pid is never signalled).
+func stopScheduler(file string) error {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return fmt.Errorf("the running kube-scheduler's pid: %w", err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
+	if err != nil || pid <= 1 {
+		return fmt.Errorf("%s: not a pid: %q", file, data)
+	}
+	cmd, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+	if err != nil || !strings.Contains(string(cmd), "kube-scheduler") {
+		return nil // already gone: the supervisor starts the next one
+	}
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil && err != syscall.ESRCH {
+		return fmt.Errorf("stopping kube-scheduler (pid %d): %w", pid, err)
+	}
+	return nil
 }
 
 // Abort frees the lease without waiting (after a failed run), so the scheduler resumes.
@@ -144,7 +182,10 @@ func (g *Gate) waitMetrics(ctx context.Context, what string, cond func(schedmetr
 		if err != nil {
 			lastErr = err.Error()
 		} else {
-			lastErr = "condition not met"
+			lastErr = fmt.Sprintf("condition not met: process_start_time_seconds %.2f, leading %v, queued %d, cached nodes %v",
+				s.Get("process_start_time_seconds", ""),
+				s.Sum("leader_election_master_status", `name="kube-scheduler"`), queued(s),
+				s.Sum("scheduler_cache_size", `type="nodes"`))
 		}
 		if time.Now().After(deadline) {
 			return fmt.Errorf("waiting for %s: not within %s (%s)", what, g.Timeout, lastErr)
@@ -155,4 +196,13 @@ func (g *Gate) waitMetrics(ctx context.Context, what string, cond func(schedmetr
 		case <-tick.C:
 		}
 	}
+}
+
+// queued: the pods in every queue of the scheduler.
+func queued(s schedmetrics.Sample) int {
+	n := 0
+	for _, q := range []string{"active", "backoff", "unschedulable", "gated", "incomplete", "pending"} {
+		n += s.Queue(q)
+	}
+	return n
 }

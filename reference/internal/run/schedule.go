@@ -26,8 +26,10 @@ type Options struct {
 	Client  *kube.Client
 	Scraper *schedmetrics.Scraper
 	// Hold: hold kube-scheduler (package hold) while the objects are created. Without it the
-	// scheduler works while objects arrive, and ties are broken by arrival.
-	Hold bool
+	// scheduler works while objects arrive, and ties are broken by arrival. SchedulerPidFile: the
+	// supervisor's record of the running kube-scheduler's pid (hold.Gate.ChildPidFile).
+	Hold             bool
+	SchedulerPidFile string
 	// QuietTimeout bounds the wait for quiescence; ControllerTimeout the wait for the Job and
 	// resourceclaim controllers before the scheduler is released.
 	QuietTimeout      time.Duration
@@ -80,6 +82,7 @@ func Schedule(ctx context.Context, opts Options, objs []manifest.Object) (*Outco
 	if opts.Hold {
 		t := time.Now()
 		gate = hold.New(c, opts.Scraper)
+		gate.ChildPidFile = opts.SchedulerPidFile
 		if err := gate.Hold(ctx); err != nil {
 			gate.Abort(context.Background())
 			return nil, err
