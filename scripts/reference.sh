@@ -23,6 +23,8 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 # Go 1.26 lives in /usr/local/go on the project's machines; a PATH without it still finds it.
 if ! command -v go >/dev/null && [ -x /usr/local/go/bin/go ]; then PATH="/usr/local/go/bin:$PATH"; fi
+# go needs HOME for its default caches; a bare environment gets the user's.
+export HOME="${HOME:-$(getent passwd "$(id -u)" | cut -d: -f6)}"
 home_dir="${WASCHED_REFERENCE_HOME:-$HOME/.cache/wasched-reference}"
 bin="$home_dir/bin"
 state="${WASCHED_REFERENCE_STATE:-/tmp/wasched-reference}"
