@@ -15,6 +15,7 @@
 #include "cli/convert_command.h"
 #include "cli/demo_command.h"
 #include "cli/feature_gates.h"
+#include "cli/explain_command.h"
 #include "cli/schedule_command.h"
 #include "cli/simulate_command.h"
 #include "cli/validate_command.h"
@@ -115,6 +116,35 @@ int RunParsed(int argc, const char* const* argv, std::istream& in, std::ostream&
   CommonFlags schedule_flags;
   AddCommonFlags(schedule, &schedule_flags);
 
+  CLI::App* explain = app.add_subcommand(
+      "explain", "Explain why one pod or PodGroup is bound or pending (the same run as schedule)");
+  std::string explain_kind, explain_name;
+  explain->add_option("kind", explain_kind, "pod or podgroup")
+      ->required()
+      ->check(CLI::IsMember({"pod", "podgroup"}));
+  explain->add_option("name", explain_name, "NAMESPACE/NAME")->required();
+  std::vector<std::string> explain_paths;
+  explain->add_option("-f,--filename", explain_paths, "Manifest files, folders or - for stdin")
+      ->type_name("PATH");
+  std::string explain_kubeconfig, explain_context;
+  CLI::Option* explain_kubeconfig_option =
+      explain->add_option("--kubeconfig", explain_kubeconfig, "Read the live cluster (read-only)")
+          ->type_name("PATH");
+  explain->add_option("--context", explain_context, "The kubeconfig context to use")
+      ->needs(explain_kubeconfig_option);
+  bool explain_insecure = false;
+  explain->add_flag("--insecure-skip-tls-verify", explain_insecure,
+                    "Do not verify the API server's certificate")
+      ->needs(explain_kubeconfig_option);
+  CommonFlags explain_flags;
+  explain->add_option("--feature-gates", explain_flags.feature_gates,
+                      "Comma-separated Name=true|false pairs")
+      ->allow_extra_args(false)
+      ->type_name("K=V,...");
+  explain->add_option("--scoring-strategy", explain_flags.scoring_strategy,
+                      "NodeResourcesFit scoring: LeastAllocated or MostAllocated")
+      ->check(CLI::IsMember({"LeastAllocated", "MostAllocated"}));
+
   CLI::App* validate = app.add_subcommand(
       "validate", "Check manifests and report every error found (the report goes to stdout)");
   std::vector<std::string> validate_paths;
@@ -175,6 +205,29 @@ int RunParsed(int argc, const char* const* argv, std::istream& in, std::ostream&
     }
     validate_options.gates = *gates;
     return RunValidate(validate_options, in, out, err);
+  }
+
+  if (explain->parsed()) {
+    auto explain_schedule = ToScheduleOptions(explain_flags);
+    if (!explain_schedule) {
+      err << "error: " << explain_schedule.error() << '\n';
+      return kExitUsage;
+    }
+    if (explain_paths.empty() && explain_kubeconfig_option->count() == 0) {
+      err << "error: explain needs -f PATH or --kubeconfig PATH\nRun with --help for more "
+             "information.\n";
+      return kExitUsage;
+    }
+    ExplainOptions explain_options;
+    explain_options.kind = explain_kind;
+    explain_options.name = explain_name;
+    explain_options.schedule = std::move(*explain_schedule);
+    explain_options.schedule.paths = explain_paths;
+    explain_options.schedule.use_cluster = explain_kubeconfig_option->count() > 0;
+    explain_options.schedule.kubeconfig = explain_kubeconfig;
+    explain_options.schedule.context = explain_context;
+    explain_options.schedule.insecure_skip_tls_verify = explain_insecure;
+    return RunExplain(explain_options, in, out, err);
   }
 
   const bool is_demo = demo->parsed();

@@ -110,6 +110,29 @@ TEST(AppTest, KubeconfigProblemsAreOneLineErrors) {
   EXPECT_EQ(usage.code, 2);
 }
 
+TEST(AppTest, ExplainTellsOnePodsAndOneGroupsStory) {
+  // A gang of two that does not fit (3 + 3 cpu on a 4-cpu node) and a bare pod that does.
+  const std::string input = std::string(kCluster) + Pod("a", "3", kGroupSpec) +
+                            Pod("b", "3", kGroupSpec) + Pod("solo", "1");
+  Outcome pod = RunCli({"explain", "pod", "default/a", "-f", "-"}, input);
+  ASSERT_EQ(pod.code, 0) << pod.err;
+  EXPECT_THAT(pod.out, ::testing::StartsWith("Pod default/a\n  outcome:    pending (Unschedulable): "));
+  EXPECT_THAT(pod.out, HasSubstr("PodGroup default/pg\n"));
+  EXPECT_THAT(pod.out, HasSubstr("  condition:  PodGroupInitiallyScheduled=False"));
+  Outcome group = RunCli({"explain", "podgroup", "default/pg", "-f", "-"}, input);
+  ASSERT_EQ(group.code, 0) << group.err;
+  EXPECT_THAT(group.out, HasSubstr("  scheduled:  0 of minCount 2\n"));
+  EXPECT_THAT(group.out, HasSubstr("  pod default/a: pending (Unschedulable)"));
+  EXPECT_THAT(group.out, HasSubstr("  pod default/b: pending (Unschedulable)"));
+  Outcome solo = RunCli({"explain", "pod", "solo", "-f", "-"}, input);
+  ASSERT_EQ(solo.code, 0) << solo.err;
+  EXPECT_EQ(solo.out, "Pod default/solo\n  outcome:    bound to n1 by this run\n");
+  Outcome missing = RunCli({"explain", "pod", "default/nope", "-f", "-"}, input);
+  EXPECT_EQ(missing.code, 1);
+  EXPECT_THAT(missing.out, IsEmpty());
+  EXPECT_EQ(missing.err, "error: pod default/nope not found in the input\n");
+}
+
 TEST(AppTest, UnknownFeatureGateIsUsageError) {
   Outcome o =
       RunCli({"schedule", "-f", "-", "--feature-gates", "GenericWorkload=true,NoSuchGate=false"},

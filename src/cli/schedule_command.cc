@@ -87,18 +87,18 @@ tl::expected<std::vector<codec::NamedText>, int> ReadClusterTexts(const Schedule
 
 }  // namespace
 
-int RunSchedule(const ScheduleOptions& options, std::istream& in, std::ostream& out,
-                std::ostream& err) {
+tl::expected<ScheduledInput, int> LoadAndSchedule(const ScheduleOptions& options,
+                                                  std::istream& in, std::ostream& err) {
   std::vector<codec::NamedText> cluster_texts;
   if (options.use_cluster) {
     auto texts = ReadClusterTexts(options, err);
-    if (!texts) return texts.error();
+    if (!texts) return tl::unexpected(texts.error());
     cluster_texts = std::move(*texts);
   }
   auto loaded = codec::LoadTextsAndPaths(cluster_texts, options.paths, in);
   if (!loaded) {
     for (const InputError& e : loaded.error()) err << "error: " << e.ToString() << '\n';
-    return kExitInvalidInput;
+    return tl::unexpected(kExitInvalidInput);
   }
   for (const std::string& w : loaded->warnings) err << "warning: " << EscapeForTerminal(w) << '\n';
 
@@ -114,19 +114,28 @@ int RunSchedule(const ScheduleOptions& options, std::istream& in, std::ostream& 
   for (const InputError& w : warnings) err << "warning: " << w.ToString() << '\n';
   if (!errors.empty()) {
     for (const InputError& e : errors) err << "error: " << e.ToString() << '\n';
-    return kExitInvalidInput;
+    return tl::unexpected(kExitInvalidInput);
   }
 
   // The Job controller runs for every Job (spec/was-v1.37.md §8): the Workloads, PodGroups and
   // Pods it creates join the input and are scheduled; `generated` lists them.
   auto run = RunJobControllerChecked(&objects, options.gates, /*refuse_invalid=*/true, err);
-  if (!run) return kExitInvalidInput;
+  if (!run) return tl::unexpected(kExitInvalidInput);
   // Pods whose claims depend on CEL outside wasched's subset wait as Unsupported (warned above).
   (void)validation::MarkPodsWithUnsupportedSelectors(&objects);
   sched::SchedulerOptions scheduler = options.scheduler;
   scheduler.pod_group_preemption_policy = options.gates.pod_group_preemption_policy;
   sched::ScheduleResult result = sched::Schedule(objects, scheduler);
   result.generated = std::move(run->generated);
+  return ScheduledInput{std::move(objects), std::move(result)};
+}
+
+int RunSchedule(const ScheduleOptions& options, std::istream& in, std::ostream& out,
+                std::ostream& err) {
+  auto scheduled = LoadAndSchedule(options, in, err);
+  if (!scheduled) return scheduled.error();
+  const api::ObjectSet& objects = scheduled->objects;
+  const sched::ScheduleResult& result = scheduled->result;
   std::string text;
   switch (options.output) {
     case OutputFormat::kTable:

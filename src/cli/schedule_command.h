@@ -19,6 +19,8 @@
 #include <vector>
 
 #include "util/feature_gates.h"
+#include "api/object_set.h"
+#include "sched/schedule_result.h"
 #include "sched/scheduler.h"
 
 namespace wasched::cli {
@@ -64,6 +66,19 @@ struct ScheduleOptions {
   FeatureGates gates;
   sched::SchedulerOptions scheduler;
 };
+
+// ScheduledInput: the objects scheduled (input plus what the Job controller created) and the result.
+struct ScheduledInput {
+  api::ObjectSet objects;
+  sched::ScheduleResult result;
+};
+
+// LoadAndSchedule: the pipeline above up to the result (no output): errors and warnings go to
+// `err`; on failure the exit code (kExitInvalidInput, kExitCluster). Shared by `schedule` and
+// `explain`.
+[[nodiscard]] tl::expected<ScheduledInput, int> LoadAndSchedule(const ScheduleOptions& options,
+                                                                std::istream& in,
+                                                                std::ostream& err);
 
 // RunSchedule: runs the pipeline above; `in` serves "-". The whole output is built first and
 // written to `out` only on success, so a failing run never leaves partial output.
