@@ -29,6 +29,10 @@ step "build" scripts/reference.sh build
 # that need a running control plane skip here (none runs yet).
 step "go test" bash -c 'cd reference && GOTOOLCHAIN=local go test -trimpath -buildvcs=false ./...'
 
+# `wasched schedule --kubeconfig` = `schedule -f` on golden scenarios, plus its bad-setup errors:
+# its own control plane without kube-scheduler, on private ports, stopped when it ends.
+step "live schedule --kubeconfig" tests/live/schedule_kubeconfig.sh
+
 trap 'scripts/reference.sh down' EXIT
 step "up" scripts/reference.sh up
 step "smoke check" scripts/reference.sh check
