@@ -104,11 +104,16 @@ stamp() {
 cmd_build() {
   command -v go >/dev/null || die "go not found (Go 1.26 is needed; scripts/install-deps.sh does not install it)"
   local want have="" b missing=0
+  # One build at a time per binary directory (tests may start control planes concurrently).
+  mkdir -p "$bin"
+  exec 9>"$bin/.lock"
+  flock 9
   want="$(stamp)"
   [ -f "$bin/.stamp" ] && have="$(cat "$bin/.stamp")"
   for b in "${binaries[@]}"; do [ -x "$bin/$b" ] || missing=1; done
   if [ "$want" = "$have" ] && [ "$missing" = 0 ]; then
     log "binaries up to date in $bin"
+    exec 9>&-
     return 0
   fi
   mkdir -p "$bin"
@@ -120,6 +125,7 @@ cmd_build() {
   (cd "$root/reference" && GOTOOLCHAIN=local go build -trimpath -buildvcs=false -ldflags "$ldflags" -o "$bin/" "${packages[@]}")
   echo "$want" >"$bin/.stamp"
   log "build: $((SECONDS - start)) s"
+  exec 9>&-
 }
 
 gone() { # gone PID: no such process, or only a zombie waiting to be reaped
@@ -141,7 +147,7 @@ pid_of() { # prints the pid of a running component started from this state dir
 # start NAME ARGS...: starts $bin/NAME in its own session, logs in $state/logs/NAME.log.
 start() {
   local name="$1"; shift
-  setsid "$bin/$name" "$@" >"$state/logs/$name.log" 2>&1 </dev/null 3>&- 4>&- &
+  setsid "$bin/$name" "$@" >"$state/logs/$name.log" 2>&1 </dev/null 3>&- 4>&- 9>&- &
   echo $! >"$state/pids/$name.pid"
   # Until the forked shell has exec'd the binary, pid_of does not recognise it.
   wait_for "$name to start" 10 pid_of "$name"
