@@ -251,7 +251,9 @@ func cmdSchedule(ctx context.Context, f *flags, stdin io.Reader, stdout, stderr 
 	if c == nil {
 		return code
 	}
-	out, err := run.Schedule(ctx, runOptions(c, f, stderr), objs)
+	opts := runOptions(c, f, stderr)
+	opts.ForeignNodes = true
+	out, err := run.Schedule(ctx, opts, objs)
 	var ie *apply.InputError
 	if errors.As(err, &ie) {
 		fmt.Fprintf(stderr, "error: %v\n", err)

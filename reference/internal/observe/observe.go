@@ -8,7 +8,9 @@ package observe
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -43,7 +45,8 @@ type Observer struct {
 	mu         sync.Mutex
 	lastChange time.Time
 	evictions  map[string]*Eviction // by pod uid
-	preemptors map[string]string    // victim uid → preemptor ("Kind ns/name")
+	preemptors map[string]string    // victim uid → preemptor ("Kind ns/name", or "uid:UID" until resolved)
+	refs       map[string]string    // uid → "Kind ns/name" of every pod, PodGroup, CompositePodGroup seen
 	warnings   map[string]bool      // "ns/name" of objects with a Warning event (a Job the controller refused)
 }
 
@@ -57,6 +60,7 @@ func Start(ctx context.Context, c *kube.Client, namespaces []string) (*Observer,
 		lastChange: time.Now(),
 		evictions:  map[string]*Eviction{},
 		preemptors: map[string]string{},
+		refs:       map[string]string{},
 		warnings:   map[string]bool{},
 	}
 	for _, ns := range namespaces {
@@ -96,7 +100,12 @@ func (o *Observer) onEvent(gvr schema.GroupVersionResource, obj interface{}, del
 	defer o.mu.Unlock()
 	o.lastChange = time.Now()
 	switch gvr {
+	case kube.PodGroups, kube.CompositePodGroups:
+		o.refs[string(u.GetUID())] = u.GetKind() + " " + u.GetNamespace() + "/" + u.GetName()
+	}
+	switch gvr {
 	case podsGVR:
+		o.refs[string(u.GetUID())] = "Pod " + u.GetNamespace() + "/" + u.GetName()
 		if deleted || u.GetDeletionTimestamp() != nil {
 			o.recordVictim(u)
 		}
@@ -124,7 +133,9 @@ func (o *Observer) recordVictim(u *unstructured.Unstructured) {
 }
 
 // recordEvent: the scheduler's `Preempted` event (events.k8s.io/v1) on a victim names the
-// preemptor as its related object; Warning events mark objects a controller refused.
+// preemptor: as its related object when it has one (pod groups), else only in the note
+// ("Preempted by <type> <uid> on node <node>", pkg/scheduler/framework/preemption/executor.go),
+// whose uid is resolved against the objects seen. Warning events mark Jobs a controller refused.
 func (o *Observer) recordEvent(u *unstructured.Unstructured) {
 	reason, _, _ := unstructured.NestedString(u.Object, "reason")
 	typ, _, _ := unstructured.NestedString(u.Object, "type")
@@ -141,11 +152,17 @@ func (o *Observer) recordEvent(u *unstructured.Unstructured) {
 	kind, _, _ := unstructured.NestedString(u.Object, "related", "kind")
 	ns, _, _ := unstructured.NestedString(u.Object, "related", "namespace")
 	name, _, _ := unstructured.NestedString(u.Object, "related", "name")
-	if kind == "" || name == "" {
+	if kind != "" && name != "" {
+		o.preemptors[uid] = kind + " " + ns + "/" + name
 		return
 	}
-	o.preemptors[uid] = kind + " " + ns + "/" + name
+	note, _, _ := unstructured.NestedString(u.Object, "note")
+	if m := preemptedNote.FindStringSubmatch(note); m != nil {
+		o.preemptors[uid] = "uid:" + m[1]
+	}
 }
+
+var preemptedNote = regexp.MustCompile(`^Preempted by .* ([0-9a-f-]{36}) on node `)
 
 // List returns the current objects of a watched resource in the run's namespaces, sorted by
 // namespace/name (deep copies).
@@ -186,6 +203,9 @@ func (o *Observer) Evictions() []Eviction {
 	for uid, e := range o.evictions {
 		ev := *e
 		ev.Preemptor = o.preemptors[uid]
+		if strings.HasPrefix(ev.Preemptor, "uid:") {
+			ev.Preemptor = o.refs[strings.TrimPrefix(ev.Preemptor, "uid:")]
+		}
 		out = append(out, ev)
 	}
 	sort.Slice(out, func(i, j int) bool {

@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -36,6 +37,9 @@ type Options struct {
 	ControllerTimeout time.Duration
 	// Keep: leave the objects in the cluster after the run (debugging); default is to remove them.
 	Keep bool
+	// ForeignNodes: warn when the cluster holds Nodes the input does not (left by `--keep` or by
+	// another tool): they take part in scheduling. Batch runs pin every pod and do not need it.
+	ForeignNodes bool
 	// Warn receives `warning: ...` lines.
 	Warn io.Writer
 }
@@ -71,6 +75,9 @@ func Schedule(ctx context.Context, opts Options, objs []manifest.Object) (*Outco
 		return nil, fmt.Errorf("cleaning before the run: %w", err)
 	}
 	tm.Reset = time.Since(t0)
+	if opts.ForeignNodes {
+		warnForeignNodes(ctx, c, sorted, opts.Warn)
+	}
 
 	obsCtx, stopObs := context.WithCancel(ctx)
 	defer stopObs()
@@ -238,4 +245,28 @@ func waitUntil(ctx context.Context, timeout time.Duration, cond func() bool) boo
 		}
 	}
 	return true
+}
+
+// warnForeignNodes names the cluster's Nodes that the input does not hold.
+func warnForeignNodes(ctx context.Context, c *kube.Client, objs []manifest.Object, w io.Writer) {
+	mine := map[string]bool{}
+	for _, o := range objs {
+		if apply.Rank(o.Unstructured) == apply.RankNode {
+			mine[o.GetName()] = true
+		}
+	}
+	list, err := c.Core.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return
+	}
+	var foreign []string
+	for _, n := range list.Items {
+		if !mine[n.Name] {
+			foreign = append(foreign, n.Name)
+		}
+	}
+	if len(foreign) > 0 {
+		fmt.Fprintf(w, "warning: the cluster holds %d Nodes the input does not (%s): they take part in scheduling\n",
+			len(foreign), strings.Join(foreign, ", "))
+	}
 }
