@@ -36,4 +36,7 @@ step "live schedule --kubeconfig" tests/live/schedule_kubeconfig.sh
 trap 'scripts/reference.sh down' EXIT
 step "up" scripts/reference.sh up
 step "smoke check" scripts/reference.sh check
+# wasched-reference on three golden scenarios against the running control plane (the live test
+# of reference/cmd/wasched-reference; it skips without KUBECONFIG).
+step "wasched-reference live test" bash -c 'cd reference && KUBECONFIG="$(../scripts/reference.sh kubeconfig)" GOTOOLCHAIN=local go test -trimpath -buildvcs=false -count=1 -run TestLive ./cmd/wasched-reference/'
 step "differential suite" differential_suite

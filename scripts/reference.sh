@@ -9,6 +9,10 @@
 #   scripts/reference.sh status                     what runs, its ports and URLs; exit 0 when up
 #   scripts/reference.sh kubeconfig                 path of the admin kubeconfig (system:masters)
 #   scripts/reference.sh check                      smoke check of the running control plane
+#   scripts/reference.sh schedule -f PATH... [-o json]               wasched-reference against the
+#   scripts/reference.sh validate -f PATH... [--old PATH...] [-o json]   running control plane
+#   scripts/reference.sh schedule-batch --cases DIR --out DIR [--parallel N]  (started and built
+#   scripts/reference.sh validate-batch --cases DIR --out DIR [--parallel N]  first when needed)
 #
 # Binaries: ${WASCHED_REFERENCE_HOME:-~/.cache/wasched-reference}/bin, rebuilt only when
 # reference/go.mod, go.sum, a non-test .go file, the Go version or the link flags change (a stamp
@@ -49,7 +53,7 @@ for pkg in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
   ldflags+=" -X $pkg.gitVersion=$version -X $pkg.gitMajor=1 -X $pkg.gitMinor=37 -X $pkg.gitTreeState=clean"
 done
 packages=(./cmd/... k8s.io/kubernetes/cmd/kube-apiserver k8s.io/kubernetes/cmd/kube-controller-manager k8s.io/kubernetes/cmd/kube-scheduler)
-binaries=(etcd kube-apiserver kube-controller-manager kube-scheduler lifecycle reference-smoke)
+binaries=(etcd kube-apiserver kube-controller-manager kube-scheduler lifecycle reference-smoke wasched-reference)
 # Start order; down stops in reverse.
 components=(etcd kube-apiserver kube-controller-manager kube-scheduler lifecycle)
 
@@ -244,6 +248,11 @@ lifecycle_rbac() {
 }
 
 start_scheduler() {
+  # Leader election on: wasched-reference holds kube-scheduler while it creates a run's objects
+  # (reference/internal/hold): it takes this lease and stops the running scheduler (SIGTERM to the
+  # pid in pids/kube-scheduler.child); the supervisor loop below starts the next one, which watches
+  # and queues pods but does not schedule until the lease is freed (retryPeriod: within 200 ms).
+  # The long renew deadline keeps a busy machine from ending a leader by accident.
   cat >"$state/kube-scheduler.yaml" <<EOF
 apiVersion: kubescheduler.config.k8s.io/v1
 kind: KubeSchedulerConfiguration
@@ -252,13 +261,34 @@ clientConnection:
   qps: 500
   burst: 1000
 leaderElection:
-  leaderElect: false
+  leaderElect: true
+  leaseDuration: 15s
+  renewDeadline: 10s
+  retryPeriod: 200ms
+  resourceLock: leases
+  resourceNamespace: kube-system
+  resourceName: kube-scheduler
 percentageOfNodesToScore: 100
 EOF
-  start kube-scheduler --config="$state/kube-scheduler.yaml" --leader-elect=false \
+  # The supervisor restarts kube-scheduler whenever it exits and records its pid; SIGTERM to the
+  # supervisor stops the scheduler (which frees its lease) and the loop. A restart that fails at
+  # once waits 0.5 s (the old process may still hold the port).
+  CHILD_PID_FILE="$state/pids/kube-scheduler.child" setsid bash -c '
+    trap "kill -TERM \$child 2>/dev/null; wait \$child; exit 0" TERM INT
+    while :; do
+      started=$SECONDS
+      "$@" & child=$!
+      echo $child >"$CHILD_PID_FILE"
+      wait $child
+      [ $((SECONDS - started)) -ge 2 ] || sleep 0.5
+    done' kube-scheduler-supervisor \
+    "$bin/kube-scheduler" --config="$state/kube-scheduler.yaml" \
     --feature-gates="$feature_gates" --bind-address=127.0.0.1 --secure-port="$scheduler_port" \
     --tls-cert-file="$state/pki/serving.crt" --tls-private-key-file="$state/pki/serving.key" \
-    --authorization-always-allow-paths=/healthz,/readyz,/livez,/metrics
+    --authorization-always-allow-paths=/healthz,/readyz,/livez,/metrics \
+    >"$state/logs/kube-scheduler.log" 2>&1 </dev/null 3>&- 4>&- 9>&- &
+  echo $! >"$state/pids/kube-scheduler.pid"
+  wait_for "kube-scheduler to start" 10 pid_of kube-scheduler
   wait_for "kube-scheduler /healthz" 60 ready kube-scheduler healthy "https://127.0.0.1:$scheduler_port/healthz"
 }
 
@@ -359,7 +389,7 @@ cmd_down() {
     wait_for "port $p to close" 20 bash -c "! ss -Hltn 'sport = :$p' | grep -q ." ||
       die "port $p still in use: $(ss -Hltnp "sport = :$p")"
   done
-  rm -f "$state/ports.env" "$state/lifecycle.ready"
+  rm -f "$state/ports.env" "$state/lifecycle.ready" "$state/pids/kube-scheduler.child"
   log "down"
 }
 
@@ -396,6 +426,22 @@ cmd_kubeconfig() {
   echo "$f"
 }
 
+# cmd_tool SUBCOMMAND ARGS...: reference/cmd/wasched-reference (docs/reference.md) against the
+# running control plane; builds what changed and starts what is missing first (its messages go
+# to stderr: stdout is the tool's JSON). The tool holds kube-scheduler through the pid the
+# supervisor records (start_scheduler).
+cmd_tool() {
+  # A control plane that cannot be built or started is exit 3 (1 means an invalid input).
+  (cmd_build) >&2 || exit 3
+  if ! healthy "https://127.0.0.1:$apiserver_port/readyz" 2>/dev/null || ! pid_of kube-scheduler >/dev/null; then
+    (cmd_up) >&2 || exit 3
+  fi
+  KUBECONFIG="$state/kubeconfigs/admin.kubeconfig" \
+    WASCHED_REFERENCE_SCHEDULER_METRICS="https://127.0.0.1:$scheduler_port/metrics" \
+    WASCHED_REFERENCE_SCHEDULER_PIDFILE="$state/pids/kube-scheduler.child" \
+    exec "$bin/wasched-reference" "$@"
+}
+
 cmd_check() {
   healthy "https://127.0.0.1:$apiserver_port/readyz" || die "check: the control plane is not up (scripts/reference.sh up)"
   "$bin/reference-smoke" --kubeconfig="$state/kubeconfigs/admin.kubeconfig" \
@@ -416,5 +462,6 @@ case "${1:-}" in
   status) cmd_status ;;
   kubeconfig) cmd_kubeconfig ;;
   check) cmd_check ;;
-  *) echo "usage: scripts/reference.sh build|up [--without-scheduler]|down|status|kubeconfig|check" >&2; exit 1 ;;
+  schedule | validate | schedule-batch | validate-batch) cmd_tool "$@" ;;
+  *) echo "usage: scripts/reference.sh build|up [--without-scheduler]|down|status|kubeconfig|check|schedule|validate|schedule-batch|validate-batch" >&2; exit 1 ;;
 esac

@@ -35,6 +35,24 @@ func liveKubeconfig(t *testing.T) string {
 	if v != "v1.37.2" {
 		t.Fatalf("API server reports %s, want v1.37.2", v)
 	}
+	// The kubeconfig lives in the state directory of scripts/reference.sh (<state>/kubeconfigs/):
+	// the scheduler's metrics port and the supervisor's pid file are found beside it, as the
+	// script passes them to the tool.
+	state := filepath.Dir(filepath.Dir(kc))
+	if os.Getenv("WASCHED_REFERENCE_SCHEDULER_METRICS") == "" {
+		port := "20259"
+		if data, err := os.ReadFile(filepath.Join(state, "ports.env")); err == nil {
+			for _, line := range strings.Split(string(data), "\n") {
+				if v, ok := strings.CutPrefix(line, "scheduler_port="); ok {
+					port = v
+				}
+			}
+		}
+		t.Setenv("WASCHED_REFERENCE_SCHEDULER_METRICS", "https://127.0.0.1:"+port+"/metrics")
+	}
+	if os.Getenv("WASCHED_REFERENCE_SCHEDULER_PIDFILE") == "" {
+		t.Setenv("WASCHED_REFERENCE_SCHEDULER_PIDFILE", filepath.Join(state, "pids", "kube-scheduler.child"))
+	}
 	return kc
 }
 
