@@ -2,9 +2,11 @@ package apply
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -35,6 +37,10 @@ type Record struct {
 	Jobs map[string]int
 	// Skipped: objects of kinds wasched does not read (not created), as "file: document N: Kind ns/name".
 	Skipped []string
+	// LaneCluster / LaneNamespaces: per lane (batch case) what it created and the namespaces its
+	// objects live in; set when Apply ran several lanes.
+	LaneCluster    map[int][]ClusterObject
+	LaneNamespaces map[int][]string
 }
 
 // InputError is a rejection by the API server of an input object: invalid input (exit 1).
@@ -108,10 +114,99 @@ func Namespaces(c *kube.Client, objs []manifest.Object) ([]string, error) {
 	return out, nil
 }
 
+// LaneErrors: the lanes (batch cases) whose input the API server refused, with the first
+// refusal of each. The other lanes were created completely.
+type LaneErrors map[int]*InputError
+
+func (e LaneErrors) Error() string {
+	lanes := make([]int, 0, len(e))
+	for l := range e {
+		lanes = append(lanes, l)
+	}
+	sort.Ints(lanes)
+	parts := make([]string, 0, len(lanes))
+	for _, l := range lanes {
+		parts = append(parts, e[l].Error())
+	}
+	return strings.Join(parts, "; ")
+}
+
 // Apply creates objs (already in Sort order) and writes their status where a kubelet or the
-// input would have (see writeStatus). It stops at the first rejection with an *InputError; the
-// caller then removes what was created (Reset with the returned record).
+// input would have (see writeStatus). Objects of different lanes (manifest.Object.Lane: the cases
+// of a batch) are created concurrently, 8 lanes at a time, each lane in its own order. A lane
+// stops at its first rejection. With a single lane that rejection is returned as *InputError;
+// with several, the refused lanes are returned as LaneErrors and the record's LaneCluster and
+// LaneNamespaces say what each lane created, for its removal. The caller removes what was created
+// (Reset / Cleanup with the returned record).
 func Apply(ctx context.Context, c *kube.Client, objs []manifest.Object) (*Record, error) {
+	var lanes []int
+	byLane := map[int][]manifest.Object{}
+	for _, o := range objs {
+		if _, ok := byLane[o.Lane]; !ok {
+			lanes = append(lanes, o.Lane)
+		}
+		byLane[o.Lane] = append(byLane[o.Lane], o)
+	}
+	if len(lanes) <= 1 {
+		return applyLane(ctx, c, objs)
+	}
+	recs := make([]*Record, len(lanes))
+	errs := make([]error, len(lanes))
+	sem := make(chan struct{}, 8)
+	var wg sync.WaitGroup
+	for i, l := range lanes {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func(i, l int) {
+			defer wg.Done()
+			defer func() { <-sem }()
+			recs[i], errs[i] = applyLane(ctx, c, byLane[l])
+		}(i, l)
+	}
+	wg.Wait()
+	merged := &Record{PendingPods: map[string]bool{}, RunningPods: map[string]bool{}, Jobs: map[string]int{},
+		LaneCluster: map[int][]ClusterObject{}, LaneNamespaces: map[int][]string{}}
+	failed := LaneErrors{}
+	nsSet := map[string]bool{}
+	for i, l := range lanes {
+		r := recs[i]
+		merged.LaneCluster[l] = r.Cluster
+		merged.LaneNamespaces[l] = r.Namespaces
+		if errs[i] != nil {
+			var ie *InputError
+			if !errors.As(errs[i], &ie) {
+				return merged, errs[i]
+			}
+			failed[l] = ie
+			continue
+		}
+		merged.Cluster = append(merged.Cluster, r.Cluster...)
+		for _, ns := range r.Namespaces {
+			nsSet[ns] = true
+		}
+		for k := range r.PendingPods {
+			merged.PendingPods[k] = true
+		}
+		for k := range r.RunningPods {
+			merged.RunningPods[k] = true
+		}
+		for k, v := range r.Jobs {
+			merged.Jobs[k] = v
+		}
+		merged.Skipped = append(merged.Skipped, r.Skipped...)
+	}
+	for ns := range nsSet {
+		merged.Namespaces = append(merged.Namespaces, ns)
+	}
+	sort.Strings(merged.Namespaces)
+	if len(failed) > 0 {
+		return merged, failed
+	}
+	return merged, nil
+}
+
+// applyLane creates one lane's objects in order (see Apply).
+func applyLane(ctx context.Context, c *kube.Client, objs []manifest.Object) (*Record, error) {
 	rec := &Record{PendingPods: map[string]bool{}, RunningPods: map[string]bool{}, Jobs: map[string]int{}}
 	nss, err := Namespaces(c, objs)
 	if err != nil {
@@ -254,7 +349,8 @@ func nestedInt(obj map[string]interface{}, path ...string) (int64, bool) {
 //     only capacity is given, `pods: 110` (kubelet's default maxPods) when absent, and a Ready
 //     condition when none is given (there is no kubelet; the lifecycle stand-in keeps it Ready).
 //   - Pod with spec.nodeName ("already running"): phase Running with PodScheduled, Initialized,
-//     ContainersReady and Ready True, unless the input gives a phase (e.g. Succeeded).
+//     ContainersReady and Ready True, unless the input gives a phase (e.g. Succeeded); startTime
+//     from the input's status, else its creationTimestamp.
 //   - any other object whose input carries a status (a PodGroup's conditions, an allocated
 //     ResourceClaim): that status; conditions without lastTransitionTime get the current time.
 //
@@ -313,8 +409,15 @@ func writeStatus(ctx context.Context, c *kube.Client, rank int, in, created *uns
 			}
 			status["conditions"] = conds
 		}
+		// kube-scheduler orders preemption victims of equal priority by status.startTime
+		// (pkg/scheduler/util MoreImportantPod): the input's, else its creationTimestamp (the
+		// order wasched assumes), else now.
 		if _, ok := status["startTime"]; !ok {
-			status["startTime"] = now
+			if ts, _, _ := unstructured.NestedString(in.Object, "metadata", "creationTimestamp"); ts != "" {
+				status["startTime"] = ts
+			} else {
+				status["startTime"] = now
+			}
 		}
 	case RankPendingPod:
 		return nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"sync"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -33,48 +34,57 @@ var namespacedKinds = []schema.GroupVersionResource{
 
 var namespacesGVR = schema.GroupVersionResource{Version: "v1", Resource: "namespaces"}
 
-// Reset removes what a run left and waits until it is gone, so that the next run starts from a
-// clean cluster:
-//   - pods in the namespaces lose their finalizers (the Job controller's tracking finalizer
-//     would otherwise hold them) and are deleted with grace period 0;
-//   - namespaces the run created are deleted (the namespace controller removes the rest);
-//     protected ones (default, kube-*) are emptied kind by kind instead;
+// Reset removes what a run left and waits until it is gone, namespaces included, so that the
+// next run starts from a clean cluster (Cleanup, then a wait for the deleted namespaces).
+func Reset(ctx context.Context, c *kube.Client, namespaces []string, cluster []ClusterObject, timeout time.Duration) error {
+	deadline := time.Now().Add(timeout)
+	if err := Cleanup(ctx, c, namespaces, cluster, timeout); err != nil {
+		return err
+	}
+	var gone []string
+	for _, ns := range namespaces {
+		if !ProtectedNamespace(ns) {
+			gone = append(gone, ns)
+		}
+	}
+	return WaitGone(ctx, c.Dyn.Resource(namespacesGVR), gone, time.Until(deadline))
+}
+
+// Cleanup deletes what a run left and waits until its pods and cluster-scoped objects are gone;
+// the deleted namespaces finish terminating in the background (the namespace controller removes
+// the rest of their objects; a later run that needs one of those names waits for it):
+//   - Jobs first (their controller would replace the pods deleted next); pods lose their
+//     finalizers (the Job controller's tracking finalizer would hold them) and are deleted with
+//     grace period 0;
+//   - namespaces the run created are deleted; protected ones (default, kube-*) are emptied kind by
+//     kind instead;
 //   - the cluster-scoped objects are deleted by name.
 //
-// Every wait watches for the deletions and ends at the deadline with an error naming what is
-// still there. Safe to call on a partial record (after a failed Apply) and on objects that are
-// already gone.
-func Reset(ctx context.Context, c *kube.Client, namespaces []string, cluster []ClusterObject, timeout time.Duration) error {
+// Namespaces are handled concurrently (8 at a time). Every wait watches for the deletions and
+// ends at the deadline with an error naming what is still there. Safe to call on a partial
+// record (after a failed Apply) and on objects that are already gone.
+func Cleanup(ctx context.Context, c *kube.Client, namespaces []string, cluster []ClusterObject, timeout time.Duration) error {
 	deadline := time.Now().Add(timeout)
 	bg := metav1.DeletePropagationBackground
 	zero := int64(0)
 	force := metav1.DeleteOptions{GracePeriodSeconds: &zero, PropagationPolicy: &bg}
 	pods := c.Dyn.Resource(schema.GroupVersionResource{Version: "v1", Resource: "pods"})
-	for _, ns := range namespaces {
-		// Jobs first, so that their controller does not replace the pods deleted below.
-		_ = c.Dyn.Resource(namespacedKinds[0]).Namespace(ns).DeleteCollection(ctx, force, metav1.ListOptions{})
-		list, err := pods.Namespace(ns).List(ctx, metav1.ListOptions{})
-		if err == nil {
-			for _, p := range list.Items {
-				if len(p.GetFinalizers()) > 0 {
-					_, _ = pods.Namespace(ns).Patch(ctx, p.GetName(), types.MergePatchType,
-						[]byte(`{"metadata":{"finalizers":null}}`), metav1.PatchOptions{})
-				}
-			}
-		}
-		if ProtectedNamespace(ns) {
-			for _, gvr := range namespacedKinds {
-				err := c.Dyn.Resource(gvr).Namespace(ns).DeleteCollection(ctx, force, metav1.ListOptions{})
-				if err != nil && !apierrors.IsNotFound(err) && !apierrors.IsMethodNotSupported(err) {
-					return fmt.Errorf("deleting %s in %s: %w", gvr.Resource, ns, err)
-				}
-			}
-			continue
-		}
-		_ = pods.Namespace(ns).DeleteCollection(ctx, force, metav1.ListOptions{})
-		err = c.Dyn.Resource(namespacesGVR).Delete(ctx, ns, metav1.DeleteOptions{PropagationPolicy: &bg})
-		if err != nil && !apierrors.IsNotFound(err) {
-			return fmt.Errorf("deleting namespace %s: %w", ns, err)
+	errs := make([]error, len(namespaces))
+	sem := make(chan struct{}, 8)
+	var wg sync.WaitGroup
+	for i, ns := range namespaces {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func(i int, ns string) {
+			defer wg.Done()
+			defer func() { <-sem }()
+			errs[i] = emptyNamespace(ctx, c, ns, force)
+		}(i, ns)
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
 		}
 	}
 	byGVR := map[schema.GroupVersionResource][]string{}
@@ -86,20 +96,7 @@ func Reset(ctx context.Context, c *kube.Client, namespaces []string, cluster []C
 		}
 		byGVR[o.GVR] = append(byGVR[o.GVR], o.Name)
 	}
-	// Wait: deleted namespaces gone, protected namespaces without pods, cluster objects gone.
-	var gone []string
 	for _, ns := range namespaces {
-		if !ProtectedNamespace(ns) {
-			gone = append(gone, ns)
-		}
-	}
-	if err := WaitGone(ctx, c.Dyn.Resource(namespacesGVR), gone, time.Until(deadline)); err != nil {
-		return err
-	}
-	for _, ns := range namespaces {
-		if !ProtectedNamespace(ns) {
-			continue
-		}
 		if err := waitEmpty(ctx, pods.Namespace(ns), time.Until(deadline)); err != nil {
 			return fmt.Errorf("pods in %s: %w", ns, err)
 		}
@@ -113,6 +110,38 @@ func Reset(ctx context.Context, c *kube.Client, namespaces []string, cluster []C
 		if err := WaitGone(ctx, c.Dyn.Resource(g), byGVR[g], time.Until(deadline)); err != nil {
 			return fmt.Errorf("%s: %w", g.Resource, err)
 		}
+	}
+	return nil
+}
+
+// emptyNamespace deletes one namespace's objects (see Cleanup) and, unless protected, the
+// namespace itself.
+func emptyNamespace(ctx context.Context, c *kube.Client, ns string, force metav1.DeleteOptions) error {
+	pods := c.Dyn.Resource(schema.GroupVersionResource{Version: "v1", Resource: "pods"})
+	_ = c.Dyn.Resource(namespacedKinds[0]).Namespace(ns).DeleteCollection(ctx, force, metav1.ListOptions{})
+	list, err := pods.Namespace(ns).List(ctx, metav1.ListOptions{})
+	if err == nil {
+		for _, p := range list.Items {
+			if len(p.GetFinalizers()) > 0 {
+				_, _ = pods.Namespace(ns).Patch(ctx, p.GetName(), types.MergePatchType,
+					[]byte(`{"metadata":{"finalizers":null}}`), metav1.PatchOptions{})
+			}
+		}
+	}
+	if ProtectedNamespace(ns) {
+		for _, gvr := range namespacedKinds {
+			err := c.Dyn.Resource(gvr).Namespace(ns).DeleteCollection(ctx, force, metav1.ListOptions{})
+			if err != nil && !apierrors.IsNotFound(err) && !apierrors.IsMethodNotSupported(err) {
+				return fmt.Errorf("deleting %s in %s: %w", gvr.Resource, ns, err)
+			}
+		}
+		return nil
+	}
+	_ = pods.Namespace(ns).DeleteCollection(ctx, force, metav1.ListOptions{})
+	bg := metav1.DeletePropagationBackground
+	err = c.Dyn.Resource(namespacesGVR).Delete(ctx, ns, metav1.DeleteOptions{PropagationPolicy: &bg})
+	if err != nil && !apierrors.IsNotFound(err) {
+		return fmt.Errorf("deleting namespace %s: %w", ns, err)
 	}
 	return nil
 }

@@ -109,22 +109,8 @@ func Run(ctx context.Context, opts Options) (Summary, error) {
 		}
 		group := shared[:n]
 		shared = shared[n:]
-		for len(group) > 0 {
-			refused, err := runGroup(ctx, opts, group, transformed, &sum)
-			if err != nil {
-				return sum, err
-			}
-			if refused == nil {
-				break
-			}
-			// One case's input was refused: record it and run the others again.
-			var rest []*Case
-			for _, c := range group {
-				if c != refused {
-					rest = append(rest, c)
-				}
-			}
-			group = rest
+		if err := runGroup(ctx, opts, group, transformed, &sum); err != nil {
+			return sum, err
 		}
 	}
 	for _, c := range solo {
@@ -157,36 +143,42 @@ func Run(ctx context.Context, opts Options) (Summary, error) {
 	return sum, nil
 }
 
-// runGroup schedules the cases in one run. It returns the case whose input the API server
-// refused (nothing written for the others then), or nil after writing every result.
-func runGroup(ctx context.Context, opts Options, group []*Case, transformed map[*Case][]manifest.Object, sum *Summary) (*Case, error) {
+// runGroup schedules the cases in one run, each case a lane of its own (created concurrently
+// with the others, in its own order). A case whose input the API server refuses is removed
+// before the scheduler is released and written as refused; the others go on.
+func runGroup(ctx context.Context, opts Options, group []*Case, transformed map[*Case][]manifest.Object, sum *Summary) error {
 	t := time.Now()
 	var objs []manifest.Object
 	for ci, c := range group {
 		for _, o := range transformed[c] {
 			o.Index += ci * 1_000_000 // keep each case's input order; cases do not interact
+			o.Lane = ci
 			objs = append(objs, o)
 		}
 	}
 	out, err := run.Schedule(ctx, opts.Run, objs)
 	sum.Runs++
 	var ie *apply.InputError
-	if errors.As(err, &ie) {
-		for _, c := range group {
-			if strings.HasPrefix(ie.Where, c.Dir+string(filepath.Separator)) || strings.Contains(ie.Where, c.Prefix) {
-				sum.Invalid++
-				msg := strings.ReplaceAll(ie.Error(), c.Prefix, "")
-				return c, writeError(opts.OutDir, c.Name, errors.New(msg))
-			}
-		}
-		return nil, fmt.Errorf("refused input outside every case: %w", err)
+	if errors.As(err, &ie) && len(group) == 1 {
+		sum.Invalid++
+		return writeError(opts.OutDir, group[0].Name, errors.New(strings.ReplaceAll(ie.Error(), group[0].Prefix, "")))
 	}
 	if err != nil {
-		return nil, err
+		for _, c := range group {
+			sum.Failed++
+			if werr := writeFailure(opts.OutDir, c.Name, err); werr != nil {
+				return werr
+			}
+		}
+		fmt.Fprintf(opts.Log, "run %d: %d cases failed: %v\n", sum.Runs, len(group), err)
+		return nil
 	}
 	clusterNodes := 0
 	caseNodes := map[*Case]int{}
-	for _, c := range group {
+	for ci, c := range group {
+		if out.Refused[ci] != nil {
+			continue
+		}
 		for _, o := range transformed[c] {
 			if apply.Rank(o.Unstructured) == apply.RankNode {
 				caseNodes[c]++
@@ -194,18 +186,25 @@ func runGroup(ctx context.Context, opts Options, group []*Case, transformed map[
 			}
 		}
 	}
-	for _, c := range group {
+	for ci, c := range group {
+		if e := out.Refused[ci]; e != nil {
+			sum.Invalid++
+			if err := writeError(opts.OutDir, c.Name, errors.New(strings.ReplaceAll(e.Error(), c.Prefix, ""))); err != nil {
+				return err
+			}
+			continue
+		}
 		r := result.Build(c.Filter(out.State))
 		c.MapBack(r, caseNodes[c], clusterNodes)
 		if err := writeResult(opts.OutDir, c.Name, r); err != nil {
-			return nil, err
+			return err
 		}
 		sum.Written++
 	}
 	fmt.Fprintf(opts.Log, "run %d: %d cases in %.1fs (hold %.1fs, apply %.1fs, controllers %.1fs, release %.1fs, quiet %.1fs, cleanup %.1fs)\n",
 		sum.Runs, len(group), time.Since(t).Seconds(), out.Timings.Hold.Seconds(), out.Timings.Apply.Seconds(),
 		out.Timings.Controllers.Seconds(), out.Timings.Release.Seconds(), out.Timings.Quiet.Seconds(), out.Timings.Cleanup.Seconds())
-	return nil, nil
+	return nil
 }
 
 func writeResult(dir, name string, r *result.Result) error {

@@ -29,6 +29,7 @@ type Object struct {
 	File  string // the path as found ("-" for stdin)
 	Doc   int    // 1-based document number in File
 	Index int    // position in the whole input (files in order, documents, list items)
+	Lane  int    // independent group of objects (a batch case); 0 for a single input
 }
 
 // Ref renders "Kind ns/name" (or "Kind name" for cluster-scoped objects), as wasched names

@@ -5,6 +5,7 @@ package run
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -53,6 +54,9 @@ type Timings struct {
 type Outcome struct {
 	State   result.State
 	Timings Timings
+	// Refused: the lanes (batch cases) whose input the API server refused; their objects were
+	// removed before the scheduler was released and the run went on without them.
+	Refused apply.LaneErrors
 }
 
 // Schedule runs objs through the control plane and returns the final state. An input the API
@@ -101,7 +105,7 @@ func Schedule(ctx context.Context, opts Options, objs []manifest.Object) (*Outco
 			return nil
 		}
 		t := time.Now()
-		err := apply.Reset(context.Background(), c, namespaces, rec.Cluster, 2*time.Minute)
+		err := apply.Cleanup(context.Background(), c, namespaces, rec.Cluster, 2*time.Minute)
 		tm.Cleanup = time.Since(t)
 		return err
 	}
@@ -109,6 +113,19 @@ func Schedule(ctx context.Context, opts Options, objs []manifest.Object) (*Outco
 	t := time.Now()
 	rec, err := apply.Apply(ctx, c, sorted)
 	tm.Apply = time.Since(t)
+	var refused apply.LaneErrors
+	if errors.As(err, &refused) {
+		// Several lanes, some refused: remove those while the scheduler is still held.
+		for l := range refused {
+			if cerr := apply.Cleanup(ctx, c, rec.LaneNamespaces[l], rec.LaneCluster[l], 2*time.Minute); cerr != nil {
+				err = fmt.Errorf("removing a refused case: %w", cerr)
+				break
+			}
+		}
+		if errors.As(err, &refused) {
+			err = nil
+		}
+	}
 	if err != nil {
 		if gate != nil {
 			gate.Abort(context.Background())
@@ -155,7 +172,7 @@ func Schedule(ctx context.Context, opts Options, objs []manifest.Object) (*Outco
 	waitUntil(ctx, 3*time.Second, func() bool { return obs.MissingPreemptors() == 0 })
 	tm.Quiet = time.Since(t)
 
-	out := &Outcome{State: state(obs, rec, objs)}
+	out := &Outcome{State: state(obs, rec, objs), Refused: refused}
 	if err := cleanup(rec); err != nil {
 		return nil, fmt.Errorf("cleaning up after the run: %w", err)
 	}
