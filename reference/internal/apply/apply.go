@@ -271,6 +271,23 @@ func applyLane(ctx context.Context, c *kube.Client, objs []manifest.Object) (*Re
 	return rec, nil
 }
 
+// EnsureNamespace makes sure namespace ns exists and is not terminating (waiting out one of the
+// same name that an earlier run deleted). It reports whether it created it.
+func EnsureNamespace(ctx context.Context, c *kube.Client, ns string) (bool, error) {
+	cur, err := c.Core.CoreV1().Namespaces().Get(ctx, ns, metav1.GetOptions{})
+	if err == nil && cur.DeletionTimestamp == nil {
+		return false, nil
+	}
+	if err != nil && !apierrors.IsNotFound(err) {
+		return false, err
+	}
+	u := &unstructured.Unstructured{}
+	u.SetAPIVersion("v1")
+	u.SetKind("Namespace")
+	u.SetName(ns)
+	return true, createNamespace(ctx, c, u)
+}
+
 // createNamespace creates a namespace, waiting out a namespace of the same name that is still
 // terminating from an earlier run; one that already exists is reused.
 func createNamespace(ctx context.Context, c *kube.Client, u *unstructured.Unstructured) error {

@@ -21,6 +21,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -28,6 +29,8 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/dynamic"
 
 	"wasched.io/reference/internal/apply"
 	"wasched.io/reference/internal/kube"
@@ -124,18 +127,17 @@ func Validate(ctx context.Context, opts Options, objs, olds []manifest.Object) (
 		for i := len(deleters) - 1; i >= 0; i-- {
 			deleters[i]()
 		}
-		_ = apply.Reset(context.Background(), c, createdNS, created, time.Minute)
+		_ = apply.Cleanup(context.Background(), c, createdNS, created, time.Minute)
 	}()
 	for _, ns := range nss {
 		if apply.ProtectedNamespace(ns) {
 			continue
 		}
-		_, err := c.Core.CoreV1().Namespaces().Get(ctx, ns, metav1.GetOptions{})
-		if apierrors.IsNotFound(err) {
-			nsObj := &unstructured.Unstructured{Object: map[string]interface{}{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]interface{}{"name": ns}}}
-			if _, err := c.Dyn.Resource(nsGVR).Create(ctx, nsObj, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
-				return nil, nil, fmt.Errorf("creating namespace %s: %w", ns, err)
-			}
+		made, err := apply.EnsureNamespace(ctx, c, ns)
+		if err != nil {
+			return nil, nil, fmt.Errorf("creating namespace %s: %w", ns, err)
+		}
+		if made {
 			createdNS = append(createdNS, ns)
 		}
 	}
@@ -158,16 +160,40 @@ func Validate(ctx context.Context, opts Options, objs, olds []manifest.Object) (
 		}
 		created = append(created, apply.ClusterObject{GVR: m.Resource, Name: o.GetName()})
 	}
+	// The --old objects are created with server-side apply under this tool's field manager, and
+	// the new objects are applied (dry run, forced) under the same manager: fields the new object
+	// leaves out are removed, while what the API server filled in (a Job's generated selector and
+	// template labels, a PodGroup's priority from its PriorityClass) stays, as with `kubectl apply`.
+	// A plain update would carry none of those and fail on them.
 	stored := map[objKey]bool{}
-	for _, o := range apply.Sort(colds) {
+	oldOrder := make([]int, len(colds))
+	for i := range oldOrder {
+		oldOrder[i] = i
+	}
+	sort.SliceStable(oldOrder, func(a, b int) bool {
+		return apply.Rank(colds[oldOrder[a]].Unstructured) < apply.Rank(colds[oldOrder[b]].Unstructured)
+	})
+	for _, i := range oldOrder {
+		o := colds[i]
 		ri, m, err := c.ResourceFor(o.Unstructured)
 		if err != nil {
 			warnings = append(warnings, fmt.Sprintf("%s: --old object: %v", o.Where(), err))
 			continue
 		}
-		if _, err := ri.Create(ctx, prepare(o.Unstructured), metav1.CreateOptions{}); err != nil {
+		if stored[keyOf(o.Unstructured)] {
+			// Given twice in the --old set: reported as -f reports duplicates.
+			report.Errors = append(report.Errors, Error{Object: objectName(olds[i]), Type: "Duplicate", Field: "metadata.name",
+				Detail: fmt.Sprintf("%q", o.GetName()), File: o.File, Document: o.Doc, Value: fmt.Sprintf("%q", o.GetName())})
+			continue
+		}
+		if _, err := applyObject(ctx, ri, prepare(o.Unstructured), nil); err != nil {
 			warnings = append(warnings, fmt.Sprintf("%s: --old object refused by the API server: %s", o.Where(), apply.DescribeAPIError(err)))
 			continue
+		}
+		if status, ok, _ := unstructured.NestedMap(o.Object, "status"); ok && len(status) > 0 {
+			if _, err := applyObject(ctx, ri, statusOnly(o.Unstructured), nil, "status"); err != nil {
+				warnings = append(warnings, fmt.Sprintf("%s: --old object's status refused by the API server: %s", o.Where(), apply.DescribeAPIError(err)))
+			}
 		}
 		if o.GetNamespace() == "" {
 			created = append(created, apply.ClusterObject{GVR: m.Resource, Name: o.GetName()})
@@ -175,7 +201,8 @@ func Validate(ctx context.Context, opts Options, objs, olds []manifest.Object) (
 			name := o.GetName()
 			deleters = append(deleters, func() {
 				zero := int64(0)
-				_ = ri.Delete(context.Background(), name, metav1.DeleteOptions{GracePeriodSeconds: &zero})
+				bg := metav1.DeletePropagationBackground
+				_ = ri.Delete(context.Background(), name, metav1.DeleteOptions{GracePeriodSeconds: &zero, PropagationPolicy: &bg})
 			})
 		}
 		stored[keyOf(o.Unstructured)] = true
@@ -195,13 +222,15 @@ func Validate(ctx context.Context, opts Options, objs, olds []manifest.Object) (
 		u := prepare(o.Unstructured)
 		dry := []string{metav1.DryRunAll}
 		if stored[keyOf(o.Unstructured)] {
-			cur, err := ri.Get(ctx, o.GetName(), metav1.GetOptions{})
-			if err != nil {
-				return nil, nil, err
+			_, err = applyObject(ctx, ri, u, dry)
+			errs := FromAPIError(objs[i], err)
+			// A status in the new object is an update of the status subresource too (the main
+			// resource ignores it), checked the same way.
+			if status, ok, _ := unstructured.NestedMap(o.Object, "status"); ok && len(status) > 0 {
+				_, serr := applyObject(ctx, ri, statusOnly(o.Unstructured), dry, "status")
+				errs = appendNew(errs, FromAPIError(objs[i], serr))
 			}
-			u.SetResourceVersion(cur.GetResourceVersion())
-			_, err = ri.Update(ctx, u, metav1.UpdateOptions{DryRun: dry})
-			report.Errors = append(report.Errors, FromAPIError(objs[i], err)...)
+			report.Errors = append(report.Errors, errs...)
 			continue
 		}
 		_, err = ri.Create(ctx, u, metav1.CreateOptions{DryRun: dry})
@@ -211,6 +240,47 @@ func Validate(ctx context.Context, opts Options, objs, olds []manifest.Object) (
 }
 
 var nsGVR = kube.Namespaces
+
+// fieldManager owns the fields of the --old objects and of the new objects applied over them.
+const fieldManager = "wasched-reference"
+
+// applyObject server-side applies u (forced, unknown fields dropped with a warning as on create),
+// as a dry run when dry is set, to the object or to one of its subresources.
+func applyObject(ctx context.Context, ri dynamic.ResourceInterface, u *unstructured.Unstructured, dry []string, subresources ...string) (*unstructured.Unstructured, error) {
+	data, err := json.Marshal(u.Object)
+	if err != nil {
+		return nil, err
+	}
+	force := true
+	return ri.Patch(ctx, u.GetName(), types.ApplyPatchType, data, metav1.PatchOptions{
+		DryRun: dry, Force: &force, FieldManager: fieldManager, FieldValidation: "Warn"}, subresources...)
+}
+
+// statusOnly: apiVersion, kind, name, namespace and status of u (a status subresource apply).
+func statusOnly(in *unstructured.Unstructured) *unstructured.Unstructured {
+	u := &unstructured.Unstructured{Object: map[string]interface{}{
+		"apiVersion": in.GetAPIVersion(), "kind": in.GetKind(), "status": in.Object["status"]}}
+	u.SetName(in.GetName())
+	u.SetNamespace(in.GetNamespace())
+	return u
+}
+
+// appendNew appends the errors of more that list does not hold yet (same type, field, detail).
+func appendNew(list, more []Error) []Error {
+	for _, m := range more {
+		dup := false
+		for _, e := range list {
+			if e.Type == m.Type && e.Field == m.Field && e.Detail == m.Detail {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			list = append(list, m)
+		}
+	}
+	return list
+}
 
 func namespacedKind(c *kube.Client, u *unstructured.Unstructured) bool {
 	ok, err := c.Namespaced(u.GroupVersionKind())
