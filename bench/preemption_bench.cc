@@ -33,6 +33,7 @@
 #include "sched/cache/node_table.h"
 #include "sched/cache/snapshot.h"
 #include "sched/framework/framework.h"
+#include "sched/framework/pod_template.h"
 #include "sched/preemption/default_preemption.h"
 #include "sched/preemption/node_pods.h"
 #include "sched/preemption/pod_group_evaluator.h"
@@ -66,12 +67,7 @@ struct Cache {
       const api::Pod& pod = objects.pods[i];
       sched::PodInfo pi;
       pi.pod = &pod;
-      pi.key = pod.meta.namespace_ + "/" + pod.meta.name;
-      for (const auto& [name, amount] : api::EffectiveRequests(pod)) {
-        if (amount == 0 || name == api::kResourcePods) continue;
-        pi.requests.push_back({resources.Intern(name), amount});
-      }
-      pi.requests.push_back({sched::kPods, 1});
+      pi.requests = templates[templates.Intern(pod)].requests;
       pi.nonzero_cpu = sched::kDefaultMilliCPURequest;
       pi.nonzero_memory = sched::kDefaultMemoryRequest;
       pi.priority = pod.priority.value_or(0);
@@ -92,6 +88,7 @@ struct Cache {
   }
 
   sched::ResourceTable resources;
+  sched::PodTemplates templates{resources};
   std::unique_ptr<sched::NodeTable> nodes;
   std::unique_ptr<sched::Framework> framework;
   std::unique_ptr<sched::Snapshot> snapshot;

@@ -19,6 +19,7 @@
 #include "sched/cache/node_table.h"
 #include "sched/cache/snapshot.h"
 #include "sched/framework/framework.h"
+#include "sched/framework/pod_template.h"
 #include "sched/gang/group_tree.h"
 #include "sched/gang/pod_group_algorithm.h"
 #include "sched/gang/tree_algorithm.h"
@@ -28,6 +29,7 @@
 #include "sched/preemption/post_filter.h"
 #include "sched/queue/scheduling_queue.h"
 #include "sched/verify/invariants.h"
+#include "util/key_order.h"
 
 namespace wasched::sched {
 namespace {
@@ -95,7 +97,8 @@ class Run {
   void ScheduleBarePod(PodIndex p);
   void EnqueueTrees();
   // PreEnqueueRoot: GangScheduling PreEnqueue of the hierarchy rooted at `root`; false holds it
-  // (its pending pods get SchedulingGated and the reason). O(groups + pods of the tree).
+  // (its pending pods get SchedulingGated and the reason). O(groups + pods of the tree), not of
+  // the forest.
   [[nodiscard]] bool PreEnqueueRoot(TreeIndex root);
   // HoldTree: every pending, ungated member pod of the tree gets `reason` / `message`.
   void HoldTree(TreeIndex root, const std::string& reason, const std::string& message);
@@ -130,6 +133,7 @@ class Run {
   const api::ObjectSet& objects_;
   const SchedulerOptions& options_;
   ResourceTable resources_;
+  PodTemplates templates_{resources_};  // per-pod setup once per template
   std::unique_ptr<NodeTable> nodes_;
   std::vector<PodInfo> pods_;
   std::vector<GroupState> groups_;
@@ -158,15 +162,22 @@ class Run {
   std::vector<bool> disrupted_group_;
   std::vector<NodeIndex> nominated_;
   bool preemption_retry_ = false;
+  // PreEnqueueRoot scratch, sized to the forest once (BuildGroups).
+  std::vector<TreeIndex> pre_enqueue_order_;
+  std::vector<int32_t> pre_enqueue_count_;
+  std::vector<char> pre_enqueue_ready_;
 };
 
 void Run::BuildCache() {
+  // Nodes in name order (names are unique), ordered with mostly integer compares.
+  std::vector<int32_t> order(objects_.nodes.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int32_t>(i);
+  OrderByKey(order, [&](int32_t i) { return std::string_view(objects_.nodes[i].meta.name); });
   std::vector<const api::Node*> sorted;
   sorted.reserve(objects_.nodes.size());
-  for (const auto& n : objects_.nodes) sorted.push_back(&n);
-  std::sort(sorted.begin(), sorted.end(),
-            [](const api::Node* a, const api::Node* b) { return a->meta.name < b->meta.name; });
-  std::unordered_map<std::string, NodeIndex> node_index;
+  for (int32_t i : order) sorted.push_back(&objects_.nodes[i]);
+  std::unordered_map<std::string_view, NodeIndex> node_index;
+  node_index.reserve(sorted.size());
   for (size_t i = 0; i < sorted.size(); ++i) {
     node_index.emplace(sorted[i]->meta.name, static_cast<NodeIndex>(i));
   }
@@ -191,21 +202,13 @@ void Run::BuildCache() {
     if (pod.phase == "Succeeded" || pod.phase == "Failed") continue;  // hold no resources
     PodInfo pi;
     pi.pod = &pod;
-    pi.key = api::NamespacedName(pod.meta);
-    for (const auto& [name, amount] : api::EffectiveRequests(pod)) {
-      if (amount == 0 || name == api::kResourcePods) continue;
-      pi.requests.push_back({resources_.Intern(name), amount});
-    }
-    pi.requests.push_back({kPods, 1});
-    int64_t cpu = 0, mem = 0;
-    for (const auto& ra : pi.requests) {
-      if (ra.id == kCpu) cpu = ra.amount;
-      if (ra.id == kMemory) mem = ra.amount;
-    }
-    pi.request_cpu = cpu;
-    pi.request_memory = mem;
-    pi.nonzero_cpu = cpu != 0 ? cpu : kDefaultMilliCPURequest;
-    pi.nonzero_memory = mem != 0 ? mem : kDefaultMemoryRequest;
+    pi.template_id = templates_.Intern(pod);
+    const PodTemplate& t = templates_[pi.template_id];
+    pi.requests = t.requests;
+    pi.request_cpu = t.request_cpu;
+    pi.request_memory = t.request_memory;
+    pi.nonzero_cpu = t.nonzero_cpu;
+    pi.nonzero_memory = t.nonzero_memory;
     pi.priority = priorities.Resolve(pod.priority, pod.priority_class_name);
     pi.creation = pod.meta.creation_timestamp.value_or(0);
     pi.input_order = static_cast<int32_t>(i);
@@ -234,8 +237,15 @@ void Run::BuildCache() {
       }
       continue;
     }
-    pi.static_class = framework_->ClassOf(*pi.pod);
-    pi.signature = framework_->SignatureOf(pi);
+    // Class and signature once per pod template (sched/framework/pod_template.h).
+    PodTemplate& t = templates_.at(pi.template_id);
+    if (t.static_class < 0) {
+      t.static_class = framework_->ClassOf(*pi.pod);
+      pi.static_class = t.static_class;
+      t.signature = framework_->SignatureOf(pi);
+    }
+    pi.static_class = t.static_class;
+    pi.signature = t.signature;
     if (!pi.pod->unsupported_constraints.empty()) {
       // A hard constraint wasched does not model (required inter-pod affinity, DoNotSchedule
       // topology spread, hostPort): placing the pod without it could be wrong, so it waits.
@@ -271,7 +281,7 @@ void Run::BuildCache() {
 
 void Run::BuildGroups() {
   PriorityResolver priorities(objects_.priority_classes);
-  std::map<std::pair<std::string, std::string>, GroupIndex> by_name;
+  tree_ = std::make_unique<GroupTree>(objects_);
   for (const auto& pg : objects_.pod_groups) {
     GroupState g;
     g.pod_group = &pg;
@@ -280,20 +290,26 @@ void Run::BuildGroups() {
     g.min_count = api::MinCount(pg.scheduling_policy);
     g.priority = priorities.Resolve(pg.priority, pg.priority_class_name);
     g.conditions = pg.conditions;
-    by_name.emplace(std::make_pair(pg.meta.namespace_, pg.meta.name),
-                    static_cast<GroupIndex>(groups_.size()));
     groups_.push_back(std::move(g));
   }
-  tree_ = std::make_unique<GroupTree>(objects_);
   for (const auto& cpg : objects_.composite_pod_groups) {
     composite_conditions_.push_back(cpg.conditions);
     composite_priority_.push_back(priorities.Resolve(cpg.priority, cpg.priority_class_name));
   }
+  const api::Pod* last_pod = nullptr;  // the last pod whose PodGroup was looked up
+  TreeIndex last_leaf = kNoTreeNode;
   for (size_t p = 0; p < pods_.size(); ++p) {
     const api::Pod& pod = *pods_[p].pod;
     if (!pod.pod_group_name) continue;
-    auto it = by_name.find({pod.meta.namespace_, *pod.pod_group_name});
-    if (it == by_name.end()) {
+    // The first PodGroup of that name in input order (GroupTree index == PodGroup index);
+    // members of one group are usually listed together, so the previous answer is tried first.
+    if (last_pod == nullptr || pod.meta.namespace_ != last_pod->meta.namespace_ ||
+        *pod.pod_group_name != *last_pod->pod_group_name) {
+      last_leaf = tree_->FindPodGroup(pod.meta.namespace_, *pod.pod_group_name);
+      last_pod = &pod;
+    }
+    const TreeIndex leaf = last_leaf;
+    if (leaf == kNoTreeNode) {
       // Upstream PreEnqueue holds the pod until its PodGroup appears.
       if (pods_[p].node == kNoNode) {
         Status s = plugins::PreEnqueue(false, *pod.pod_group_name, false, 0, 0);
@@ -303,9 +319,9 @@ void Run::BuildGroups() {
       }
       continue;
     }
-    pods_[p].group = it->second;
-    groups_[it->second].members.push_back(static_cast<PodIndex>(p));
-    tree_->AddMember(tree_->LeafOf(it->second), static_cast<PodIndex>(p));
+    pods_[p].group = leaf;
+    groups_[leaf].members.push_back(static_cast<PodIndex>(p));
+    tree_->AddMember(leaf, static_cast<PodIndex>(p));
   }
   tree_algorithm_ =
       std::make_unique<TreeAlgorithm>(*framework_, *snapshot_, pods_, *tree_, gated_);
@@ -316,6 +332,8 @@ void Run::BuildGroups() {
   evicted_.assign(pods_.size(), false);
   nominated_.assign(pods_.size(), kNoNode);
   disrupted_group_.assign(static_cast<size_t>(tree_->size()), false);
+  pre_enqueue_count_.assign(static_cast<size_t>(tree_->size()), 0);
+  pre_enqueue_ready_.assign(static_cast<size_t>(tree_->size()), 0);
 }
 
 void Run::Enqueue() {
@@ -342,12 +360,16 @@ bool Run::PreEnqueueRoot(TreeIndex root) {
   // assumed and running; not those held by scheduling gates) reach minCount (basic: 1); a
   // CompositePodGroup when its ready children reach minGroupCount (basic: 1). Held pods get
   // reason SchedulingGated and upstream's message plus the counts.
-  std::vector<TreeIndex> order;
+  // Only the root's subtree is touched: children come before their parent in reverse preorder,
+  // so every count is written before it is read (no forest-sized reset per root).
+  std::vector<TreeIndex>& order = pre_enqueue_order_;
+  order.clear();
   tree_->Preorder(root, order);
-  std::vector<int32_t> count(static_cast<size_t>(tree_->size()), 0);
-  std::vector<char> ready(static_cast<size_t>(tree_->size()), 0);
+  std::vector<int32_t>& count = pre_enqueue_count_;
+  std::vector<char>& ready = pre_enqueue_ready_;
   for (auto it = order.rbegin(); it != order.rend(); ++it) {
     const GroupTreeNode& n = tree_->node(*it);
+    count[*it] = 0;
     if (n.is_composite) {
       for (TreeIndex c : n.children) count[*it] += ready[c];
     } else {
@@ -412,7 +434,7 @@ void Run::EnqueueTrees() {
         if (unsupported.empty() && !pods_[p].pod->unsupported_constraints.empty()) {
           unsupported = fmt::format(
               "pod group {}: member pod {} has hard constraint(s) wasched does not model: {}",
-              tree_->node(g).key, pods_[p].key,
+              tree_->node(g).key, PodKey(pods_[p]),
               fmt::join(pods_[p].pod->unsupported_constraints, ", "));
         }
       }
@@ -567,8 +589,7 @@ void Run::ScheduleGroup(TreeIndex root) {
     }
   }
   if (todo.empty()) return;
-  std::stable_sort(todo.begin(), todo.end(),
-                   [&](PodIndex a, PodIndex b) { return PodOrderLess(pods_[a], pods_[b]); });
+  SortInQueueOrder(todo, pods_);
 
   // validatePodGroup (schedule_one_podgroup.go): one schedulerName and one priority per
   // hierarchy (every pod and group has the root's priority).
@@ -619,7 +640,7 @@ void Run::ScheduleGroup(TreeIndex root) {
       invalid = fmt::format(
           "all pods in a pod group hierarchy should have the same priority as the pod group: "
           "pod {} has priority {}, pod group {} has {}",
-          pi.key, pi.priority, root_node.key, priority);
+          PodKey(pi), pi.priority, root_node.key, priority);
       break;
     }
     const api::PreemptionPolicy own = post_filter_->PodPolicy(p);
@@ -821,7 +842,7 @@ bool Run::PreemptForBarePod(PodIndex p, std::string* message) {
     return false;
   }
   const PodInfo& pi = pods_[p];
-  preemption::Preemptor who{"Pod " + pi.key, pi.priority, post_filter_->PodPolicy(p), {p}, {}, false};
+  preemption::Preemptor who{"Pod " + PodKey(pi), pi.priority, post_filter_->PodPolicy(p), {p}, {}, false};
   ApplyEvictions(o, who);
   nominated_[p] = o.nominations.front().node;
   return true;
@@ -953,24 +974,48 @@ ScheduleResult Run::Execute() {
 
 ScheduleResult Run::Assemble() const {
   ScheduleResult r;
+  // Bindings and pending pods by pod key (keys are unique): the indices are ordered with mostly
+  // integer compares (util/key_order.h), then each entry is built once, in place.
+  std::vector<int32_t> bound, pending;
   for (size_t p = 0; p < pods_.size(); ++p) {
     const PodInfo& pi = pods_[p];
     if (bound_now_[p]) {
-      r.bindings.push_back({pi.key, nodes_->node(pi.node).meta.name});
+      bound.push_back(static_cast<int32_t>(p));
     } else if (pi.node == kNoNode && !pi.running_at_input && !evicted_[p]) {
-      std::string reason = pending_reason_[p].empty() ? "Unschedulable" : pending_reason_[p];
-      r.pending.push_back({pi.key, reason, pending_message_[p]});
+      pending.push_back(static_cast<int32_t>(p));
     }
   }
-  std::sort(r.bindings.begin(), r.bindings.end(), [](const Binding& a, const Binding& b) {
-    return std::tie(a.pod, a.node) < std::tie(b.pod, b.node);
-  });
-  std::sort(r.pending.begin(), r.pending.end(),
-            [](const PendingPod& a, const PendingPod& b) { return a.pod < b.pod; });
-  r.evictions = evictions_;
-  std::sort(r.evictions.begin(), r.evictions.end(), [](const Eviction& a, const Eviction& b) {
-    return std::tie(a.pod, a.node) < std::tie(b.pod, b.node);
-  });
+  // Each key is built once and moved into its entry.
+  auto ordered = [&](const std::vector<int32_t>& which, std::vector<std::string>& keys) {
+    keys.resize(which.size());
+    std::vector<int32_t> order(which.size());
+    for (size_t i = 0; i < which.size(); ++i) {
+      keys[i] = PodKey(pods_[which[i]]);
+      order[i] = static_cast<int32_t>(i);
+    }
+    OrderByKey(order, [&](int32_t i) { return std::string_view(keys[i]); });
+    return order;
+  };
+  std::vector<std::string> keys;
+  const std::vector<int32_t> bound_order = ordered(bound, keys);
+  r.bindings.reserve(bound.size());
+  for (int32_t i : bound_order) {
+    r.bindings.push_back({std::move(keys[i]), nodes_->node(pods_[bound[i]].node).meta.name});
+  }
+  const std::vector<int32_t> pending_order = ordered(pending, keys);
+  r.pending.reserve(pending.size());
+  for (int32_t i : pending_order) {
+    const int32_t p = pending[i];
+    r.pending.push_back({std::move(keys[i]),
+                         pending_reason_[p].empty() ? "Unschedulable" : pending_reason_[p],
+                         pending_message_[p]});
+  }
+  // Evictions by pod (a pod is evicted at most once; ties would keep eviction order).
+  std::vector<int32_t> eviction_order(evictions_.size());
+  for (size_t i = 0; i < eviction_order.size(); ++i) eviction_order[i] = static_cast<int32_t>(i);
+  OrderByKey(eviction_order, [&](int32_t i) { return std::string_view(evictions_[i].pod); });
+  r.evictions.reserve(evictions_.size());
+  for (int32_t i : eviction_order) r.evictions.push_back(evictions_[i]);
   // Every level of every tree (and every standalone PodGroup) is one GroupResult. A
   // CompositePodGroup's `scheduled` counts children that meet their own quorum (a PodGroup with
   // ≥ minCount members placed, a CompositePodGroup with ≥ minGroupCount such children); the
@@ -987,7 +1032,15 @@ ScheduleResult Run::Assemble() const {
     return count >= n.quorum;
   };
   const auto pg_count = static_cast<TreeIndex>(groups_.size());
-  for (TreeIndex t = 0; t < tree_->size(); ++t) {
+  // Groups by kind ("CompositePodGroup" before "PodGroup"), then name (unique per kind).
+  std::vector<int32_t> composites, pod_groups;
+  for (TreeIndex t = 0; t < tree_->size(); ++t) (tree_->node(t).is_composite ? composites : pod_groups).push_back(t);
+  auto group_key = [&](int32_t t) { return std::string_view(tree_->node(t).key); };
+  OrderByKey(composites, group_key);
+  OrderByKey(pod_groups, group_key);
+  composites.insert(composites.end(), pod_groups.begin(), pod_groups.end());
+  r.groups.reserve(composites.size());
+  for (TreeIndex t : composites) {
     const GroupTreeNode& n = tree_->node(t);
     GroupResult gr;
     gr.kind = n.is_composite ? "CompositePodGroup" : "PodGroup";
@@ -1007,9 +1060,6 @@ ScheduleResult Run::Assemble() const {
     }
     r.groups.push_back(std::move(gr));
   }
-  std::sort(r.groups.begin(), r.groups.end(), [](const GroupResult& a, const GroupResult& b) {
-    return std::tie(a.kind, a.name) < std::tie(b.kind, b.name);
-  });
   if (dra_) r.allocations = dra_->Allocations();
   return r;
 }

@@ -46,6 +46,9 @@ class NodeTable {
     return requested_[static_cast<size_t>(r) * size() + n];
   }
   [[nodiscard]] int64_t NonZeroCPU(NodeIndex n) const { return nonzero_cpu_[n]; }
+  // Version: how many times node n's usage changed (every Add on it); a consumer that memoises a
+  // per-node answer compares it to know the answer still holds. O(1).
+  [[nodiscard]] uint32_t Version(NodeIndex n) const { return version_[n]; }
   [[nodiscard]] int64_t NonZeroMemory(NodeIndex n) const { return nonzero_memory_[n]; }
 
   // Add: accounts (sign=+1) or releases (sign=-1) a pod's requests on node n. `requests` must
@@ -84,6 +87,7 @@ class NodeTable {
   std::vector<int64_t> requested_;    // [r * N + n]
   std::vector<int64_t> nonzero_cpu_;
   std::vector<int64_t> nonzero_memory_;
+  std::vector<uint32_t> version_;
   std::vector<NodeIndex> change_log_;
   uint64_t log_epoch_ = 0;
 };

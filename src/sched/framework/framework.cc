@@ -62,7 +62,6 @@ Framework::Framework(const NodeTable& nodes, const ResourceTable& resources,
   filters_.push_back(std::make_unique<plugins::TaintTolerationFilter>());
   filters_.push_back(std::make_unique<plugins::NodeAffinityFilter>());
   scratch_.reserve(static_cast<size_t>(nodes.size()));
-  for (NodeIndex n = 0; n < nodes.size(); ++n) node_by_name_.emplace(nodes.node(n).meta.name, n);
 }
 
 Framework::~Framework() = default;
@@ -82,6 +81,10 @@ std::optional<std::vector<NodeIndex>> Framework::PreFilterNodeNames(const api::P
   // NodeAffinity PreFilter: when every required term names its nodes with matchFields
   // metadata.name In [...], only those nodes can pass; the rest are rejected without a look.
   if (!pod.node_affinity || !pod.node_affinity->required) return std::nullopt;
+  if (node_by_name_.empty()) {  // built on first use: few pods name their nodes
+    node_by_name_.reserve(static_cast<size_t>(nodes_.size()));
+    for (NodeIndex n = 0; n < nodes_.size(); ++n) node_by_name_.emplace(nodes_.node(n).meta.name, n);
+  }
   std::vector<NodeIndex> out;
   for (const auto& term : *pod.node_affinity->required) {
     const api::NodeSelectorRequirement* names = nullptr;
@@ -156,8 +159,11 @@ int32_t Framework::SignatureOf(const PodInfo& pod) {
   const PodClass& cls = classes_[pod.static_class];
   // Classes with static scores need a scan to normalise; restricted classes have few nodes.
   if (!cls.raw_affinity.empty() || cls.restricted) return -1;
-  std::string key = fmt::format("{}|{}|{}|", pod.static_class, pod.nonzero_cpu, pod.nonzero_memory);
-  for (const auto& ra : pod.requests) key += fmt::format("{}={},", ra.id, ra.amount);
+  std::vector<int64_t> key{pod.static_class, pod.nonzero_cpu, pod.nonzero_memory};
+  for (const auto& ra : pod.requests) {
+    key.push_back(ra.id);
+    key.push_back(ra.amount);
+  }
   auto it = signature_ids_.find(key);
   if (it != signature_ids_.end()) return it->second;
   if (static_cast<int32_t>(signatures_.size()) >= kMaxSignatures) return -1;

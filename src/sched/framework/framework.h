@@ -17,6 +17,7 @@
 // node index (nodes are sorted by name) instead of upstream's random pick, for determinism.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <span>
@@ -46,7 +47,9 @@ class Framework {
 
   // SignatureOf: the signature (class + requests) of `pod`, or -1 when it gets no score index
   // (the class has node-static scores, whose normalisation needs a scan, or the cap of
-  // kMaxSignatures indexes is reached). REQUIRES: pod.static_class set.
+  // kMaxSignatures indexes is reached). REQUIRES: pod.static_class set; `pod.requests` must
+  // outlive the Framework (the scheduler asks once per pod template, PodTemplates).
+  // O(log signatures × len(requests)).
   [[nodiscard]] int32_t SignatureOf(const PodInfo& pod);
 
   // FindNode: the best node for `pod` given current usage, or kNoNode. With a signature:
@@ -144,10 +147,10 @@ class Framework {
   std::vector<std::unique_ptr<NodeStaticFilterPlugin>> filters_;
   std::vector<PodClass> classes_;
   std::unordered_map<std::string, ClassIndex> class_ids_;
-  std::unordered_map<std::string_view, NodeIndex> node_by_name_;
+  mutable std::unordered_map<std::string_view, NodeIndex> node_by_name_;  // built on first use
   std::vector<uint32_t> scratch_;  // feasible positions of the current pod
   std::vector<Signature> signatures_;
-  std::unordered_map<std::string, int32_t> signature_ids_;
+  std::map<std::vector<int64_t>, int32_t> signature_ids_;  // class, non-zero cpu/memory, requests
   std::vector<int64_t> leaf_scratch_;
   bool use_score_index_ = true;
   DynamicResources* dra_ = nullptr;

@@ -1,4 +1,5 @@
 #include "sched/framework/framework.h"
+#include "sched/framework/pod_template.h"
 
 #include <random>
 
@@ -47,13 +48,11 @@ TEST(FrameworkTest, ScoreIndexAgreesWithScanUnderRandomChanges) {
     specs.push_back(b.Obj());
   }
   std::vector<PodInfo> pods(specs.size());
+  PodTemplates templates(resources);
   for (size_t i = 0; i < specs.size(); ++i) {
     PodInfo& pi = pods[i];
     pi.pod = &specs[i];
-    for (const auto& [name, amount] : specs[i].containers[0].requests) {
-      pi.requests.push_back({resources.Intern(name), amount});
-    }
-    pi.requests.push_back({kPods, 1});
+    pi.requests = templates[templates.Intern(specs[i])].requests;
     pi.nonzero_cpu = specs[i].containers[0].requests.at("cpu");
     pi.nonzero_memory = specs[i].containers[0].requests.at("memory");
     pi.request_cpu = pi.nonzero_cpu;
@@ -106,10 +105,13 @@ TEST(FrameworkTest, EquivalentPodsShareOneClassAndSignature) {
   EXPECT_EQ(fw.ClassOf(a), fw.ClassOf(b));
   EXPECT_NE(fw.ClassOf(a), fw.ClassOf(c));
   PodInfo pa, pb;
-  pa.requests = pb.requests = {{kCpu, 100}, {kPods, 1}};
+  const std::vector<ResourceAmount> ra{{kCpu, 100}, {kPods, 1}};
+  std::vector<ResourceAmount> rb = ra;
+  pa.requests = ra;
+  pb.requests = rb;
   pa.static_class = pb.static_class = fw.ClassOf(a);
   EXPECT_EQ(fw.SignatureOf(pa), fw.SignatureOf(pb));
-  pb.requests[0].amount = 200;
+  rb[0].amount = 200;
   EXPECT_NE(fw.SignatureOf(pa), fw.SignatureOf(pb));
 }
 

@@ -7,7 +7,9 @@
 // QueuedPodInfo.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -25,8 +27,9 @@ inline constexpr GroupIndex kNoGroup = -1;
 
 struct PodInfo {
   const api::Pod* pod = nullptr;
-  std::string key;                        // "ns/name"
-  std::vector<ResourceAmount> requests;   // non-zero effective requests + {kPods, 1}
+  // requests: non-zero effective requests + {kPods, 1}; a view of the pod's template
+  // (PodTemplates, or storage the caller keeps alive).
+  std::span<const ResourceAmount> requests;
   int64_t nonzero_cpu = 0;                // milli-CPU, upstream scoring default when 0
   int64_t nonzero_memory = 0;             // bytes, upstream scoring default when 0
   int64_t request_cpu = 0;                // milli-CPU actually requested (0 when none)
@@ -36,10 +39,22 @@ struct PodInfo {
   int32_t input_order = 0;                // position in the input, the final tie-break
   ClassIndex static_class = 0;            // equivalence class of node-static constraints
   int32_t signature = -1;                 // class + requests (Framework::SignatureOf), or -1
+  int32_t template_id = -1;               // PodTemplates id (-1 when built by hand)
   GroupIndex group = kNoGroup;            // PodGroup it belongs to
   NodeIndex node = kNoNode;               // bound / assumed node
   bool running_at_input = false;          // arrived with spec.nodeName
 };
+
+// PodKey: "ns/name" of the pod, as api::NamespacedName (built on demand: the cache keeps no
+// string per pod). One allocation.
+[[nodiscard]] inline std::string PodKey(const PodInfo& pi) {
+  const api::ObjectMeta& m = pi.pod->meta;
+  if (m.namespace_.empty()) return m.name;
+  std::string key;
+  key.reserve(m.namespace_.size() + 1 + m.name.size());
+  key.append(m.namespace_).append(1, '/').append(m.name);
+  return key;
+}
 
 // PodOrderLess: upstream queue sort (PrioritySort): higher priority first, then earlier
 // creation, then input order (stable).
@@ -47,6 +62,15 @@ struct PodInfo {
   if (a.priority != b.priority) return a.priority > b.priority;
   if (a.creation != b.creation) return a.creation < b.creation;
   return a.input_order < b.input_order;
+}
+
+// SortInQueueOrder: `members` stably sorted by PodOrderLess; members are usually listed in
+// that order already, which costs one pass. O(n) sorted, else O(n log n).
+inline void SortInQueueOrder(std::vector<PodIndex>& members, const std::vector<PodInfo>& pods) {
+  auto less = [&](PodIndex a, PodIndex b) { return PodOrderLess(pods[a], pods[b]); };
+  if (!std::is_sorted(members.begin(), members.end(), less)) {
+    std::stable_sort(members.begin(), members.end(), less);
+  }
 }
 
 }  // namespace wasched::sched

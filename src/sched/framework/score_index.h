@@ -26,6 +26,8 @@ class ScoreIndex {
   // -1. O(1).
   [[nodiscard]] int32_t BestPos() const;
   [[nodiscard]] int32_t size() const { return positions_; }
+  // ScoreAt: the leaf at `pos`. O(1).
+  [[nodiscard]] int64_t ScoreAt(int32_t pos) const { return score_[pos]; }
 
  private:
   [[nodiscard]] int32_t Better(int32_t a, int32_t b) const {

@@ -12,7 +12,7 @@
 namespace wasched::sched {
 namespace {
 
-using NameKey = std::pair<std::string, std::string>;
+using NameKey = std::pair<std::string_view, std::string_view>;  // views into the objects
 
 TreeIndex Lookup(const std::vector<std::pair<NameKey, TreeIndex>>& sorted, const NameKey& key) {
   auto it = std::lower_bound(sorted.begin(), sorted.end(), key,
@@ -128,11 +128,11 @@ GroupTree::GroupTree(const api::ObjectSet& objects) {
   }
 }
 
-TreeIndex GroupTree::FindPodGroup(const std::string& ns, const std::string& name) const {
+TreeIndex GroupTree::FindPodGroup(std::string_view ns, std::string_view name) const {
   return Lookup(pg_by_name_, {ns, name});
 }
 
-TreeIndex GroupTree::FindComposite(const std::string& ns, const std::string& name) const {
+TreeIndex GroupTree::FindComposite(std::string_view ns, std::string_view name) const {
   return Lookup(cpg_by_name_, {ns, name});
 }
 

@@ -24,6 +24,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "api/object_set.h"
@@ -65,8 +66,8 @@ class GroupTree {
   [[nodiscard]] TreeIndex LeafOf(int32_t pod_group_index) const { return pod_group_index; }
   [[nodiscard]] TreeIndex CompositeOf(int32_t cpg_index) const { return pod_group_count_ + cpg_index; }
   // FindPodGroup / FindComposite: tree index of the named group or kNoTreeNode. O(log G).
-  [[nodiscard]] TreeIndex FindPodGroup(const std::string& ns, const std::string& name) const;
-  [[nodiscard]] TreeIndex FindComposite(const std::string& ns, const std::string& name) const;
+  [[nodiscard]] TreeIndex FindPodGroup(std::string_view ns, std::string_view name) const;
+  [[nodiscard]] TreeIndex FindComposite(std::string_view ns, std::string_view name) const;
 
   // roots: every node that is the root of a complete tree (standalone PodGroups included),
   // in tree-index order.
@@ -84,8 +85,9 @@ class GroupTree {
   std::vector<GroupTreeNode> nodes_;
   int32_t pod_group_count_ = 0;
   std::vector<TreeIndex> roots_;
-  std::vector<std::pair<std::pair<std::string, std::string>, TreeIndex>> pg_by_name_;
-  std::vector<std::pair<std::pair<std::string, std::string>, TreeIndex>> cpg_by_name_;
+  // (namespace, name) → index, sorted; views into the objects.
+  std::vector<std::pair<std::pair<std::string_view, std::string_view>, TreeIndex>> pg_by_name_;
+  std::vector<std::pair<std::pair<std::string_view, std::string_view>, TreeIndex>> cpg_by_name_;
 };
 
 }  // namespace wasched::sched

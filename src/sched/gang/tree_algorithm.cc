@@ -110,6 +110,7 @@ TreeAlgorithm::TreeAlgorithm(Framework& framework, Snapshot& snapshot, std::vect
   pending_mem_.assign(n, 0);
   candidates_.resize(kMaxDepth);
   arenas_.resize(kMaxDepth);
+  popped_.resize(kMaxDepth);
 }
 
 int32_t TreeAlgorithm::PlacementsToFind(int64_t total_nodes, int32_t candidates) {
@@ -138,8 +139,7 @@ void TreeAlgorithm::Prepare(TreeIndex t) {
         todo.push_back(p);
       }
     }
-    std::stable_sort(todo.begin(), todo.end(),
-                     [&](PodIndex a, PodIndex b) { return PodOrderLess(pods_[a], pods_[b]); });
+    SortInQueueOrder(todo, pods_);
     scheduled_[t] = scheduled;
     total_pods_[t] = scheduled + static_cast<int64_t>(todo.size());
     pending_cpu_[t] = 0;
@@ -403,6 +403,7 @@ Code TreeAlgorithm::Schedule(TreeIndex t, const plugins::Placement& parent, int3
   }
   if (key_index_[t] == nullptr) key_index_[t] = &topology_.Get(node.topology_key);
   const plugins::TopologyKeyIndex& index = *key_index_[t];
+  if (parent.all && pinned_[t].empty()) return ScheduleInCluster(t, index, depth);
   auto& cands = candidates_[depth];
   cands.clear();
   arenas_[depth].Clear();
@@ -443,37 +444,19 @@ Code TreeAlgorithm::Schedule(TreeIndex t, const plugins::Placement& parent, int3
   bool any_resolvable = false;
   Aggregate agg;
   DomainSums& sums = SumsOf(index);
-  const auto& demand = demand_[t].amounts;
-  const int64_t count_bound = plugins::ScorePodGroupPodsCount(total_pods_[t], total_pods_[t]);
-  constexpr int64_t kFast = int64_t{1} << 52;  // sums small enough for 64-bit score arithmetic
   for (size_t i = 0; i < cands.size(); ++i) {
     const int32_t d = cands[i].domain;
     if (d >= 0) {
-      const int64_t* free = sums.free.data() + static_cast<size_t>(d) * sums.resources;
       ResourceId short_of = -1;
-      for (const auto& [r, amount] : demand) {
-        if (r >= sums.resources || free[r] < amount) {
-          short_of = r;
-          break;
-        }
-      }
-      if (short_of >= 0) {
+      const int64_t bound = BoundOf(t, sums, d, &short_of);
+      if (bound < 0) {
         ++pruned_;
         any_resolvable = true;
         pruned.emplace_back(i, short_of);
-        continue;
+      } else {
+        ranked.push_back({i, bound});
       }
-      const int64_t ac = sums.alloc_cpu[d], am = sums.alloc_mem[d];
-      const int64_t rc = SaturatingAdd(sums.req_cpu[d], pending_cpu_[t]);
-      const int64_t rm = SaturatingAdd(sums.req_mem[d], pending_mem_[t]);
-      if (ac > 0 && am > 0 && ac < kFast && am < kFast && rc < kFast && rm < kFast) {
-        // Hot path (whole-domain candidate): MostAllocatedScore in 64-bit integers.
-        const int64_t fit = (std::min<int64_t>(rc * 100 / ac, 100) + std::min<int64_t>(rm * 100 / am, 100)) / 2;
-        ranked.push_back({i, plugins::kPlacementResourcesFitWeight * fit +
-                                 plugins::kPodGroupPodsCountWeight * count_bound});
-        continue;
-      }
-      agg = Aggregate{sums.alloc_cpu[d], sums.alloc_mem[d], sums.req_cpu[d], sums.req_mem[d], -1};
+      continue;
     } else {
       AggregateOf(t, cands[i], agg);
       if (agg.pruned >= 0) {
@@ -537,6 +520,165 @@ Code TreeAlgorithm::Schedule(TreeIndex t, const plugins::Placement& parent, int3
     if (again != Code::kSuccess) return fail(again, outcomes_[t].message);
   }
   out.placement = std::string(cands[chosen].name);
+  return Code::kSuccess;
+}
+
+int64_t TreeAlgorithm::BoundOf(TreeIndex t, const DomainSums& sums, int32_t d,
+                               ResourceId* short_of) const {
+  const int64_t* free = sums.free.data() + static_cast<size_t>(d) * sums.resources;
+  for (const auto& [r, amount] : demand_[t].amounts) {
+    if (r >= sums.resources || free[r] < amount) {
+      if (short_of != nullptr) *short_of = r;
+      return -1;
+    }
+  }
+  constexpr int64_t kFast = int64_t{1} << 52;  // sums small enough for 64-bit score arithmetic
+  const int64_t ac = sums.alloc_cpu[d], am = sums.alloc_mem[d];
+  const int64_t rc = SaturatingAdd(sums.req_cpu[d], pending_cpu_[t]);
+  const int64_t rm = SaturatingAdd(sums.req_mem[d], pending_mem_[t]);
+  if (ac > 0 && am > 0 && ac < kFast && am < kFast && rc < kFast && rm < kFast) {
+    // Hot path (whole-domain candidate): MostAllocatedScore in 64-bit integers.
+    const int64_t fit = (std::min<int64_t>(rc * 100 / ac, 100) + std::min<int64_t>(rm * 100 / am, 100)) / 2;
+    return plugins::kPlacementResourcesFitWeight * fit +
+           plugins::kPodGroupPodsCountWeight *
+               plugins::ScorePodGroupPodsCount(total_pods_[t], total_pods_[t]);
+  }
+  const Aggregate agg{sums.alloc_cpu[d], sums.alloc_mem[d], sums.req_cpu[d], sums.req_mem[d], -1};
+  return PlacementScore(agg, pending_cpu_[t], pending_mem_[t], total_pods_[t], t);
+}
+
+TreeAlgorithm::BoundIndex& TreeAlgorithm::BoundsOf(TreeIndex t,
+                                                   const plugins::TopologyKeyIndex& index,
+                                                   const DomainSums& sums) {
+  BoundKey key{&index, demand_[t].amounts, pending_cpu_[t], pending_mem_[t], total_pods_[t]};
+  BoundIndex* b = nullptr;
+  if (auto it = bound_indexes_.find(key); it != bound_indexes_.end()) {
+    b = &it->second;
+  } else if (bound_indexes_.size() < kMaxBoundIndexes) {
+    b = &bound_indexes_[std::move(key)];
+  } else {
+    b = &scratch_bounds_;
+    b->built = false;  // it may hold another shape's bounds
+  }
+  const auto& log = nodes_.change_log();
+  const int32_t k = index.domain_count();
+  if (!b->built || b->epoch != nodes_.log_epoch() || b->cursor > log.size() ||
+      b->bounds.size() != k || log.size() - b->cursor > static_cast<size_t>(k)) {
+    bound_scratch_.resize(static_cast<size_t>(k));
+    for (int32_t d = 0; d < k; ++d) bound_scratch_[d] = BoundOf(t, sums, d);
+    b->bounds.Build(bound_scratch_);
+    b->dirty.assign(static_cast<size_t>(k), 0);
+    b->dirty_list.clear();
+    b->built = true;
+    b->epoch = nodes_.log_epoch();
+    b->cursor = log.size();
+    return *b;
+  }
+  for (size_t i = b->cursor; i < log.size(); ++i) {
+    const int32_t d = index.domain_of_node[log[i]];
+    if (d >= 0 && !b->dirty[d]) {
+      b->dirty[d] = 1;
+      b->dirty_list.push_back(d);
+    }
+  }
+  for (int32_t d : b->dirty_list) {
+    b->bounds.Set(d, BoundOf(t, sums, d));
+    b->dirty[d] = 0;
+  }
+  b->dirty_list.clear();
+  b->cursor = log.size();
+  return *b;
+}
+
+Code TreeAlgorithm::ScheduleInCluster(TreeIndex t, const plugins::TopologyKeyIndex& index,
+                                      int32_t depth) {
+  const GroupTreeNode& node = tree_.node(t);
+  TreeNodeOutcome& out = outcomes_[t];
+  auto fail = [&](Code code, std::string message) {
+    out.code = code;
+    out.message = std::move(message);
+    out.placement.clear();
+    out.satisfied = 0;
+    FailSubtree(t, out.message);
+    return code;
+  };
+  const int32_t k = index.domain_count();
+  if (k == 0) {
+    return fail(Code::kUnschedulableAndUnresolvable,
+                fmt::format("0/0 placements are available: no node has label {}", node.topology_key));
+  }
+  auto placement = [&](int32_t d) {
+    return plugins::Placement{index.values[d], index.NodesOf(d), false, d};
+  };
+  const int32_t to_find = PlacementsToFind(static_cast<int64_t>(index.nodes.size()), k);
+  BoundIndex& b = BoundsOf(t, index, SumsOf(index));
+  // Branch and bound as in Schedule: domains best bound first (ties: lower domain, i.e. label
+  // order), each taken out of the index while the search runs and put back after.
+  std::vector<std::pair<int32_t, int64_t>>& popped = popped_[static_cast<size_t>(depth)];
+  popped.clear();
+  std::vector<std::pair<size_t, std::string>> reasons;  // domain, why its trial failed
+  bool any_resolvable = false;
+  Aggregate agg;
+  const size_t mark = snapshot_.Mark();
+  int64_t kept = -1;  // domain whose assumptions are still in the snapshot
+  int64_t best = -1;
+  int64_t best_score = -1;
+  int32_t found = 0;
+  while (true) {
+    const int32_t d = b.bounds.BestPos();
+    if (d < 0) break;
+    const int64_t bound = b.bounds.ScoreAt(d);
+    popped.emplace_back(d, bound);
+    b.bounds.Set(d, -1);
+    if (best >= 0 && bound <= best_score) break;
+    if (kept >= 0) {
+      snapshot_.RevertTo(mark);
+      kept = -1;
+    }
+    ++evaluated_;
+    const plugins::Placement candidate = placement(d);
+    const Code code = Evaluate(t, candidate, depth);
+    if (code == Code::kSuccess) {
+      AggregateOf(t, candidate, agg);  // usage now includes the trial's pods
+      const auto pods = static_cast<int64_t>(snapshot_.Mark() - mark + pinned_[t].size());
+      const int64_t score = PlacementScore(agg, 0, 0, pods, t);
+      if (score > best_score) {  // ties: the better bound, then label-value order
+        best_score = score;
+        best = d;
+      }
+      kept = d;
+      if (++found >= to_find) break;
+    } else {
+      any_resolvable = any_resolvable || code == Code::kUnschedulable;
+      reasons.emplace_back(static_cast<size_t>(d), outcomes_[t].message);
+    }
+  }
+  for (const auto& [d, bound] : popped) b.bounds.Set(d, bound);
+  if (best < 0) {
+    // Every trial was reverted, so the sums are those the bounds were taken from.
+    const DomainSums& sums = SumsOf(index);
+    for (int32_t d = 0; d < k; ++d) {
+      ResourceId short_of = -1;
+      if (BoundOf(t, sums, d, &short_of) >= 0) continue;
+      ++pruned_;
+      any_resolvable = true;
+      reasons.emplace_back(static_cast<size_t>(d), PrunedMessage(short_of));
+    }
+    std::sort(reasons.begin(), reasons.end(),
+              [](const auto& x, const auto& y) { return x.first < y.first; });
+    auto& cands = candidates_[depth];
+    cands.clear();
+    for (int32_t d = 0; d < k; ++d) cands.push_back(placement(d));
+    std::string message = PlacementFailureMessage(cands, reasons);
+    return fail(any_resolvable ? Code::kUnschedulable : Code::kUnschedulableAndUnresolvable,
+                std::move(message));
+  }
+  if (kept != best) {
+    if (kept >= 0) snapshot_.RevertTo(mark);
+    const Code again = Evaluate(t, placement(static_cast<int32_t>(best)), depth);
+    if (again != Code::kSuccess) return fail(again, outcomes_[t].message);
+  }
+  out.placement = std::string(index.values[best]);
   return Code::kSuccess;
 }
 

@@ -48,10 +48,13 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "sched/cache/snapshot.h"
 #include "sched/framework/framework.h"
+#include "sched/framework/score_index.h"
 #include "sched/framework/status.h"
 #include "sched/gang/group_tree.h"
 #include "sched/plugins/topology_placement/topology_placement.h"
@@ -151,6 +154,42 @@ class TreeAlgorithm {
     std::vector<int32_t> dirty_list;
   };
   DomainSums& SumsOf(const plugins::TopologyKeyIndex& index);
+  // BoundOf: the upper bound of group t's placement score in domain d (all pending pods placed
+  // there), or -1 when the domain's free capacity cannot hold the group's minimum demand
+  // (`*short_of`, when given, then names the first resource short). O(R).
+  [[nodiscard]] int64_t BoundOf(TreeIndex t, const DomainSums& sums, int32_t d,
+                                ResourceId* short_of = nullptr) const;
+  // BoundIndex: the bounds of one group shape (label key, minimum demand, pending cpu/memory,
+  // pod count) over every domain of the key, for groups placed in the whole cluster with nothing
+  // pinned: a ScoreIndex over domains (max bound, lowest domain on ties; -1 = pruned), kept
+  // current from the NodeTable change log (a domain whose node changed gets its bound again), so
+  // identical groups are not re-ranked: O(log k) per changed domain and per candidate tried,
+  // instead of O(k) candidates generated and ranked per group.
+  struct BoundKey {
+    const plugins::TopologyKeyIndex* index = nullptr;
+    std::vector<std::pair<ResourceId, int64_t>> demand;
+    int64_t pending_cpu = 0, pending_mem = 0, total_pods = 0;
+    bool operator<(const BoundKey& o) const {
+      return std::tie(index, demand, pending_cpu, pending_mem, total_pods) <
+             std::tie(o.index, o.demand, o.pending_cpu, o.pending_mem, o.total_pods);
+    }
+  };
+  struct BoundIndex {
+    ScoreIndex bounds;
+    size_t cursor = 0;
+    uint64_t epoch = 0;
+    bool built = false;
+    std::vector<char> dirty;
+    std::vector<int32_t> dirty_list;
+  };
+  // kMaxBoundIndexes: group shapes with a cached BoundIndex; more shapes share one scratch
+  // index, rebuilt per group (O(k), what ranking costs anyway).
+  static constexpr size_t kMaxBoundIndexes = 256;
+  BoundIndex& BoundsOf(TreeIndex t, const plugins::TopologyKeyIndex& index, const DomainSums& sums);
+  // ScheduleInCluster: Schedule for a group with key `index` whose parent placement is the whole
+  // cluster and which has no placed pod: candidates are every domain, taken best bound first
+  // from the BoundIndex (same order, same stop rule, same outcome as ranking them all).
+  Code ScheduleInCluster(TreeIndex t, const plugins::TopologyKeyIndex& index, int32_t depth);
   void Resum(const plugins::TopologyKeyIndex& index, DomainSums& sums, int32_t d) const;
   [[nodiscard]] std::string PrunedMessage(ResourceId r) const;
   // PlacementScore: NodeResourcesFit (MostAllocated over the placement, with `add_cpu` /
@@ -175,6 +214,10 @@ class TreeAlgorithm {
   std::vector<int64_t> pending_mem_;             // per group: non-zero memory of pending pods
   std::vector<int64_t> free_scratch_;            // per demanded resource, AggregateOf
   std::map<const plugins::TopologyKeyIndex*, DomainSums> domain_sums_;
+  std::map<BoundKey, BoundIndex> bound_indexes_;
+  BoundIndex scratch_bounds_;                    // beyond kMaxBoundIndexes shapes
+  std::vector<int64_t> bound_scratch_;           // BoundIndex rebuilds
+  std::vector<std::vector<std::pair<int32_t, int64_t>>> popped_;  // per depth: domains taken out
   std::vector<const plugins::TopologyKeyIndex*> key_index_;  // per group, resolved on first use
   std::vector<TreeIndex> subtree_;
   // Per-depth buffers (depth ≤ kWorkloadMaxTreeDepth + 1): siblings reuse them in turn.

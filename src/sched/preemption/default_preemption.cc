@@ -1,6 +1,7 @@
 #include "sched/preemption/default_preemption.h"
 
 #include <algorithm>
+#include <cassert>
 #include <limits>
 #include <map>
 
@@ -15,18 +16,21 @@ namespace wasched::sched::preemption {
 bool DefaultPreemption::SelectVictimsOnNode(const PodInfo& pod, NodeIndex n, int32_t priority,
                                             VictimUnitIndex& units, const NodePods& node_pods,
                                             const PdbBudgets* budgets, Candidate* out,
-                                            std::string* reason) {
+                                            int32_t* reason, bool* memoisable) {
   // Potential victims: every unit with a pod here and a lower priority (isPreemptionAllowed).
   scratch_units_.clear();
+  *memoisable = budgets == nullptr || budgets->empty();
   for (PodIndex p : node_pods.On(n)) {
     const int32_t slot = units.SlotOf(p);
-    if (units.Unit(slot).priority >= priority) continue;
+    const VictimUnit& u = units.Unit(slot);
+    if (u.whole_group) *memoisable = false;  // its pods elsewhere may change
+    if (u.priority >= priority) continue;
     if (std::find(scratch_units_.begin(), scratch_units_.end(), slot) == scratch_units_.end()) {
       scratch_units_.push_back(slot);
     }
   }
   if (scratch_units_.empty()) {
-    *reason = kNoVictimsForPod;
+    *reason = kNoVictims;
     return false;
   }
   // Insertion sort (stable, no allocation; a node holds few units).
@@ -67,8 +71,7 @@ bool DefaultPreemption::SelectVictimsOnNode(const PodInfo& pod, NodeIndex n, int
     return -1;
   };
   if (const int64_t bad = fits(); bad >= 0) {
-    const ResourceId r = pod.requests[bad].id;
-    *reason = r == kPods ? std::string("Too many pods") : "Insufficient " + resources_.Name(r);
+    *reason = pod.requests[bad].id;
     return false;
   }
   // PDB classification in importance order, then reprieve: violating first, most important
@@ -80,14 +83,14 @@ bool DefaultPreemption::SelectVictimsOnNode(const PodInfo& pod, NodeIndex n, int
       violations_[i] = budgets->Take(counter, units.Unit(scratch_units_[i]).pods);
     }
   }
-  victim_.assign(scratch_units_.size(), false);
+  victim_.assign(scratch_units_.size(), 0);
   for (int pass = 0; pass < 2; ++pass) {
     for (size_t i = 0; i < scratch_units_.size(); ++i) {
       if ((violations_[i] > 0) != (pass == 0)) continue;
       for (size_t k = 0; k < width; ++k) free_[k] -= amount_[i * width + k];
       if (fits() < 0) continue;  // reprieved
       for (size_t k = 0; k < width; ++k) free_[k] += amount_[i * width + k];
-      victim_[i] = true;
+      victim_[i] = 1;
     }
   }
   out->node = n;
@@ -139,27 +142,69 @@ Outcome DefaultPreemption::Preempt(const Preemptor& preemptor, VictimUnitIndex& 
   wanted = std::min(wanted, potential_count);
 
   // Dry run node by node; the best candidate so far is kept (pickOneNodeForPreemption's
-  // criteria are a total order, so a running minimum picks the same node).
-  std::map<std::string, int32_t> reasons;
+  // criteria are a total order, so a running minimum picks the same node). A node whose usage
+  // did not change since its last dry run for the same preemptor shape answers from its memo.
+  const NodeTable& nodes = snapshot_.nodes();
+  if (memo_.size() != static_cast<size_t>(nodes.size())) memo_.assign(static_cast<size_t>(nodes.size()), NodeMemo{});
+  reason_count_.assign(static_cast<size_t>(resources_.size()) + 1, 0);
   int64_t violating = 0, non_violating = 0;
   Candidate best, c;
   bool found = false;
-  std::string reason;
+  bool best_from_memo = false;
   const size_t count = potential.size();
   const size_t offset = count == 0 ? 0 : next_offset_ % count;
   for (size_t visited = 0; visited < count; ++visited) {
     const NodeIndex n = potential[(offset + visited) % count];
+    NodeMemo& m = memo_[n];
+    const bool hit = m.valid && m.version == nodes.Version(n) && m.priority == preemptor.priority &&
+                     m.requests == pod.requests.data() && m.width == pod.requests.size();
+    bool ok = false;
+    int32_t reason = 0;
     c.Reset();
-    if (SelectVictimsOnNode(pod, n, preemptor.priority, units, node_pods, budgets, &c, &reason)) {
+    if (hit) {
+      ok = m.ok;
+      reason = m.reason;
+      c.node = n;
+      c.pdb_violations = m.pdb_violations;
+      c.pod_group_disruptions = m.pod_group_disruptions;
+      c.highest_priority = m.highest_priority;
+      c.sum_priorities = m.sum_priorities;
+      c.num_pods = m.num_pods;
+      c.highest_start = m.highest_start;
+    } else {
+      bool memoisable = false;
+      ok = SelectVictimsOnNode(pod, n, preemptor.priority, units, node_pods, budgets, &c, &reason,
+                               &memoisable);
+      m.valid = memoisable;
+      if (memoisable) {
+        m = NodeMemo{nodes.Version(n), true, ok, reason, preemptor.priority, pod.requests.data(),
+                     pod.requests.size(), c.pdb_violations, c.pod_group_disruptions,
+                     c.highest_priority, c.sum_priorities, c.num_pods, c.highest_start};
+      }
+    }
+    if (ok) {
       (c.pdb_violations > 0 ? violating : non_violating)++;
-      if (!found || Better(c, best)) std::swap(best, c);
+      if (!found || Better(c, best)) {
+        std::swap(best, c);
+        best_from_memo = hit;
+      }
       found = true;
     } else {
-      ++reasons[reason];
+      ++reason_count_[static_cast<size_t>(reason + 1)];
     }
     if (non_violating > 0 && non_violating + violating >= wanted) break;
   }
   if (!found) {
+    // Reason strings only now, for the message: "Insufficient <resource>", "Too many pods", …
+    std::map<std::string, int32_t> reasons;
+    for (size_t k = 0; k < reason_count_.size(); ++k) {
+      if (reason_count_[k] == 0) continue;
+      const auto r = static_cast<ResourceId>(k) - 1;
+      const std::string text = r == kNoVictims ? std::string(kNoVictimsForPod)
+                               : r == kPods    ? std::string("Too many pods")
+                                               : "Insufficient " + resources_.Name(r);
+      reasons[text] += reason_count_[k];
+    }
     if (node_count > potential_count) reasons[kPreemptionNotHelpful] += node_count - potential_count;
     std::vector<std::string> parts;
     for (const auto& [r, k] : reasons) parts.push_back(fmt::format("{} {}", k, r));
@@ -167,6 +212,18 @@ Outcome DefaultPreemption::Preempt(const Preemptor& preemptor, VictimUnitIndex& 
     out.status = Status::Unschedulable(fmt::format(
         "preemption: 0/{} nodes are available: {}.", node_count, fmt::join(parts, ", ")));
     return out;
+  }
+  if (best_from_memo) {
+    // The memo holds the criteria only: the chosen node's victims are selected again (same
+    // node, same usage, same answer).
+    const NodeIndex chosen = best.node;
+    int32_t reason = 0;
+    bool memoisable = false;
+    best.Reset();
+    const bool ok = SelectVictimsOnNode(pod, chosen, preemptor.priority, units, node_pods, budgets,
+                                        &best, &reason, &memoisable);
+    assert(ok && "a memoised candidate node must stay a candidate");
+    (void)ok;
   }
   // The next search starts after the chosen node (upstream starts at a random offset).
   next_offset_ = static_cast<size_t>(

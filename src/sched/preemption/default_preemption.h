@@ -26,7 +26,9 @@
 //
 // A dry run on local arithmetic over the preemptor's requested resources: the snapshot is never
 // written; the caller evicts `victims` and binds the pod to `nominations[0].node`. Not
-// thread-safe; keep one instance per scheduling run (it remembers the search offset).
+// thread-safe; keep one instance per scheduling run (it remembers the search offset and, per
+// node, the last dry run's answer while NodeTable::Version of the node is unchanged: callers
+// change the pods on a node only through the Snapshot, which bumps it).
 #pragma once
 
 #include <cstdint>
@@ -79,10 +81,37 @@ class DefaultPreemption {
       sum_priorities = num_pods = highest_start = 0;
     }
   };
-  // SelectVictimsOnNode: a candidate, or an empty `reason` and false when the node can't help.
+  // kNoVictims: SelectVictimsOnNode's reason when no unit on the node has a lower priority;
+  // any other reason is the ResourceId the preemptor still lacks (no string per node).
+  static constexpr int32_t kNoVictims = -1;
+  // SelectVictimsOnNode: a candidate, or false and `*reason` when the node can't help.
+  // `*memoisable`: the answer depends only on the node's pods, which are all single-pod units,
+  // and no PodDisruptionBudget counts (so it holds while the node's usage is unchanged).
   bool SelectVictimsOnNode(const PodInfo& pod, NodeIndex n, int32_t priority,
                            VictimUnitIndex& units, const NodePods& node_pods,
-                           const PdbBudgets* budgets, Candidate* out, std::string* reason);
+                           const PdbBudgets* budgets, Candidate* out, int32_t* reason,
+                           bool* memoisable);
+  // NodeMemo: the last dry run on a node (the victim profile of the node for one preemptor
+  // shape): valid while NodeTable::Version(node) is `version` and the preemptor has the same
+  // requests (template storage) and priority. Holds the pickOneNodeForPreemption criteria, not
+  // the victims: those are recomputed for the one node chosen. 5000 identical preemptors on
+  // 5000 nodes then dry-run each node once plus one node per preemption, instead of ~950
+  // nodes per preemptor.
+  struct NodeMemo {
+    uint32_t version = 0;
+    bool valid = false;
+    bool ok = false;
+    int32_t reason = 0;
+    int32_t priority = 0;
+    const ResourceAmount* requests = nullptr;
+    size_t width = 0;
+    int32_t pdb_violations = 0;
+    int32_t pod_group_disruptions = 0;
+    int32_t highest_priority = 0;
+    int64_t sum_priorities = 0;
+    int64_t num_pods = 0;
+    int64_t highest_start = 0;
+  };
   // Better: a is preferred to b by pickOneNodeForPreemption's criteria (ties: lower node).
   [[nodiscard]] static bool Better(const Candidate& a, const Candidate& b);
 
@@ -95,7 +124,9 @@ class DefaultPreemption {
   std::vector<int64_t> amount_;       // [unit × request]: the unit's pods' requests there
   std::vector<int32_t> violations_;   // per unit of scratch_units_
   size_t next_offset_ = 0;            // where the next candidate search starts
-  std::vector<bool> victim_;
+  std::vector<char> victim_;          // per unit of scratch_units_
+  std::vector<NodeMemo> memo_;        // per node
+  std::vector<int32_t> reason_count_; // per failure reason: [0] no victims, [1 + r] resource r
 };
 
 }  // namespace wasched::sched::preemption

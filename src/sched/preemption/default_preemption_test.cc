@@ -21,7 +21,7 @@ Outcome PreemptFor(TestCluster& c, PodIndex pod, const PdbBudgets* budgets = nul
                    api::PreemptionPolicy policy = api::PreemptionPolicy::kPreemptLowerPriority) {
   std::vector<int64_t> before;
   for (NodeIndex n = 0; n < c.nodes().size(); ++n) before.push_back(c.Usage(n));
-  Preemptor p{"Pod " + c.pods()[pod].key, c.pods()[pod].priority, policy, {pod}, {}, false};
+  Preemptor p{"Pod " + PodKey(c.pods()[pod]), c.pods()[pod].priority, policy, {pod}, {}, false};
   VictimUnitIndex units(c.pods(), c.groups());
   NodePods node_pods(c.nodes().size(), c.pods());
   DefaultPreemption dp(c.snapshot(), c.framework(), c.pods(), c.resources());

@@ -16,13 +16,16 @@ namespace wasched::sched::preemption {
 class NodePods {
  public:
   NodePods() = default;
+  // NodePods: `node_count` nodes holding no pod yet (built). O(N).
+  explicit NodePods(int32_t node_count) : on_(node_count), built_(true) {}
   // NodePods: every placed pod of `pods` on its node, in pod order. O(P + N).
-  NodePods(int32_t node_count, const std::vector<PodInfo>& pods) : on_(node_count) {
+  NodePods(int32_t node_count, const std::vector<PodInfo>& pods) : on_(node_count), built_(true) {
     for (size_t p = 0; p < pods.size(); ++p) {
       if (pods[p].node != kNoNode) on_[pods[p].node].push_back(static_cast<PodIndex>(p));
     }
   }
-  [[nodiscard]] bool built() const { return !on_.empty(); }
+  // built: constructed with a node count (a default-constructed NodePods is not).
+  [[nodiscard]] bool built() const { return built_; }
   void Add(PodIndex p, NodeIndex n) { on_[n].push_back(p); }
   void Remove(PodIndex p, NodeIndex n) {
     auto& v = on_[n];
@@ -33,6 +36,7 @@ class NodePods {
 
  private:
   std::vector<std::vector<PodIndex>> on_;
+  bool built_ = false;
 };
 
 }  // namespace wasched::sched::preemption

@@ -31,11 +31,34 @@ std::vector<GroupNode> BuildGroupNodes(const GroupTree& tree,
 PostFilter::PostFilter(Context context, std::vector<GroupNode> groups)
     : ctx_(context),
       groups_(std::move(groups)),
-      node_pods_(ctx_.snapshot.nodes().size(), ctx_.pods),
       units_(ctx_.pods, groups_),
       default_(ctx_.snapshot, ctx_.framework, ctx_.pods, ctx_.resources) {}
 
-void PostFilter::OnBind(PodIndex p) { node_pods_.Add(p, ctx_.pods[p].node); }
+void PostFilter::OnBind(PodIndex p) {
+  if (node_pods_.built()) {
+    node_pods_.Add(p, ctx_.pods[p].node);
+  } else {
+    bind_log_.push_back(p);
+  }
+}
+
+NodePods& PostFilter::PodsPerNode() {
+  if (node_pods_.built()) return node_pods_;
+  // The same per-node order an eager build would have: pods running at input in pod order, then
+  // the pods bound since, in bind order (nothing was removed before the first preemption).
+  const std::vector<PodInfo>& pods = ctx_.pods;
+  node_pods_ = NodePods(ctx_.snapshot.nodes().size());
+  for (size_t p = 0; p < pods.size(); ++p) {
+    if (pods[p].running_at_input && pods[p].node != kNoNode) {
+      node_pods_.Add(static_cast<PodIndex>(p), pods[p].node);
+    }
+  }
+  for (PodIndex p : bind_log_) {
+    if (pods[p].node != kNoNode) node_pods_.Add(p, pods[p].node);
+  }
+  std::vector<PodIndex>().swap(bind_log_);
+  return node_pods_;
+}
 
 std::optional<api::PreemptionPolicy> PostFilter::ClassPolicy(const std::string& name) const {
   const api::PriorityClass* chosen = nullptr;
@@ -76,8 +99,8 @@ Outcome PostFilter::PreemptForPod(PodIndex p) {
     budgets_ = std::make_unique<PdbBudgets>(ctx_.objects.pod_disruption_budgets, ctx_.pods);
   }
   const PodInfo& pi = ctx_.pods[p];
-  Preemptor who{"Pod " + pi.key, pi.priority, PodPolicy(p), {p}, {}, false};
-  return default_.Preempt(who, units_, node_pods_, budgets_.get());
+  Preemptor who{"Pod " + PodKey(pi), pi.priority, PodPolicy(p), {p}, {}, false};
+  return default_.Preempt(who, units_, PodsPerNode(), budgets_.get());
 }
 
 Outcome PostFilter::PreemptForGroup(const Preemptor& preemptor,
@@ -112,8 +135,8 @@ Evicted PostFilter::Evict(const Outcome& outcome, const Preemptor& preemptor) {
     for (PodIndex q : u.pods) {
       const PodInfo& pi = ctx_.pods[q];
       if (pi.node == kNoNode) continue;
-      out.evictions.push_back({pi.key, nodes.node(pi.node).meta.name, preemptor.label, why});
-      node_pods_.Remove(q, pi.node);
+      out.evictions.push_back({PodKey(pi), nodes.node(pi.node).meta.name, preemptor.label, why});
+      PodsPerNode().Remove(q, pi.node);
       ctx_.snapshot.Remove(q);
     }
   }

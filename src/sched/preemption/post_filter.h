@@ -68,7 +68,7 @@ class PostFilter {
  public:
   PostFilter(Context context, std::vector<GroupNode> groups);
 
-  // OnBind: pod p was just placed (PodInfo::node set). O(1).
+  // OnBind: pod p was just placed (PodInfo::node set). O(1) amortised.
   void OnBind(PodIndex p);
 
   // PodPolicy: a pod's preemptionPolicy (own, else its PriorityClass's, else
@@ -102,7 +102,12 @@ class PostFilter {
 
   Context ctx_;
   std::vector<GroupNode> groups_;
+  // PodsPerNode: node_pods_, built on first use (only preemption walks pods per node); until
+  // then OnBind only logs. O(P) once.
+  NodePods& PodsPerNode();
+
   NodePods node_pods_;
+  std::vector<PodIndex> bind_log_;  // pods bound before node_pods_ was built
   VictimUnitIndex units_;
   DefaultPreemption default_;
   std::unique_ptr<PdbBudgets> budgets_;  // rebuilt per attempt when the input has PDBs

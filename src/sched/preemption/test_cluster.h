@@ -77,8 +77,7 @@ class TestCluster {
     for (size_t i = 0; i < pod_objs_.size(); ++i) {
       PodInfo pi;
       pi.pod = &pod_objs_[i];
-      pi.key = "default/" + pod_objs_[i].meta.name;
-      pi.requests = {{kPods, specs_[i].slots}};
+      pi.requests = request_storage_.emplace_back(1, ResourceAmount{kPods, specs_[i].slots});
       pi.priority = *pod_objs_[i].priority;
       pi.creation = specs_[i].creation;
       pi.input_order = static_cast<int32_t>(i);
@@ -157,6 +156,7 @@ class TestCluster {
   std::unique_ptr<NodeTable> nodes_;
   std::unique_ptr<Framework> framework_;
   std::unique_ptr<Snapshot> snapshot_;
+  std::deque<std::vector<ResourceAmount>> request_storage_;  // PodInfo::requests views
   std::vector<PodInfo> pods_;
 };
 

@@ -4,6 +4,8 @@
 #include <cassert>
 #include <tuple>
 
+#include "util/key_order.h"
+
 namespace wasched::sched::preemption {
 
 bool MoreImportantUnit(const VictimUnit& a, const VictimUnit& b) {
@@ -33,13 +35,15 @@ void VictimUnitIndex::CollectRunning(int32_t group, std::vector<PodIndex>* out, 
   for (int32_t child : groups_[group].children) CollectRunning(child, out, depth + 1);
 }
 
-namespace {
-
-std::string_view PodUid(const PodInfo& pi) {
-  return pi.pod->meta.uid.empty() ? std::string_view(pi.key) : std::string_view(pi.pod->meta.uid);
+std::string_view VictimUnitIndex::PodUid(PodIndex p) {
+  const PodInfo& pi = pods_[p];
+  if (!pi.pod->meta.uid.empty()) return pi.pod->meta.uid;
+  // No uid: the key stands in; kept for the index's life (views point into it).
+  if (fallback_uids_.empty()) fallback_uids_.resize(pods_.size());
+  std::string& key = fallback_uids_[p];
+  if (key.empty()) key = PodKey(pi);
+  return key;
 }
-
-}  // namespace
 
 VictimUnit VictimUnitIndex::Build(PodIndex p, UnitKey key) {
   VictimUnit u;
@@ -55,18 +59,17 @@ VictimUnit VictimUnitIndex::Build(PodIndex p, UnitKey key) {
       u.priority = pi.priority;
     }
     u.earliest_start = pi.creation;
-    u.uid = PodUid(pi);
+    u.uid = PodUid(p);
     if (uid_rank_.empty()) {
       // Ranks of every pod's uid, once: equal uids get equal ranks, so the order is exactly the
       // string order. O(P log P).
       std::vector<PodIndex> order(pods_.size());
       for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<PodIndex>(i);
-      std::sort(order.begin(), order.end(),
-                [&](PodIndex x, PodIndex y) { return PodUid(pods_[x]) < PodUid(pods_[y]); });
+      OrderByKey(order, [&](PodIndex x) { return PodUid(x); });
       uid_rank_.assign(pods_.size(), 0);
       int64_t rank = 0;
       for (size_t i = 0; i < order.size(); ++i) {
-        if (i > 0 && PodUid(pods_[order[i]]) != PodUid(pods_[order[i - 1]])) ++rank;
+        if (i > 0 && PodUid(order[i]) != PodUid(order[i - 1])) ++rank;
         uid_rank_[order[i]] = rank;
       }
     }
@@ -130,7 +133,7 @@ void VictimUnitIndex::Refresh() {
 
 std::string VictimUnitIndex::Label(const VictimUnit& u) const {
   if (u.whole_group) return groups_[u.group].label;
-  return "Pod " + pods_[u.pods.front()].key;
+  return "Pod " + PodKey(pods_[u.pods.front()]);
 }
 
 const VictimUnit& VictimUnitIndex::UnitOf(PodIndex p) { return units_[SlotOf(p)]; }

@@ -138,6 +138,8 @@ class VictimUnitIndex {
 
  private:
   VictimUnit Build(PodIndex p, UnitKey key);
+  // PodUid: the pod's uid, or its "ns/name" when it has none (stored in fallback_uids_).
+  std::string_view PodUid(PodIndex p);
   void CollectRunning(int32_t group, std::vector<PodIndex>* out, int depth) const;
 
   const std::vector<PodInfo>& pods_;
@@ -147,6 +149,7 @@ class VictimUnitIndex {
   std::vector<int32_t> group_slot_;   // group → position in units_ + 1 (0 = not built)
   std::vector<int64_t> uid_rank_;     // pod → rank of its uid (built on first use)
   std::vector<PodIndex> grouped_;     // pods whose pod_slot_ points at a group unit
+  std::vector<std::string> fallback_uids_;  // pod → its key when it has no uid (built on use)
   std::vector<int32_t> built_groups_; // groups whose group_slot_ is set
 };
 

@@ -5,15 +5,36 @@
 // flushBackoffQCompleted, flushUnschedulablePodsLeftover, determineSchedulingHintForInFlightPod).
 #include "sched/queue/scheduling_queue.h"
 
+#include <algorithm>
 #include <cassert>
 
 namespace wasched::sched {
 
+SchedulingQueue::Entry& SchedulingQueue::EntryOf(const UnitId& id) {
+  std::vector<Entry>& v = id.first ? group_entries_ : pod_entries_;
+  const auto i = static_cast<size_t>(id.second);
+  if (i >= v.size()) v.resize(std::max(i + 1, v.size() * 2));
+  return v[i];
+}
+
+const SchedulingQueue::Entry* SchedulingQueue::FindEntry(const UnitId& id) const {
+  const std::vector<Entry>& v = id.first ? group_entries_ : pod_entries_;
+  const auto i = static_cast<size_t>(id.second);
+  if (id.second < 0 || i >= v.size() || v[i].state == UnitQueueState::kAbsent) return nullptr;
+  return &v[i];
+}
+
+void SchedulingQueue::LeaveActive(Entry& e) {
+  if (e.state != UnitQueueState::kActive) return;
+  --active_count_;
+  e.state = UnitQueueState::kAbsent;  // the caller sets the next state (never parked from here)
+}
+
 bool SchedulingQueue::Add(const QueuedUnit& unit) {
-  Entry& e = entries_[IdOf(unit)];
-  e.unit = unit;
-  if (e.state == UnitQueueState::kActive) active_.erase(e.unit);
+  Entry& e = EntryOf(IdOf(unit));
   if (e.state == UnitQueueState::kBackoff) backoff_.erase({ExpiryOf(e), IdOf(unit)});
+  LeaveActive(e);
+  e.unit = unit;
   if (pre_enqueue_ && !pre_enqueue_(unit)) {
     SetState(e, UnitQueueState::kGated);
     e.rejectors |= kRejectorGang;
@@ -45,21 +66,38 @@ template <typename Fn>
 void SchedulingQueue::ForEachParked(Fn&& fn) {
   for (auto it = parked_.begin(); it != parked_.end();) {
     const UnitId id = *it++;  // fn may erase `id` from parked_ (never another id)
-    fn(entries_.at(id));
+    fn(EntryOf(id));
   }
 }
 
 void SchedulingQueue::ToActive(Entry& e) {
+  LeaveActive(e);  // re-entering active: the old heap item goes stale
   SetState(e, UnitQueueState::kActive);
-  active_.insert(e.unit);
+  ++active_count_;
+  active_.push_back({e.unit, ++e.stamp});
+  std::push_heap(active_.begin(), active_.end(), HeapAfter{});
 }
 
 std::optional<QueuedUnit> SchedulingQueue::Pop() {
   FlushBackoffCompleted();
-  if (active_.empty()) return std::nullopt;
-  QueuedUnit u = *active_.begin();
-  active_.erase(active_.begin());
-  Entry& e = entries_.at(IdOf(u));
+  if (active_count_ == 0) {
+    active_.clear();  // only stale items can be left
+    return std::nullopt;
+  }
+  Entry* top = nullptr;
+  QueuedUnit u;
+  while (top == nullptr) {
+    std::pop_heap(active_.begin(), active_.end(), HeapAfter{});
+    const HeapItem item = active_.back();
+    active_.pop_back();
+    Entry& e = EntryOf(IdOf(item.unit));
+    if (e.state == UnitQueueState::kActive && e.stamp == item.stamp) {
+      top = &e;
+      u = item.unit;
+    }
+  }
+  Entry& e = *top;
+  LeaveActive(e);
   SetState(e, UnitQueueState::kInFlight);
   ++e.attempts;
   in_flight_ = IdOf(u);
@@ -69,7 +107,12 @@ std::optional<QueuedUnit> SchedulingQueue::Pop() {
 
 void SchedulingQueue::Done(const QueuedUnit& unit) {
   parked_.erase(IdOf(unit));
-  entries_.erase(IdOf(unit));
+  Entry& e = EntryOf(IdOf(unit));
+  if (e.state == UnitQueueState::kBackoff) backoff_.erase({ExpiryOf(e), IdOf(unit)});
+  LeaveActive(e);
+  const uint32_t stamp = e.stamp;  // heap items of the old entry stay stale
+  e = Entry{};
+  e.stamp = stamp;
   if (in_flight_ == IdOf(unit)) {
     in_flight_.reset();
     in_flight_events_.clear();
@@ -77,8 +120,8 @@ void SchedulingQueue::Done(const QueuedUnit& unit) {
 }
 
 void SchedulingQueue::AddUnschedulable(const QueuedUnit& unit, uint32_t rejectors) {
-  Entry& e = entries_[IdOf(unit)];
-  if (e.state == UnitQueueState::kActive) active_.erase(e.unit);
+  Entry& e = EntryOf(IdOf(unit));
+  LeaveActive(e);
   if (e.state == UnitQueueState::kBackoff) backoff_.erase({ExpiryOf(e), IdOf(unit)});
   e.unit = unit;
   if (e.attempts == 0) e.attempts = 1;  // failed without Pop (library callers): one attempt
@@ -151,7 +194,7 @@ void SchedulingQueue::MoveAllToActive() {
 void SchedulingQueue::FlushBackoffCompleted() {
   const Duration now = clock_->Now();
   while (!backoff_.empty() && backoff_.begin()->first <= now) {
-    Entry& e = entries_.at(backoff_.begin()->second);
+    Entry& e = EntryOf(backoff_.begin()->second);
     backoff_.erase(backoff_.begin());
     ToActive(e);
   }
@@ -166,30 +209,30 @@ void SchedulingQueue::FlushUnschedulableLeftover() {
 }
 
 UnitQueueState SchedulingQueue::StateOf(const QueuedUnit& unit) const {
-  auto it = entries_.find(IdOf(unit));
-  return it == entries_.end() ? UnitQueueState::kAbsent : it->second.state;
+  const Entry* e = FindEntry(IdOf(unit));
+  return e == nullptr ? UnitQueueState::kAbsent : e->state;
 }
 
 int32_t SchedulingQueue::Attempts(const QueuedUnit& unit) const {
-  auto it = entries_.find(IdOf(unit));
-  return it == entries_.end() ? 0 : it->second.attempts;
+  const Entry* e = FindEntry(IdOf(unit));
+  return e == nullptr ? 0 : e->attempts;
 }
 
 std::optional<Duration> SchedulingQueue::BackoffExpiry(const QueuedUnit& unit) const {
-  auto it = entries_.find(IdOf(unit));
-  if (it == entries_.end() || it->second.attempts == 0) return std::nullopt;
-  return ExpiryOf(it->second);
+  const Entry* e = FindEntry(IdOf(unit));
+  if (e == nullptr || e->attempts == 0) return std::nullopt;
+  return ExpiryOf(*e);
 }
 
 size_t SchedulingQueue::UnschedulableCount() const {
   size_t n = 0;
-  for (const UnitId& id : parked_) n += entries_.at(id).state == UnitQueueState::kUnschedulable;
+  for (const UnitId& id : parked_) n += FindEntry(id)->state == UnitQueueState::kUnschedulable;
   return n;
 }
 
 size_t SchedulingQueue::GatedCount() const {
   size_t n = 0;
-  for (const UnitId& id : parked_) n += entries_.at(id).state == UnitQueueState::kGated;
+  for (const UnitId& id : parked_) n += FindEntry(id)->state == UnitQueueState::kGated;
   return n;
 }
 

@@ -32,7 +32,6 @@
 
 #include <cstdint>
 #include <functional>
-#include <map>
 #include <optional>
 #include <set>
 #include <utility>
@@ -105,8 +104,8 @@ class SchedulingQueue {
   [[nodiscard]] int32_t Attempts(const QueuedUnit& unit) const;
   // BackoffExpiry: failure time + BackoffDuration(attempts); nullopt when never failed.
   [[nodiscard]] std::optional<Duration> BackoffExpiry(const QueuedUnit& unit) const;
-  [[nodiscard]] bool Empty() const { return active_.empty(); }
-  [[nodiscard]] size_t ActiveCount() const { return active_.size(); }
+  [[nodiscard]] bool Empty() const { return active_count_ == 0; }
+  [[nodiscard]] size_t ActiveCount() const { return active_count_; }
   [[nodiscard]] size_t BackoffCount() const { return backoff_.size(); }
   [[nodiscard]] size_t UnschedulableCount() const;
   [[nodiscard]] size_t GatedCount() const;
@@ -128,6 +127,16 @@ class SchedulingQueue {
     int32_t attempts = 0;
     Duration timestamp{};  // when it last failed (or was parked)
     uint32_t rejectors = kRejectorNone;
+    uint32_t stamp = 0;    // bumped whenever the unit enters active; older heap items are stale
+  };
+  // HeapItem: one entry of the active heap (a binary heap with lazy deletion: an item whose
+  // stamp is not its entry's current one, or whose entry is no longer active, is skipped).
+  struct HeapItem {
+    QueuedUnit unit;
+    uint32_t stamp;
+  };
+  struct HeapAfter {  // the heap's top is the unit Less orders first
+    bool operator()(const HeapItem& a, const HeapItem& b) const { return Less{}(b.unit, a.unit); }
   };
   static UnitId IdOf(const QueuedUnit& u) { return {u.is_group, u.index}; }
   [[nodiscard]] Duration ExpiryOf(const Entry& e) const;
@@ -139,6 +148,12 @@ class SchedulingQueue {
   // SetState: every state change goes through here to keep `parked_` (the ids of Unschedulable
   // and Gated entries) exact, so an event walks only the parked units, not every entry.
   void SetState(Entry& e, UnitQueueState state);
+  // EntryOf: the entry of the unit, created absent when new (entries are flat vectors indexed by
+  // pod index / tree index: O(1), no allocation per unit once grown).
+  Entry& EntryOf(const UnitId& id);
+  [[nodiscard]] const Entry* FindEntry(const UnitId& id) const;
+  // LeaveActive: the entry stops being active (its heap item goes stale).
+  void LeaveActive(Entry& e);
   // ForEachParked: calls fn(entry) for each parked entry in id order; fn may move it on.
   template <typename Fn>
   void ForEachParked(Fn&& fn);
@@ -146,9 +161,11 @@ class SchedulingQueue {
   const Clock* clock_;
   PreEnqueueFn pre_enqueue_;
   GangHintFn gang_hint_;
-  std::map<UnitId, Entry> entries_;
+  std::vector<Entry> pod_entries_;    // by PodIndex
+  std::vector<Entry> group_entries_;  // by GroupTree root index
   std::set<UnitId> parked_;  // ids of entries in state Unschedulable or Gated
-  std::set<QueuedUnit, Less> active_;
+  std::vector<HeapItem> active_;  // heap (HeapAfter); may hold stale items
+  size_t active_count_ = 0;       // entries in state kActive
   std::set<std::pair<Duration, UnitId>> backoff_;  // by expiry, then id
   std::optional<UnitId> in_flight_;
   std::vector<ClusterEvent> in_flight_events_;

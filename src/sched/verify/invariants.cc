@@ -123,18 +123,18 @@ void CheckBindings(const RunView& v, std::vector<std::string>& out) {
   for (size_t p = 0; p < v.pods.size(); ++p) {
     const PodInfo& pi = v.pods[p];
     if (v.bind_count[p] > 1) {
-      out.push_back(fmt::format("double booking: pod {} bound {} times in one run", pi.key,
+      out.push_back(fmt::format("double booking: pod {} bound {} times in one run", PodKey(pi),
                                 static_cast<int>(v.bind_count[p])));
     }
     if (v.evicted[p] && (v.bound_now[p] || pi.node != kNoNode)) {
-      out.push_back(fmt::format("double booking: pod {} was evicted (deleted) but is {}", pi.key,
+      out.push_back(fmt::format("double booking: pod {} was evicted (deleted) but is {}", PodKey(pi),
                                 v.bound_now[p] ? "bound again" : "still placed"));
     }
     if (v.bound_now[p] && pi.node == kNoNode) {
-      out.push_back(fmt::format("binding: pod {} reported bound but has no node", pi.key));
+      out.push_back(fmt::format("binding: pod {} reported bound but has no node", PodKey(pi)));
     }
     if (v.bound_now[p] && pi.running_at_input) {
-      out.push_back(fmt::format("double booking: pod {} arrived running but was bound again", pi.key));
+      out.push_back(fmt::format("double booking: pod {} arrived running but was bound again", PodKey(pi)));
     }
   }
 }
@@ -187,7 +187,7 @@ void CheckGangAtomicity(const RunView& v, std::vector<std::string>& out) {
         out.push_back(fmt::format(
             "victim unit: {} {} (disruptionMode all) lost pod {} to preemption but its pod {} "
             "still runs",
-            KindOf(tree.node(unit)), tree.node(unit).key, v.pods[p].key, v.pods[q].key));
+            KindOf(tree.node(unit)), tree.node(unit).key, PodKey(v.pods[p]), PodKey(v.pods[q])));
       }
     }
   }
@@ -210,7 +210,7 @@ void CheckTopology(const RunView& v, std::vector<std::string>& out) {
       auto it = labels.find(n.topology_key);
       if (it == labels.end()) {
         out.push_back(fmt::format("topology: {} {} pod {} is on node {} without label {}",
-                                  KindOf(n), n.key, v.pods[p].key, v.nodes.node(node).meta.name,
+                                  KindOf(n), n.key, PodKey(v.pods[p]), v.nodes.node(node).meta.name,
                                   n.topology_key));
         continue;
       }
@@ -220,7 +220,7 @@ void CheckTopology(const RunView& v, std::vector<std::string>& out) {
       } else if (*first_value != it->second) {
         out.push_back(fmt::format(
             "topology: {} {} spans several {} domains: pod {} in {}, pod {} in {}", KindOf(n),
-            n.key, n.topology_key, v.pods[first_pod].key, *first_value, v.pods[p].key, it->second));
+            n.key, n.topology_key, PodKey(v.pods[first_pod]), *first_value, PodKey(v.pods[p]), it->second));
         break;
       }
     }

@@ -2,6 +2,7 @@
 // check reports a deliberately broken one (so each can fail).
 #include "sched/verify/invariants.h"
 
+#include <deque>
 #include <map>
 #include <memory>
 #include <sstream>
@@ -32,6 +33,7 @@ struct State {
   api::ObjectSet objects;
   ResourceTable resources;
   std::unique_ptr<NodeTable> nodes;
+  std::deque<std::vector<ResourceAmount>> request_storage;  // PodInfo::requests views
   std::vector<PodInfo> pods;
   std::unique_ptr<GroupTree> tree;
   std::vector<bool> bound_now, evicted;
@@ -60,8 +62,8 @@ struct State {
       const api::Pod& pod = objects.pods[i];
       PodInfo pi;
       pi.pod = &pod;
-      pi.key = api::NamespacedName(pod.meta);
-      pi.requests = {{kCpu, pod.containers.front().requests.at("cpu")}, {kPods, 1}};
+      pi.requests = request_storage.emplace_back(std::vector<ResourceAmount>{
+          {kCpu, pod.containers.front().requests.at("cpu")}, {kPods, 1}});
       pi.request_cpu = pi.nonzero_cpu = pod.containers.front().requests.at("cpu");
       pi.nonzero_memory = kDefaultMemoryRequest;
       if (pod.pod_group_name) {

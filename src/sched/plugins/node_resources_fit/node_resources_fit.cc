@@ -24,7 +24,7 @@ void InsufficientReasons(const PodInfo& pod, const NodeTable& nodes, const Resou
                          NodeIndex n, std::vector<std::string>& out) {
   // pods first (upstream checks the pod count before resources), then by resource id, which
   // puts cpu, memory, ephemeral-storage before extended resources.
-  std::vector<ResourceAmount> sorted(pod.requests);
+  std::vector<ResourceAmount> sorted(pod.requests.begin(), pod.requests.end());
   std::sort(sorted.begin(), sorted.end(), [](const ResourceAmount& a, const ResourceAmount& b) {
     if ((a.id == kPods) != (b.id == kPods)) return a.id == kPods;
     return a.id < b.id;
