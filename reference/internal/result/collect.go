@@ -27,7 +27,8 @@ type State struct {
 //   - pending: pods without spec.nodeName, with their PodScheduled condition's reason/message;
 //   - evictions: as watched;
 //   - groups: every PodGroup (minCount: gang.minCount, 1 for basic; scheduled: member pods with a
-//     node) and CompositePodGroup (minGroupCount: gang.minGroupCount, 1 for basic; scheduled:
+//     node that have not terminated — a Succeeded or Failed member does not count toward the
+//     gang's quorum in v1.37.2 either) and CompositePodGroup (minGroupCount: gang.minGroupCount, 1 for basic; scheduled:
 //     children meeting their own quorum, as wasched counts), with `parent` and the status
 //     conditions in the object's order;
 //   - allocations: ResourceClaims allocated in this run, with their controller owner and devices;
@@ -47,7 +48,9 @@ func Build(s State) *Result {
 		key := p.GetNamespace() + "/" + p.GetName()
 		node, _, _ := unstructured.NestedString(p.Object, "spec", "nodeName")
 		if node != "" {
-			if pg, _, _ := unstructured.NestedString(p.Object, "spec", "schedulingGroup", "podGroupName"); pg != "" {
+			phase, _, _ := unstructured.NestedString(p.Object, "status", "phase")
+			terminated := phase == "Succeeded" || phase == "Failed"
+			if pg, _, _ := unstructured.NestedString(p.Object, "spec", "schedulingGroup", "podGroupName"); pg != "" && !terminated {
 				bound[p.GetNamespace()+"/"+pg]++
 			}
 			if !s.RunningAtStart[key] {
@@ -71,7 +74,7 @@ func Build(s State) *Result {
 	for _, g := range s.CompositePodGroups {
 		key := g.GetNamespace() + "/" + g.GetName()
 		min := 1
-		if v, ok, _ := unstructured.NestedInt64(g.Object, "spec", "schedulingPolicy", "gang", "minGroupCount"); ok {
+		if v, ok := nestedInt(g.Object, "spec", "schedulingPolicy", "gang", "minGroupCount"); ok {
 			min = int(v)
 		}
 		cpgs[key] = &cpgInfo{u: g, min: min}
@@ -86,7 +89,7 @@ func Build(s State) *Result {
 	for _, g := range s.PodGroups {
 		key := g.GetNamespace() + "/" + g.GetName()
 		min := 1
-		if v, ok, _ := unstructured.NestedInt64(g.Object, "spec", "schedulingPolicy", "gang", "minCount"); ok {
+		if v, ok := nestedInt(g.Object, "spec", "schedulingPolicy", "gang", "minCount"); ok {
 			min = int(v)
 		}
 		pgMin[key] = min
@@ -220,4 +223,21 @@ func containsEqual(list []interface{}, v interface{}) bool {
 		}
 	}
 	return false
+}
+
+// nestedInt reads an integer decoded from the API (int64) or from YAML/JSON (float64).
+func nestedInt(obj map[string]interface{}, path ...string) (int64, bool) {
+	v, ok, _ := unstructured.NestedFieldNoCopy(obj, path...)
+	if !ok {
+		return 0, false
+	}
+	switch n := v.(type) {
+	case int64:
+		return n, true
+	case int:
+		return int64(n), true
+	case float64:
+		return int64(n), true
+	}
+	return 0, false
 }
