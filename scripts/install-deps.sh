@@ -9,6 +9,9 @@ packages=(
   ninja-build
   # ccache: CMakeLists.txt compiles through it when installed (warm rebuilds on the same machine).
   ccache
+  # Reading manifests: simdjson (JSON) and libyaml (YAML; found through pkgconf). Writing them:
+  # nlohmann-json and yaml-cpp's emitter.
+  libsimdjson-dev libyaml-dev pkgconf
   libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libfmt-dev libspdlog-dev libexpected-dev
   libgtest-dev libgmock-dev librapidcheck-dev libbenchmark-dev
   # libssl-dev: SHA-1 (libcrypto) for JobSet's and LeaderWorkerSet's derived names (issue 19).

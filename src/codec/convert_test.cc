@@ -312,13 +312,19 @@ spec: {schedulingPolicy: {basic: {}}}
 }
 
 // The fuzz smoke's crash (2026-11-29): fmt's `{:?}` aborted on a kind holding invalid UTF-8.
-// Every quoted name in convert's messages now goes through QuoteValue, which never fails.
+// Every quoted name in convert's messages now goes through QuoteValue, which never fails. Since
+// libyaml reads manifests, invalid UTF-8 is a malformed document (as for kubectl), so the kind
+// here holds control characters instead: they reach the message quoted.
 TEST(ConvertTest, UnknownKindWithInvalidUtf8IsReportedNotACrash) {
+  EXPECT_THAT(MustFail(std::string("apiVersion: scheduling.k8s.io/v1alpha2\n"
+                                   "kind: Po\xff\xfe\n"
+                                   "metadata: {name: x}\n")),
+              ElementsAre(HasSubstr("malformed YAML: line 2, column 9: invalid leading UTF-8 octet")));
   const ConvertResult r = MustConvert(std::string("apiVersion: scheduling.k8s.io/v1alpha2\n"
-                                                  "kind: Po\xff\xfe\n"
+                                                  "kind: \"Po\\a\\e\"\n"
                                                   "metadata: {name: x}\n"));
   ASSERT_EQ(Issues(r).size(), 1u);
-  EXPECT_THAT(Issues(r)[0], HasSubstr("scheduling.k8s.io/v1alpha2 has no kind \"Po\xff\xfe\"; "
+  EXPECT_THAT(Issues(r)[0], HasSubstr("scheduling.k8s.io/v1alpha2 has no kind \"Po\\x07\\x1b\"; "
                                       "passed through unchanged"));
 }
 

@@ -6,13 +6,20 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <atomic>
 #include <unordered_set>
 
 #include "codec/input_limits.h"
 
 namespace wasched::codec::internal {
 
-TapeBuilder::TapeBuilder(size_t text_size) : merge_budget_(ExpansionBudget(text_size)) {}
+TapeBuilder::TapeBuilder(size_t text_size) : merge_budget_(ExpansionBudget(text_size)) {
+  // About one event per 12 bytes of text; capped, so a large document grows the usual way.
+  constexpr size_t kMaxReserve = size_t{1} << 16;
+  tape_.entries_.reserve(std::min(text_size / 12 + 16, kMaxReserve));
+  tape_.text_.reserve(std::min(text_size, kMaxReserve * 16));
+}
 
 NodeId TapeBuilder::Append(EventTape::Entry entry) {
   const auto id = static_cast<NodeId>(tape_.entries_.size());
@@ -114,6 +121,11 @@ std::optional<TapeError> TapeBuilder::EndMap() {
   if (frame.has_merge_key) {
     if (auto error = ExpandMergeKeys(frame, &id)) return error;
   }
+  if (HasDuplicateKeys(id)) {
+    ((id & EventTape::kExtraBit) != 0 ? tape_.extra_[id & ~EventTape::kExtraBit]
+                                      : tape_.entries_[id])
+        .duplicate_keys = true;
+  }
   Added(id, frame.anchor);
   return std::nullopt;
 }
@@ -126,6 +138,28 @@ std::optional<TapeError> TapeBuilder::EndSeq() {
   e.text_size = frame.children;
   Added(frame.start, frame.anchor);
   return std::nullopt;
+}
+
+bool TapeBuilder::HasDuplicateKeys(NodeId map) {
+  keys_.clear();
+  for (const MapEntry e : tape_.Entries(map)) {
+    if (tape_.type(e.key) == YamlType::kScalar) keys_.push_back(tape_.scalar(e.key));
+  }
+  if (keys_.size() < 2) return false;
+  if (keys_.size() <= 16) {
+    for (size_t i = 1; i < keys_.size(); ++i) {
+      for (size_t j = 0; j < i; ++j) {
+        if (keys_[i] == keys_[j]) return true;
+      }
+    }
+    return false;
+  }
+  std::unordered_set<std::string_view> seen;
+  seen.reserve(keys_.size());
+  for (const std::string_view k : keys_) {
+    if (!seen.insert(k).second) return true;
+  }
+  return false;
 }
 
 // ExpandMergeKeys: YAML 1.1 merge keys (`<<: *base` or `<<: [*a, *b]`), which Kubernetes' YAML
@@ -196,7 +230,19 @@ std::optional<TapeError> TapeBuilder::ExpandMergeKeys(const Frame& frame, NodeId
   return std::nullopt;
 }
 
+std::optional<TapeError> TapeBuilder::Deferred(size_t offset, size_t size) {
+  EventTape::Entry e;
+  e.type = YamlType::kMap;
+  e.deferred = true;
+  e.text_offset = static_cast<uint32_t>(offset);
+  e.target = static_cast<uint32_t>(size);
+  Added(Append(e), "");
+  return std::nullopt;
+}
+
 EventTape TapeBuilder::Finish() {
+  static std::atomic<uint64_t> serials{0};
+  tape_.serial_ = ++serials;
   EventTape out = std::move(tape_);
   tape_ = EventTape();
   frames_.clear();

@@ -90,8 +90,25 @@ class EventTape {
     const Entry& e = at(id);
     return e.type == YamlType::kMap || e.type == YamlType::kSeq ? e.text_size : 0;
   }
+  // duplicate_keys: map `id` has a scalar key given twice (checked once, when it was recorded;
+  // decoders then look for the repeated entries only in such maps).
+  [[nodiscard]] bool duplicate_keys(NodeId id) const {
+    return id != kNoNode && at(id).duplicate_keys;
+  }
   // node_count: every NodeId of this tape (kNoNode aside) is below it.
   [[nodiscard]] size_t node_count() const { return entries_.size() + extra_.size(); }
+  // serial: a number no other tape of this process has (0 for an empty one), to tell tapes apart
+  // (a new tape may live where an old one did).
+  [[nodiscard]] uint64_t serial() const { return serial_; }
+  // deferred: node `id` stands for a JSON value not parsed yet (an item of a JSON `List`,
+  // codec/json_events.h); only the loader sees such nodes, and parses deferred_text() itself.
+  // A deferred node reads as an empty map.
+  [[nodiscard]] bool deferred(NodeId id) const { return id != kNoNode && at(id).deferred; }
+  [[nodiscard]] std::string_view deferred_text(NodeId id) const {
+    return source_.substr(at(id).text_offset, at(id).target);
+  }
+  // set_source: the text deferred nodes are ranges of (it must outlive the tape).
+  void set_source(std::string_view source) { source_ = source; }
   // NodeIndex: a dense index below node_count() for `id` (for per-node bit sets).
   [[nodiscard]] size_t NodeIndex(NodeId id) const {
     return (id & kExtraBit) != 0 ? entries_.size() + (id & ~kExtraBit) : id;
@@ -108,7 +125,8 @@ class EventTape {
   static constexpr uint32_t kExtraBit = 0x80000000u;
 
   // Entry: 20 bytes. Collections use text_size for their child count (entries of a map) and
-  // `end` for the index after their subtree; an alias (is_alias) refers to `target`.
+  // `end` for the index after their subtree; an alias (is_alias) refers to `target`; a deferred
+  // node is the range text_offset, size `target`, of source_.
   struct Entry {
     uint32_t text_offset = 0;
     uint32_t text_size = 0;
@@ -116,7 +134,9 @@ class EventTape {
     uint32_t target = 0;
     YamlType type = YamlType::kNull;
     ScalarStyle style = ScalarStyle::kPlain;
-    bool is_alias = false;
+    bool is_alias : 1 = false;
+    bool deferred : 1 = false;
+    bool duplicate_keys : 1 = false;  // maps: some scalar key is given twice
   };
 
   [[nodiscard]] const Entry& at(NodeId id) const {
@@ -136,6 +156,8 @@ class EventTape {
   std::vector<Entry> extra_;    // maps with merged entries (NodeIds with kExtraBit)
   std::string text_;            // scalar texts
   NodeId root_ = kNoNode;
+  uint64_t serial_ = 0;
+  std::string_view source_;     // the text of deferred nodes
 };
 
 // Children: a forward range over a collection's children: `*it` is a MapEntry (for a sequence,
@@ -213,6 +235,9 @@ class TapeBuilder {
   [[nodiscard]] std::optional<TapeError> EndMap();
   [[nodiscard]] std::optional<TapeError> BeginSeq(TapeMark mark, std::string_view anchor);
   [[nodiscard]] std::optional<TapeError> EndSeq();
+  // Deferred: a JSON value kept as the range [offset, offset + size) of the text (see
+  // EventTape::deferred); the tape's source is set by whoever made the ranges.
+  [[nodiscard]] std::optional<TapeError> Deferred(size_t offset, size_t size);
   // depth: collections open now.
   [[nodiscard]] size_t depth() const { return frames_.size(); }
   // Finish: the tape of the (complete) document; the builder starts a new document (anchors do
@@ -233,10 +258,13 @@ class TapeBuilder {
   void Added(NodeId id, std::string_view anchor);
   std::optional<TapeError> Open(YamlType type, TapeMark mark, std::string_view anchor);
   std::optional<TapeError> ExpandMergeKeys(const Frame& frame, NodeId* map);
+  // HasDuplicateKeys: some scalar key of map `map` equals an earlier one.
+  [[nodiscard]] bool HasDuplicateKeys(NodeId map);
   [[nodiscard]] bool IsMergeKey(NodeId key) const;
 
   EventTape tape_;
   std::vector<Frame> frames_;
+  std::vector<std::string_view> keys_;  // scratch of HasDuplicateKeys
   std::unordered_map<std::string, NodeId> anchors_;
   int64_t merge_budget_;
 };

@@ -30,7 +30,7 @@ inline constexpr size_t kMaxObjectBytes = size_t{8} << 20;
 // kMaxNestingDepth: maps and lists inside each other. Kubernetes' decoders stop at 10,000
 // (go-yaml "exceeded max depth of 10000"; encoding/json / sigs.k8s.io/json nesting limit 10000);
 // the deepest field of a v1.37 object (List > items > spec > affinity > … > values) is about
-// 15 levels, and yaml-cpp's own recursion guard stops near 500 with an unclear "bad file", so
+// 15 levels, so
 // wasched reports its own error at 256 levels.
 inline constexpr int kMaxNestingDepth = 256;
 

@@ -20,6 +20,7 @@
 #include "codec/decode_scheduling.h"
 #include "codec/generated_names.h"
 #include "codec/input_limits.h"
+#include "codec/json_events.h"
 #include "codec/manifest_files.h"
 #include "codec/yaml_documents.h"
 #include "codec/yaml_reader.h"
@@ -98,6 +99,23 @@ class Loader {
     std::string first;  // location of the first one
   };
 
+  // Checkpoint: what one text added can be taken back (a JSON List whose items turn out not to
+  // be strict JSON is read again as YAML, from the start).
+  struct Checkpoint {
+    size_t errors = 0;
+    size_t warnings = 0;
+    std::vector<size_t> objects;  // size of each ObjectSet vector
+    std::vector<Skipped> skipped;
+    std::unordered_map<std::string, size_t> skipped_index;
+    int defaulted_pods = 0;
+    std::string defaulted_pods_first;
+    int64_t objects_seen = 0;
+  };
+  [[nodiscard]] Checkpoint Save() const;
+  void Restore(Checkpoint checkpoint);
+  void LoadDocuments(std::string_view text, const std::string& file,
+                     const internal::DocumentOptions& options);
+
   LoadResult result_;
   InputErrors errors_;
   Diagnostics* diag_ = nullptr;  // diagnostics of the document being decoded
@@ -107,7 +125,45 @@ class Loader {
   std::string defaulted_pods_first_;
   size_t document_bytes_ = 0;  // text size of the document being decoded
   int64_t objects_seen_ = 0;   // objects (not Lists) of this load, for kMaxObjects
+  bool abandoned_ = false;     // a deferred JSON List item was not strict JSON: stop decoding
 };
+
+// ForEachObjectVector: `fn(std::vector<T>&)` for every vector of an ObjectSet, in a fixed order.
+template <typename Fn>
+void ForEachObjectVector(api::ObjectSet& s, Fn&& fn) {
+  fn(s.nodes);
+  fn(s.pods);
+  fn(s.priority_classes);
+  fn(s.workloads);
+  fn(s.pod_groups);
+  fn(s.composite_pod_groups);
+  fn(s.jobs);
+  fn(s.pod_disruption_budgets);
+  fn(s.device_classes);
+  fn(s.resource_slices);
+  fn(s.resource_claims);
+  fn(s.resource_claim_templates);
+}
+
+Loader::Checkpoint Loader::Save() const {
+  Checkpoint c{errors_.size(), result_.warnings.size(), {}, skipped_, skipped_index_,
+               defaulted_pods_, defaulted_pods_first_, objects_seen_};
+  ForEachObjectVector(const_cast<api::ObjectSet&>(result_.objects),
+                      [&](auto& v) { c.objects.push_back(v.size()); });
+  return c;
+}
+
+void Loader::Restore(Checkpoint c) {
+  errors_.resize(c.errors);
+  result_.warnings.resize(c.warnings);
+  size_t i = 0;
+  ForEachObjectVector(result_.objects, [&](auto& v) { v.resize(c.objects[i++]); });
+  skipped_ = std::move(c.skipped);
+  skipped_index_ = std::move(c.skipped_index);
+  defaulted_pods_ = c.defaulted_pods;
+  defaulted_pods_first_ = std::move(c.defaulted_pods_first);
+  objects_seen_ = c.objects_seen;
+}
 
 void Loader::Flush(const ObjectScope& scope, const api::SourceRef& source,
                    const std::string& label) {
@@ -139,6 +195,18 @@ void Loader::NoteSkipped(std::string_view api_version, std::string_view kind,
 void Loader::DecodeObject(const Reader& r, const api::SourceRef& source,
                           std::string_view default_api_version, std::string_view default_kind,
                           int list_depth) {
+  if (abandoned_) return;
+  if (r.IsDeferred()) {
+    // An item of a JSON List, parsed now (codec/json_events.h), under the item's path.
+    std::optional<internal::EventTape> item = internal::ParseJsonValue(r.DeferredText());
+    if (!item) {
+      abandoned_ = true;
+      return;
+    }
+    const Reader root(*item, item->root(), r.Path(), diag_);
+    DecodeObject(root, source, default_api_version, default_kind, list_depth);
+    return;
+  }
   const ObjectScope scope{diag_->errors().size(), diag_->warnings().size()};
   if (!r.ExpectKind(ValueKind::kMap)) {
     Flush(scope, source, "");
@@ -277,6 +345,18 @@ void Loader::DecodeObject(const Reader& r, const api::SourceRef& source,
 }
 
 void Loader::LoadText(std::string_view text, const std::string& file) {
+  Checkpoint checkpoint = Save();
+  LoadDocuments(text, file, internal::DocumentOptions{.defer_json_list_items = true});
+  if (!abandoned_) return;
+  // An item of a JSON List was not strict JSON: the whole text is read again as YAML (which
+  // gives a malformed document its YAML error and position, or reads YAML flow style).
+  abandoned_ = false;
+  Restore(std::move(checkpoint));
+  LoadDocuments(text, file, internal::DocumentOptions{.yaml_only = true});
+}
+
+void Loader::LoadDocuments(std::string_view text, const std::string& file,
+                           const internal::DocumentOptions& options) {
   internal::ForEachDocument(text, [&](internal::ParsedDocument& doc) {
     const api::SourceRef source{file, doc.number};
     if (!doc.error.empty()) {
@@ -292,7 +372,7 @@ void Loader::LoadText(std::string_view text, const std::string& file) {
     const Reader root(doc.tape, doc.tape.root(), "", &diag);
     DecodeObject(root, source, "", "", 0);
     diag_ = nullptr;
-  });
+  }, options);
 }
 
 tl::expected<LoadResult, InputErrors> Loader::Finish() {

@@ -4,7 +4,7 @@
 // path) and "-" (stdin); YAML with many documents, JSON, and `List` objects (kind List or any
 // *List with `items`). Decodes the kinds wasched knows into api objects; unknown kinds are skipped
 // with one warning naming them; unknown fields give a warning naming the field path. The only
-// place (with codec/*.cc) that includes yaml-cpp / nlohmann-json.
+// place (with codec/*.cc) that includes the parsers (simdjson, libyaml).
 //
 //   auto loaded = codec::LoadPaths({"cluster/", "jobs.yaml"});
 //   if (!loaded) { for (auto& e : loaded.error()) std::cerr << e.ToString() << "\n"; return 1; }

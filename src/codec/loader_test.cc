@@ -963,7 +963,7 @@ TEST(LoaderTest, JsonSyntaxError) {
   const InputErrors errors = MustFail("{\"apiVersion\": \"v1\",\n \"kind\": \"Pod\"\n", "x.json");
   ASSERT_EQ(errors.size(), 1u);
   EXPECT_THAT(errors[0].ToString(), HasSubstr("x.json: document 1: "));
-  EXPECT_THAT(errors[0].error.detail, HasSubstr("line 3, column 1: end of map flow not found"));
+  EXPECT_THAT(errors[0].error.detail, HasSubstr("line 3, column 1: did not find expected ',' or '}'"));
 }
 
 TEST(LoaderTest, AliasBombIsBounded) {

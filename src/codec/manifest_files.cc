@@ -38,14 +38,19 @@ std::optional<std::string> ReadWholeFile(const std::string& path, InputErrors* e
         PathError(path, FieldErrorType::kInvalid, "cannot read file: " + ec.message()));
     return std::nullopt;
   }
-  return ReadLimited(in, path, kMaxFileBytes, errors);
+  // A regular file's size is known: the text is read into one buffer of that size (growing it
+  // by doubling would hold two copies of a large dump at once).
+  std::error_code ec;
+  const auto size = fs::file_size(path, ec);
+  return ReadLimited(in, path, kMaxFileBytes, errors, ec ? 0 : static_cast<size_t>(size));
 }
 
 }  // namespace
 
 std::optional<std::string> ReadLimited(std::istream& in, const std::string& path, size_t limit,
-                                       InputErrors* errors) {
+                                       InputErrors* errors, size_t size_hint) {
   std::string text;
+  text.reserve(std::min(size_hint, limit) + 1);
   char buffer[1 << 16];
   while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
     const auto got = static_cast<size_t>(in.gcount());

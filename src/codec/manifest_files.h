@@ -30,9 +30,10 @@ namespace wasched::codec::internal {
 // ReadLimited: all of `in`, or nullopt after adding a TooLong error naming `path` once it passes
 // `limit` bytes (files and stdin use kMaxFileBytes, codec/input_limits.h: an endless stream such
 // as /dev/zero stops there instead of exhausting memory); a read error is an Invalid error.
-// O(min(size, limit)).
+// `size_hint`: the expected size (a regular file's), reserved up front. O(min(size, limit)).
 [[nodiscard]] std::optional<std::string> ReadLimited(std::istream& in, const std::string& path,
-                                                     size_t limit, InputErrors* errors);
+                                                     size_t limit, InputErrors* errors,
+                                                     size_t size_hint = 0);
 
 void ForEachManifestText(const std::vector<std::string>& paths, std::istream& stdin_stream,
                          InputErrors* errors, std::vector<std::string>* warnings,

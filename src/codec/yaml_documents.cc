@@ -1,122 +1,21 @@
 // File: codec/yaml_documents.cc
 //
-// Splitting a YAML stream into documents and parsing each with yaml-cpp (see yaml_documents.h).
+// Splitting a YAML stream into documents and parsing each with libyaml's event parser; JSON
+// through simdjson (see yaml_documents.h).
 #include "codec/yaml_documents.h"
 
-#include <exception>
+#include <yaml.h>
+
+#include <fmt/format.h>
+
 #include <optional>
 #include <vector>
 
-#include <fmt/format.h>
-#include <yaml-cpp/eventhandler.h>
-#include <yaml-cpp/exceptions.h>
-#include <yaml-cpp/mark.h>
-#include <yaml-cpp/parser.h>
-
-#include <sstream>
-
-#include "codec/json_dom.h"
+#include "codec/json_events.h"
 #include "codec/yaml_reader.h"
 
 namespace wasched::codec::internal {
 namespace {
-
-// TapeEventHandler: yaml-cpp events → TapeBuilder, one document per HandleNextDocument call.
-class TapeEventHandler : public YAML::EventHandler {
- public:
-  explicit TapeEventHandler(std::string_view text) : text_(text), builder_(text.size()) {}
-
-  // OnDocumentStart: `mark` is where the document's first token starts. yaml-cpp 0.7 starts a
-  // document without consuming anything when the next token cannot begin a node (a stray `,` as
-  // in `,` or `{"a": 1},`): it reports a null document and HandleNextDocument returns true again
-  // at the same token, forever. Every real document consumes at least one token, so a document
-  // that starts where the previous one started is that loop: stop it with a parse error.
-  void OnDocumentStart(const YAML::Mark& mark) override {
-    if (previous_start_ && mark.pos == previous_start_->pos && mark.line == previous_start_->line &&
-        mark.column == previous_start_->column) {
-      std::string what = "unexpected character";
-      if (mark.pos >= 0 && static_cast<size_t>(mark.pos) < text_.size()) {
-        what += " " + QuoteValue(text_.substr(static_cast<size_t>(mark.pos), 1));
-      }
-      throw YAML::ParserException(mark, what + " (no YAML node can start here)");
-    }
-    previous_start_ = mark;
-  }
-  void OnDocumentEnd() override {}
-
-  void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override {
-    Check(mark, builder_.Null(Mark(mark), Anchor(anchor)));
-  }
-  void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
-    Check(mark, builder_.Alias(Mark(mark), Anchor(anchor)));
-  }
-  void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
-                const std::string& value) override {
-    // "?" = plain, "!" = quoted or block; an explicit !!str forces a string; other explicit
-    // tags resolve by content, as the codec has always done.
-    const ScalarStyle style = (tag == "!" || tag == "tag:yaml.org,2002:str")
-                                  ? ScalarStyle::kString
-                                  : ScalarStyle::kPlain;
-    Check(mark, builder_.Scalar(value, style, Mark(mark), Anchor(anchor)));
-  }
-  void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
-                       YAML::EmitterStyle::value) override {
-    Check(mark, builder_.BeginSeq(Mark(mark), Anchor(anchor)));
-    marks_.push_back(mark);
-  }
-  void OnSequenceEnd() override {
-    const YAML::Mark mark = marks_.back();
-    marks_.pop_back();
-    Check(mark, builder_.EndSeq());
-  }
-  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
-                  YAML::EmitterStyle::value) override {
-    Check(mark, builder_.BeginMap(Mark(mark), Anchor(anchor)));
-    marks_.push_back(mark);
-  }
-  void OnMapEnd() override {
-    const YAML::Mark mark = marks_.back();
-    marks_.pop_back();
-    Check(mark, builder_.EndMap());
-  }
-
-  EventTape TakeDocument() { return builder_.Finish(); }
-
- private:
-  static TapeMark Mark(const YAML::Mark& m) { return TapeMark{m.line, m.column}; }
-  static std::string Anchor(YAML::anchor_t a) {
-    return a == YAML::NullAnchor ? std::string() : std::to_string(a);
-  }
-  static void Check(const YAML::Mark& mark, const std::optional<TapeError>& error) {
-    if (!error) return;
-    YAML::Mark at = mark;
-    at.line = error->mark.line;
-    at.column = error->mark.column;
-    throw YAML::ParserException(at, error->message);
-  }
-
-  std::string_view text_;
-  TapeBuilder builder_;
-  std::vector<YAML::Mark> marks_;
-  std::optional<YAML::Mark> previous_start_;
-};
-
-std::vector<EventTape> ParseWithYamlCpp(std::string_view text) {
-  std::istringstream in{std::string(text)};
-  YAML::Parser parser(in);
-  TapeEventHandler handler(text);
-  std::vector<EventTape> docs;
-  // A document takes at least one byte (`---` or a node), so more documents than bytes means the
-  // parser is not advancing (a backstop for the check in OnDocumentStart).
-  const size_t max_documents = text.size() + 1;
-  while (parser.HandleNextDocument(handler)) {
-    docs.push_back(handler.TakeDocument());
-    if (docs.size() > max_documents) {
-      throw YAML::ParserException(YAML::Mark::null_mark(), "the YAML parser stopped advancing");
-    }
-  }
-  return docs;
-}
 
 // Piece: a slice of the stream holding one or more whole documents.
 struct Piece {
@@ -168,20 +67,152 @@ std::vector<Piece> SplitPieces(std::string_view text) {
   return pieces;
 }
 
-// HasUtf16Or32ByteOrderMark: UTF-16 / UTF-32 text (yaml-cpp decodes it) holds NUL bytes by
+// HasUtf16Or32ByteOrderMark: UTF-16 / UTF-32 text (libyaml decodes it) holds NUL bytes by
 // nature; only a byte-order mark tells it apart from binary data.
 bool HasUtf16Or32ByteOrderMark(std::string_view text) {
   return text.starts_with(std::string_view("\x00\x00\xFE\xFF", 4)) ||
          text.starts_with("\xFF\xFE") || text.starts_with("\xFE\xFF");
 }
 
+// PieceResult: the documents of one piece, or the error that stopped its parse.
+struct PieceResult {
+  std::vector<EventTape> docs;
+  std::optional<TapeError> error;
+};
+
+// ReaderErrorMark: libyaml's reader errors (bad UTF-8, control characters) give a byte offset.
+TapeMark MarkOfOffset(std::string_view text, size_t offset) {
+  offset = std::min(offset, text.size());
+  TapeMark mark;
+  size_t line_start = 0;
+  for (size_t i = 0; i < offset; ++i) {
+    if (text[i] == '\n') {
+      ++mark.line;
+      line_start = i + 1;
+    }
+  }
+  mark.column = static_cast<int>(offset - line_start);
+  return mark;
+}
+
+std::string_view Text(const yaml_char_t* s) {
+  return s == nullptr ? std::string_view() : std::string_view(reinterpret_cast<const char*>(s));
+}
+
+// ParseWithLibyaml: every document of `text` through libyaml's event parser into tapes. The
+// error is libyaml's problem (e.g. "did not find expected key", as kubectl's go-yaml, a port of
+// libyaml, says it) at libyaml's position, or the TapeBuilder's (input limits, aliases, merge
+// keys). O(text size).
+PieceResult ParseWithLibyaml(std::string_view text) {
+  PieceResult out;
+  yaml_parser_t parser;
+  if (yaml_parser_initialize(&parser) == 0) {
+    out.error = TapeError{{}, "out of memory"};
+    return out;
+  }
+  yaml_parser_set_input_string(&parser, reinterpret_cast<const unsigned char*>(text.data()),
+                               text.size());
+  TapeBuilder builder(text.size());
+  bool done = false;
+  while (!done && !out.error) {
+    yaml_event_t event;
+    if (yaml_parser_parse(&parser, &event) == 0) {
+      const std::string problem = parser.problem != nullptr ? parser.problem : "unknown problem";
+      if (parser.error == YAML_READER_ERROR) {
+        out.error = TapeError{MarkOfOffset(text, parser.problem_offset), problem};
+      } else {
+        out.error = TapeError{TapeMark{static_cast<int>(parser.problem_mark.line),
+                                       static_cast<int>(parser.problem_mark.column)},
+                              problem};
+      }
+      break;
+    }
+    const TapeMark mark{static_cast<int>(event.start_mark.line),
+                        static_cast<int>(event.start_mark.column)};
+    switch (event.type) {
+      case YAML_STREAM_END_EVENT:
+        done = true;
+        break;
+      case YAML_DOCUMENT_END_EVENT:
+        out.docs.push_back(builder.Finish());
+        break;
+      case YAML_ALIAS_EVENT:
+        out.error = builder.Alias(mark, Text(event.data.alias.anchor));
+        break;
+      case YAML_SCALAR_EVENT: {
+        const auto& s = event.data.scalar;
+        const std::string_view tag = Text(s.tag);
+        const std::string_view value(reinterpret_cast<const char*>(s.value), s.length);
+        const std::string_view anchor = Text(s.anchor);
+        // Untagged: quoted and block scalars are strings, plain ones resolve by content; `!` and
+        // `!!str` force a string; other tags resolve by content, as the codec has always done.
+        const ScalarStyle style =
+            tag.empty() ? (s.style == YAML_PLAIN_SCALAR_STYLE ? ScalarStyle::kPlain
+                                                              : ScalarStyle::kString)
+                        : (tag == "!" || tag == "tag:yaml.org,2002:str" ? ScalarStyle::kString
+                                                                       : ScalarStyle::kPlain);
+        if (tag.empty() && style == ScalarStyle::kPlain &&
+            ClassifyPlainScalar(value) == ValueKind::kNull) {
+          out.error = builder.Null(mark, anchor);
+        } else {
+          out.error = builder.Scalar(value, style, mark, anchor);
+        }
+        break;
+      }
+      case YAML_SEQUENCE_START_EVENT:
+        out.error = builder.BeginSeq(mark, Text(event.data.sequence_start.anchor));
+        break;
+      case YAML_SEQUENCE_END_EVENT:
+        out.error = builder.EndSeq();
+        break;
+      case YAML_MAPPING_START_EVENT:
+        out.error = builder.BeginMap(mark, Text(event.data.mapping_start.anchor));
+        break;
+      case YAML_MAPPING_END_EVENT:
+        out.error = builder.EndMap();
+        break;
+      default:  // stream and document starts
+        break;
+    }
+    yaml_event_delete(&event);
+  }
+  yaml_parser_delete(&parser);
+  if (out.error) out.docs.clear();
+  return out;
+}
+
+void ForEachYamlDocument(std::string_view text, const std::function<void(ParsedDocument&)>& fn) {
+  int number = 0;
+  for (const Piece& piece : SplitPieces(text)) {
+    PieceResult parsed = ParseWithLibyaml(piece.text);
+    if (parsed.error) {
+      ParsedDocument doc;
+      doc.number = ++number;
+      doc.error = fmt::format("malformed YAML: line {}, column {}: {}",
+                              piece.first_line + parsed.error->mark.line + 1,
+                              parsed.error->mark.column + 1, parsed.error->message);
+      doc.text_size = piece.text.size();
+      fn(doc);
+      continue;
+    }
+    for (EventTape& tape : parsed.docs) {
+      ParsedDocument doc;
+      doc.number = ++number;
+      doc.tape = std::move(tape);
+      doc.text_size = piece.text.size();
+      fn(doc);
+    }
+  }
+}
+
 }  // namespace
 
-void ForEachDocument(std::string_view text, const std::function<void(ParsedDocument&)>& fn) {
+void ForEachDocument(std::string_view text, const std::function<void(ParsedDocument&)>& fn,
+                     const DocumentOptions& options) {
   if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);
   if (text.find('\0') != std::string_view::npos && !HasUtf16Or32ByteOrderMark(text)) {
-    // YAML allows no NUL character; binary files (and yaml-cpp's guess that NUL-padded text is
-    // UTF-16) would otherwise read as nothing or as mojibake.
+    // YAML allows no NUL character; binary files would otherwise read as nothing or as
+    // mojibake.
     ParsedDocument doc;
     doc.number = 0;
     doc.error = kNotTextError;
@@ -189,10 +220,13 @@ void ForEachDocument(std::string_view text, const std::function<void(ParsedDocum
     fn(doc);
     return;
   }
-  if (LooksLikeJson(text)) {
-    // Strict JSON (e.g. `kubectl get -o json`) takes nlohmann's fast parser; anything else that
-    // starts with `{` or `[` is YAML flow style and goes through yaml-cpp below.
-    if (std::optional<EventTape> json = ParseJson(text)) {
+  if (!options.yaml_only && LooksLikeJson(text)) {
+    // Strict JSON (e.g. `kubectl get -o json`) takes simdjson; anything else that starts with
+    // `{` or `[` is YAML flow style and goes through libyaml below.
+    std::optional<EventTape> json;
+    if (options.defer_json_list_items) json = ParseJsonList(text);
+    if (!json) json = ParseJson(text);
+    if (json) {
       ParsedDocument doc;
       doc.number = 1;
       doc.tape = std::move(*json);
@@ -201,38 +235,7 @@ void ForEachDocument(std::string_view text, const std::function<void(ParsedDocum
       return;
     }
   }
-  int number = 0;
-  for (const Piece& piece : SplitPieces(text)) {
-    std::vector<EventTape> docs;
-    std::string error;
-    try {
-      docs = ParseWithYamlCpp(piece.text);
-    } catch (const YAML::Exception& e) {
-      if (e.mark.is_null()) {
-        error = fmt::format("malformed YAML: {}", e.msg);
-      } else {
-        error = fmt::format("malformed YAML: line {}, column {}: {}",
-                            piece.first_line + e.mark.line + 1, e.mark.column + 1, e.msg);
-      }
-    } catch (const std::exception& e) {
-      error = fmt::format("malformed YAML: {}", e.what());
-    }
-    if (!error.empty()) {
-      ParsedDocument doc;
-      doc.number = ++number;
-      doc.error = std::move(error);
-      doc.text_size = piece.text.size();
-      fn(doc);
-      continue;
-    }
-    for (EventTape& tape : docs) {
-      ParsedDocument doc;
-      doc.number = ++number;
-      doc.tape = std::move(tape);
-      doc.text_size = piece.text.size();
-      fn(doc);
-    }
-  }
+  ForEachYamlDocument(text, fn);
 }
 
 }  // namespace wasched::codec::internal

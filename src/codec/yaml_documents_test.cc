@@ -79,20 +79,21 @@ TEST(CodecDocumentsTest, DashesInsideContentAreNotSeparators) {
   EXPECT_TRUE(docs[0].error.empty());
 }
 
-// A stray `,` where a document or node should start made yaml-cpp report empty documents
-// forever without advancing (the loader then grew without bound until the kernel killed it).
-// Each input is parsed in a forked child with a 3-second alarm, so a regression fails the test
-// instead of hanging it; the child prints the documents it saw for the parent to check.
+// A stray `,` where a document or node should start made yaml-cpp (the parser before libyaml)
+// report empty documents forever without advancing (the loader then grew without bound until
+// the kernel killed it). Each input is parsed in a forked child with a 3-second alarm, so a
+// regression fails the test instead of hanging it; the child prints the documents it saw for the
+// parent to check. The messages are libyaml's (kubectl's go-yaml says the same).
 TEST(CodecDocumentsDeathTest, StrayCommaIsAnErrorNotAnEndlessLoop) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   const struct {
     const char* text;
     const char* expected;
   } cases[] = {
-      {",", "1:malformed YAML: line 1, column 1: unexpected character \",\""},
-      {"'a',", "1:malformed YAML: line 1, column 4: unexpected character \",\""},
-      {"{\"a\":1},", "1:malformed YAML: line 1, column 8: unexpected character \",\""},
-      {"[1],", "1:malformed YAML: line 1, column 4: unexpected character \",\""},
+      {",", "1:malformed YAML: line 1, column 1: did not find expected node content"},
+      {"'a',", "1:malformed YAML: line 1, column 4: did not find expected <document start>"},
+      {"{\"a\":1},", "1:malformed YAML: line 1, column 8: did not find expected <document start>"},
+      {"[1],", "1:malformed YAML: line 1, column 4: did not find expected <document start>"},
       // The documents before the broken piece are still read; the error has the file line.
       {"a: 1\n---\nb: 2\n,\n", "1:ok 2:malformed YAML: line 4, column 1"},
   };

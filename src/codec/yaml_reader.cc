@@ -165,8 +165,8 @@ bool Reader::SpendVisit() const {
 
 bool Diagnostics::NodeBits::Set(const EventTape& t, NodeId id) {
   if (id == kNoNode) return false;
-  if (tape != &t) {
-    tape = &t;
+  if (serial != t.serial() || bits.size() != t.node_count()) {
+    serial = t.serial();
     bits.assign(t.node_count(), false);
   }
   const size_t index = t.NodeIndex(id);
@@ -180,7 +180,7 @@ bool Diagnostics::FirstWalk(const EventTape& tape, NodeId id) { return walked_.S
 bool Diagnostics::FirstVisit(const EventTape& tape, NodeId id) { return visited_.Set(tape, id); }
 
 bool MapKeyIndex::IsRepeated(size_t ordinal, NodeId key_node) {
-  if (tape_.type(key_node) != YamlType::kScalar) return false;
+  if (!tape_.duplicate_keys(map_) || tape_.type(key_node) != YamlType::kScalar) return false;
   const std::string_view key = tape_.scalar(key_node);
   if (tape_.size(map_) < kIndexFrom) {
     size_t j = 0;

@@ -90,7 +90,7 @@ class Diagnostics {
   bool exhaustion_reported_ = false;
   // Per-node bits of the tape they were sized for (EventTape::NodeIndex); a new tape resets them.
   struct NodeBits {
-    const EventTape* tape = nullptr;
+    uint64_t serial = 0;
     std::vector<bool> bits;
     bool Set(const EventTape& t, NodeId id);
   };
@@ -106,7 +106,8 @@ class MapKeyIndex {
  public:
   MapKeyIndex(const EventTape& tape, NodeId map) : tape_(tape), map_(map) {}
   // IsRepeated: the key of entry number `ordinal` (`key`, a scalar) equals the text of the
-  // scalar key of an earlier entry. O(ordinal) below kIndexFrom entries, else O(1) amortized.
+  // scalar key of an earlier entry. O(1) in a map without repeated keys (EventTape::
+  // duplicate_keys), else O(ordinal) below kIndexFrom entries and O(1) amortized above.
   [[nodiscard]] bool IsRepeated(size_t ordinal, NodeId key);
 
  private:
@@ -141,6 +142,9 @@ class Reader {
   [[nodiscard]] bool IsNull() const { return Kind() == ValueKind::kNull; }
   // IsPresent: the field exists in the input (possibly with a null value).
   [[nodiscard]] bool IsPresent() const { return node_ != kNoNode; }
+  // IsDeferred / DeferredText: an item of a JSON List not parsed yet (EventTape::deferred).
+  [[nodiscard]] bool IsDeferred() const { return tape_->deferred(node_); }
+  [[nodiscard]] std::string_view DeferredText() const { return tape_->deferred_text(node_); }
   // Scalar: the text of a scalar node ("" otherwise).
   [[nodiscard]] std::string_view Scalar() const { return tape_->scalar(node_); }
 

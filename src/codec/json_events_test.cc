@@ -1,4 +1,4 @@
-#include "codec/json_dom.h"
+#include "codec/json_events.h"
 
 #include <string>
 
