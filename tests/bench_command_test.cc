@@ -29,6 +29,15 @@ TEST(BenchCommandTest, EveryShapeAtTinyScaleBindsWhatACorrectRunBinds) {
   }
   EXPECT_EQ(rows[0]["shape"], "SchedulingBasic/5000Nodes_10000Pods");
   EXPECT_EQ(rows[0]["target"], 500000.0);
+  // The Load shapes (issue 18): both forms at the three sizes, every generated object decoded.
+  int load_rows = 0;
+  for (const auto& row : rows) {
+    if (!row["shape"].get<std::string>().starts_with("Load/")) continue;
+    ++load_rows;
+    EXPECT_GT(row["expectedBound"].get<int64_t>(), 0) << row.dump();
+    EXPECT_GT(row["fileMB"].get<double>(), 0) << row.dump();
+  }
+  EXPECT_EQ(load_rows, 6);
 }
 
 TEST(BenchCommandTest, ShapePrefixSelectsAndTableExplainsColumns) {
@@ -51,7 +60,8 @@ TEST(BenchCommandTest, ListNamesEveryShape) {
   const auto r = test::RunCommand({WASCHED_BINARY, "bench", "--list"});
   ASSERT_EQ(r.exit_code, 0);
   for (const char* name : {"SchedulingBasic/", "GangScheduling/", "TopologyAware/", "CompositePodGroup/", "Preemption/",
-                           "Memory/", "Scaling/500Nodes", "Scaling/5000Nodes", "Scaling/50000Nodes"}) {
+                           "Memory/", "Scaling/500Nodes", "Scaling/5000Nodes", "Scaling/50000Nodes",
+                           "Load/JsonList_5000Nodes_150000Pods", "Load/YamlDocuments_50Nodes_1500Pods"}) {
     EXPECT_THAT(r.out, HasSubstr(name));
   }
 }

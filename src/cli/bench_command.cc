@@ -42,6 +42,14 @@ nlohmann::json ToJson(const perf::Measurement& m) {
   j["expectedBound"] = m.expected_bound;
   if (m.bytes_per_pod) j["bytesPerPod"] = *m.bytes_per_pod;
   if (m.bytes_per_node) j["bytesPerNode"] = *m.bytes_per_node;
+  if (m.file_mb) {
+    j["fileMB"] = *m.file_mb;
+    j["objectsPerSecond"] = Optional(m.objects_per_second);
+    j["parserMBPerSecond"] = Optional(m.parser_mb_per_second);
+    j["parserRatio"] = Optional(m.parser_ratio);
+    j["rssAboveFileMiB"] = Optional(m.rss_above_file_mib);
+    j["rssFileRatio"] = Optional(m.rss_file_ratio);
+  }
   return j;
 }
 
@@ -62,6 +70,13 @@ std::string Table(const std::vector<perf::Measurement>& rows) {
     if (m.bytes_per_pod) {
       t += fmt::format("{:<58} {} bytes per pod, {} bytes per node\n", "", Number(*m.bytes_per_pod),
                        Number(m.bytes_per_node.value_or(0)));
+    }
+    if (m.file_mb && m.objects_per_second) {
+      t += fmt::format("{:<58} {} MB file, {} objects/s; parser alone {} MB/s (ours/parser {}x); peak RSS "
+                       "{} MiB above the file ({}x its size)\n",
+                       "", Number(*m.file_mb), Number(*m.objects_per_second), Number(m.parser_mb_per_second.value_or(0)),
+                       Number(m.parser_ratio.value_or(0)), Number(m.rss_above_file_mib.value_or(0)),
+                       Number(m.rss_file_ratio.value_or(0)));
     }
   }
   t += "SCANBOUND: our time / (pods × one plain scan over the node arrays), same run; "
@@ -101,7 +116,11 @@ int RunBench(const BenchOptions& options, std::ostream& out, std::ostream& err) 
       code = kExitInternal;
       continue;
     }
-    if (!m->correct() && s->measure == perf::Measure::kRunSeconds) {
+    if (!m->correct() && s->measure == perf::Measure::kLoad) {
+      err << "error: " << s->name << ": decoded " << m->bound << " objects, the dump holds " << m->expected_bound
+          << "\n";
+      code = kExitInternal;
+    } else if (!m->correct() && s->measure == perf::Measure::kRunSeconds) {
       err << "error: " << s->name << ": completed " << m->bound << " jobs, a correct run completes "
           << m->expected_bound << "\n";
       code = kExitInternal;

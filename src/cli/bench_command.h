@@ -8,8 +8,10 @@
 // `--shape` selects shapes whose name starts with NAME (e.g. `GangScheduling`); without it every
 // shape runs. `--scale tiny` runs each shape ~100× smaller for correctness only (no timing:
 // CI uses it). JSON: a list of {shape, value, unit, target, meetsTarget, scanBoundRatio,
-// naiveRatio, seconds (CPU), wallSeconds, bound, expectedBound[, bytesPerPod, bytesPerNode]} (null where a field does
-// not apply). Exit codes: 0 every run bound what a correct run binds; 2 usage (unknown shape);
+// naiveRatio, seconds (CPU), wallSeconds, bound, expectedBound[, bytesPerPod, bytesPerNode]
+// [, fileMB, objectsPerSecond, parserMBPerSecond, parserRatio, rssAboveFileMiB, rssFileRatio]}
+// (null where a field does not apply; the last six for the Load shapes, perf/load_shapes.h,
+// whose bound / expectedBound count decoded / generated objects). Exit codes: 0 every run bound what a correct run binds; 2 usage (unknown shape);
 // 3 a run bound the wrong number of pods (a correctness bug, named on stderr) or the memory
 // child failed. Targets missed are a result, not an error (exit 0). Progress goes to stderr.
 #pragma once

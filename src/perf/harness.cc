@@ -103,10 +103,38 @@ tl::expected<Measurement, std::string> RunWhole(const Shape& shape, const RunOpt
   return m;
 }
 
+// RunLoadShape: a kLoad shape; `bound` / `expected_bound` are objects decoded / generated.
+tl::expected<Measurement, std::string> RunLoadShape(const Shape& shape, const RunOptions& options) {
+  auto r = shape.load(options.scale, LoadTiming{options.timing, options.repetitions});
+  if (!r) return tl::unexpected(r.error());
+  Measurement m;
+  m.shape = shape.name;
+  m.unit = shape.unit;
+  m.bound = r->objects;
+  m.expected_bound = r->expected_objects;
+  m.seconds = r->seconds;
+  m.wall_seconds = r->wall_seconds;
+  const double mb = static_cast<double>(r->file_bytes) / 1e6;
+  m.file_mb = mb;
+  if (!options.timing) return m;
+  m.value = mb / std::max(r->seconds, 1e-9);
+  m.objects_per_second = static_cast<double>(r->objects) / std::max(r->seconds, 1e-9);
+  m.parser_mb_per_second = mb / std::max(r->parser_seconds, 1e-9);
+  m.parser_ratio = r->seconds / std::max(r->parser_seconds, 1e-9);
+  if (r->peak_growth_bytes) {
+    constexpr double kMiB = 1024.0 * 1024.0;
+    m.rss_above_file_mib = static_cast<double>(*r->peak_growth_bytes - r->file_bytes) / kMiB;
+    m.rss_file_ratio = static_cast<double>(*r->peak_growth_bytes) / static_cast<double>(r->file_bytes);
+  }
+  SetTarget(shape, &m);
+  return m;
+}
+
 }  // namespace
 
 tl::expected<Measurement, std::string> RunShape(const Shape& shape, const RunOptions& options) {
   if (shape.measure == Measure::kRunSeconds) return RunWhole(shape, options);
+  if (shape.measure == Measure::kLoad) return RunLoadShape(shape, options);
   if (shape.measure == Measure::kResidentBytes) {
     if (!options.timing) {
       // Correctness only: the run must complete and bind nothing new.

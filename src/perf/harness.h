@@ -57,6 +57,16 @@ struct Measurement {
   double wall_seconds = 0;  // median wall seconds of the same runs
   std::optional<double> bytes_per_pod;
   std::optional<double> bytes_per_node;
+  // Load shapes (perf/load_shapes.h): the dump's size, objects decoded per CPU second, the
+  // parser alone on the same bytes (MB/s) and our seconds over its seconds, and the peak
+  // resident growth of a process loading the file: MiB above the file's size, and as a
+  // multiple of the file's size.
+  std::optional<double> file_mb;
+  std::optional<double> objects_per_second;
+  std::optional<double> parser_mb_per_second;
+  std::optional<double> parser_ratio;
+  std::optional<double> rss_above_file_mib;
+  std::optional<double> rss_file_ratio;
   bool correct() const { return bound == expected_bound; }
 };
 

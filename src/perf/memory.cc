@@ -34,6 +34,33 @@ void ResetPeak() {
 
 }  // namespace
 
+tl::expected<int64_t, std::string> MeasurePeakGrowth(const std::function<void()>& work) {
+  int fds[2];
+  if (pipe(fds) != 0) return tl::unexpected(std::string("pipe: ") + std::strerror(errno));
+  std::fflush(nullptr);
+  const pid_t child = fork();
+  if (child < 0) return tl::unexpected(std::string("fork: ") + std::strerror(errno));
+  if (child == 0) {
+    close(fds[0]);
+    ResetPeak();
+    const int64_t before = StatusBytes("VmRSS:");
+    work();
+    const int64_t growth = StatusBytes("VmHWM:") - before;
+    const ssize_t n = write(fds[1], &growth, sizeof growth);
+    _exit(n == static_cast<ssize_t>(sizeof growth) ? 0 : 1);
+  }
+  close(fds[1]);
+  int64_t growth = 0;
+  const ssize_t n = read(fds[0], &growth, sizeof growth);
+  close(fds[0]);
+  int status = 0;
+  waitpid(child, &status, 0);
+  if (n != static_cast<ssize_t>(sizeof growth) || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    return tl::unexpected(std::string("the measuring child process failed"));
+  }
+  return growth;
+}
+
 tl::expected<MemoryReading, std::string> MeasureScheduleMemory(const std::function<api::ObjectSet()>& build) {
   int fds[2];
   if (pipe(fds) != 0) return tl::unexpected(std::string("pipe: ") + std::strerror(errno));

@@ -26,6 +26,10 @@ struct MemoryReading {
   int64_t total = 0;
 };
 
+// MeasurePeakGrowth: peak resident growth (bytes) of a forked child while it runs `work` (Linux
+// only). Errors: fork/pipe failure or a child that died, as a message.
+[[nodiscard]] tl::expected<int64_t, std::string> MeasurePeakGrowth(const std::function<void()>& work);
+
 // MeasureScheduleMemory: runs `build` then Schedule in a forked child and returns its readings.
 // Errors: fork/pipe failure or a child that died, as a message. O(one Schedule run).
 [[nodiscard]] tl::expected<MemoryReading, std::string> MeasureScheduleMemory(

@@ -53,6 +53,30 @@ enum class Measure {
   kTimePerUnit,   // value = seconds per unit, reported in `unit` (µs or ms)
   kResidentBytes, // value = resident MiB of one Schedule run (see perf/memory.h)
   kRunSeconds,    // value = CPU seconds of one whole run of Shape::prepare's program (simulations)
+  kLoad,          // value = MB/s of loading a generated dump (perf/load_shapes.h)
+};
+
+// LoadTiming: how a kLoad shape runs: `timing` false = one untimed load, counts only.
+struct LoadTiming {
+  bool timing = true;
+  int repetitions = 5;
+};
+
+// LoadReading: one kLoad measurement.
+//   file_bytes                 size of the generated dump
+//   objects / expected_objects Nodes + Pods + PodGroups decoded by the last load / generated
+//   seconds, wall_seconds      median thread CPU / wall seconds of one load (read + parse + decode)
+//   parser_seconds             median thread CPU seconds of the parser alone on the same bytes
+//                              (codec/raw_parse.h); 0 when not timed
+//   peak_growth_bytes          peak resident growth of a child process loading the file
+struct LoadReading {
+  int64_t file_bytes = 0;
+  int64_t objects = 0;
+  int64_t expected_objects = 0;
+  double seconds = 0;
+  double wall_seconds = 0;
+  double parser_seconds = 0;
+  std::optional<int64_t> peak_growth_bytes;
 };
 
 // RunCount: what one kRunSeconds run completed (`done`) and what a correct run completes.
@@ -73,6 +97,7 @@ using PreparedRun = std::function<RunCount()>;
 //   build     builds the instance at a scale; deterministic (not used by kRunSeconds)
 //   prepare   kRunSeconds only: loads the input at a scale (untimed) and returns the timed run;
 //             errors name what could not be loaded (e.g. a trace file)
+//   load      kLoad only: generates the dump at a scale and measures loading it
 struct Shape {
   std::string name;
   std::string description;
@@ -83,6 +108,7 @@ struct Shape {
   std::optional<double> target;
   std::function<ShapeInput(Scale)> build;
   std::function<tl::expected<PreparedRun, std::string>(Scale)> prepare;
+  std::function<tl::expected<LoadReading, std::string>(Scale, const LoadTiming&)> load;
 };
 
 // Shapes: every shape, in a fixed order (the order of design.md's target table, then scaling).
