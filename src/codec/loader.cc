@@ -143,7 +143,14 @@ void ForEachObjectVector(api::ObjectSet& s, Fn&& fn) {
   fn(s.resource_slices);
   fn(s.resource_claims);
   fn(s.resource_claim_templates);
+  fn(s.deployments);
+  fn(s.replica_sets);
+  fn(s.stateful_sets);
+  fn(s.job_sets);
+  fn(s.leader_worker_sets);
 }
+static_assert(sizeof(api::ObjectSet) == 17 * sizeof(std::vector<int>),
+              "ForEachObjectVector must list every vector of api::ObjectSet");
 
 Loader::Checkpoint Loader::Save() const {
   Checkpoint c{errors_.size(), result_.warnings.size(), {}, skipped_, skipped_index_,

@@ -19,6 +19,7 @@
 namespace wasched::codec {
 namespace {
 
+using ::testing::Contains;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
@@ -957,6 +958,21 @@ TEST(LoaderTest, JsonInput) {
   EXPECT_EQ(r.objects.pods[0].priority, 5);
   EXPECT_EQ(r.objects.pods[0].containers[0].requests.at("cpu"), 500);
   EXPECT_EQ(r.objects.pods[0].containers[0].requests.at("memory"), 1048576);
+}
+
+// A JSON List's items are parsed one at a time; an item that is not strict JSON (`tru` is YAML)
+// makes the loader take back the items it decoded and read the text as YAML, once: both Nodes,
+// no duplicates.
+TEST(LoaderTest, JsonListWithANonJsonItemIsReadAgainAsYaml) {
+  const LoadResult r = MustLoad(
+      R"({"apiVersion": "v1", "kind": "List", "items": [
+           {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "a"}},
+           {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "b"}, "x": tru}]})",
+      "l.json");
+  ASSERT_EQ(r.objects.nodes.size(), 2u);
+  EXPECT_EQ(r.objects.nodes[0].meta.name, "a");
+  EXPECT_EQ(r.objects.nodes[1].meta.name, "b");
+  EXPECT_THAT(r.warnings, Contains(HasSubstr("unknown field \"items[1].x\"")));
 }
 
 TEST(LoaderTest, JsonSyntaxError) {
