@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"sort"
 	"strings"
 	"sync"
@@ -238,6 +239,9 @@ func applyLane(ctx context.Context, c *kube.Client, objs []manifest.Object) (*Re
 			continue
 		}
 		u := prepareForCreate(o.Unstructured)
+		if r == RankNode {
+			u.Object["status"] = NodeStatus(o.Unstructured) // kept on create: no second write
+		}
 		if r == RankNamespace {
 			if err := createNamespace(ctx, c, u); err != nil {
 				return rec, &InputError{Where: o.Where(), Err: err}
@@ -286,6 +290,56 @@ func EnsureNamespace(ctx context.Context, c *kube.Client, ns string) (bool, erro
 	u.SetKind("Namespace")
 	u.SetName(ns)
 	return true, createNamespace(ctx, c, u)
+}
+
+// NodeStatus is the status a kubelet would report for the input Node: its status, with
+// allocatable = capacity when only capacity is given, `pods: 110` (kubelet's default maxPods)
+// when absent, and a Ready condition when none is given.
+func NodeStatus(in *unstructured.Unstructured) map[string]interface{} {
+	status, _, _ := unstructured.NestedMap(in.Object, "status")
+	now := metav1.Now().UTC().Format(time.RFC3339)
+	if status == nil {
+		status = map[string]interface{}{}
+	}
+	capacity, _, _ := unstructured.NestedMap(status, "capacity")
+	alloc, hasAlloc, _ := unstructured.NestedMap(status, "allocatable")
+	if !hasAlloc && capacity != nil {
+		alloc = capacity
+	}
+	if alloc == nil {
+		alloc = map[string]interface{}{}
+	}
+	if _, ok := alloc["pods"]; !ok {
+		alloc["pods"] = "110"
+	}
+	if capacity == nil {
+		capacity = alloc
+	}
+	if _, ok := capacity["pods"]; !ok {
+		capacity["pods"] = alloc["pods"]
+	}
+	status["allocatable"] = alloc
+	status["capacity"] = capacity
+	conds, _, _ := unstructured.NestedSlice(status, "conditions")
+	if !hasReady(status) {
+		conds = append(conds, map[string]interface{}{
+			"type": "Ready", "status": "True", "reason": "KubeletReady",
+			"message":           "wasched-reference: no kubelet; the node is reported Ready",
+			"lastHeartbeatTime": now, "lastTransitionTime": now,
+		})
+	}
+	status["conditions"] = conds
+	return status
+}
+
+func hasReady(status map[string]interface{}) bool {
+	conds, _, _ := unstructured.NestedSlice(status, "conditions")
+	for _, ci := range conds {
+		if m, ok := ci.(map[string]interface{}); ok && m["type"] == "Ready" {
+			return true
+		}
+	}
+	return false
 }
 
 // createNamespace creates a namespace, waiting out a namespace of the same name that is still
@@ -377,43 +431,12 @@ func writeStatus(ctx context.Context, c *kube.Client, rank int, in, created *uns
 	now := metav1.Now().UTC().Format(time.RFC3339)
 	switch rank {
 	case RankNode:
-		if status == nil {
-			status = map[string]interface{}{}
+		status = NodeStatus(in)
+		// The API server keeps a Node's status on create (applyLane sends it): nothing to write
+		// when it did.
+		if got, ok, _ := unstructured.NestedMap(created.Object, "status"); ok && reflect.DeepEqual(got["allocatable"], status["allocatable"]) && hasReady(got) {
+			return nil
 		}
-		capacity, _, _ := unstructured.NestedMap(status, "capacity")
-		alloc, hasAlloc, _ := unstructured.NestedMap(status, "allocatable")
-		if !hasAlloc && capacity != nil {
-			alloc = capacity
-		}
-		if alloc == nil {
-			alloc = map[string]interface{}{}
-		}
-		if _, ok := alloc["pods"]; !ok {
-			alloc["pods"] = "110"
-		}
-		if capacity == nil {
-			capacity = alloc
-		}
-		if _, ok := capacity["pods"]; !ok {
-			capacity["pods"] = alloc["pods"]
-		}
-		status["allocatable"] = alloc
-		status["capacity"] = capacity
-		conds, _, _ := unstructured.NestedSlice(status, "conditions")
-		hasReady := false
-		for _, ci := range conds {
-			if m, ok := ci.(map[string]interface{}); ok && m["type"] == "Ready" {
-				hasReady = true
-			}
-		}
-		if !hasReady {
-			conds = append(conds, map[string]interface{}{
-				"type": "Ready", "status": "True", "reason": "KubeletReady",
-				"message":           "wasched-reference: no kubelet; the node is reported Ready",
-				"lastHeartbeatTime": now, "lastTransitionTime": now,
-			})
-		}
-		status["conditions"] = conds
 	case RankRunningPod:
 		if status == nil {
 			status = map[string]interface{}{}

@@ -87,14 +87,28 @@ func Cleanup(ctx context.Context, c *kube.Client, namespaces []string, cluster [
 			return err
 		}
 	}
+	// Cluster-scoped objects: 16 deletions in flight.
 	byGVR := map[schema.GroupVersionResource][]string{}
+	delErrs := make([]error, len(cluster))
+	sem = make(chan struct{}, 16)
 	for i := len(cluster) - 1; i >= 0; i-- {
 		o := cluster[i]
-		err := c.Dyn.Resource(o.GVR).Delete(ctx, o.Name, force)
-		if err != nil && !apierrors.IsNotFound(err) {
-			return fmt.Errorf("deleting %s %s: %w", o.GVR.Resource, o.Name, err)
-		}
 		byGVR[o.GVR] = append(byGVR[o.GVR], o.Name)
+		wg.Add(1)
+		sem <- struct{}{}
+		go func(i int, o ClusterObject) {
+			defer wg.Done()
+			defer func() { <-sem }()
+			if err := c.Dyn.Resource(o.GVR).Delete(ctx, o.Name, force); err != nil && !apierrors.IsNotFound(err) {
+				delErrs[i] = fmt.Errorf("deleting %s %s: %w", o.GVR.Resource, o.Name, err)
+			}
+		}(i, o)
+	}
+	wg.Wait()
+	for _, err := range delErrs {
+		if err != nil {
+			return err
+		}
 	}
 	for _, ns := range namespaces {
 		if err := waitEmpty(ctx, pods.Namespace(ns), time.Until(deadline)); err != nil {
