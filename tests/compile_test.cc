@@ -250,7 +250,7 @@ TEST(CompileTest, InputWithoutJobIsAnError) {
   const auto r = test::RunCommand({WASCHED_BINARY, "compile", "-f", kTwoZones});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.out, "");
-  EXPECT_THAT(r.err, HasSubstr("no batch/v1 Job in the input"));
+  EXPECT_THAT(r.err, HasSubstr("no Job, JobSet, LeaderWorkerSet, Deployment, ReplicaSet or StatefulSet in the input"));
 }
 
 TEST(CompileTest, UsageErrors) {

@@ -27,12 +27,14 @@ constexpr const char* kVersion = "wasched 0.1.0";
 
 // CommonFlags: flags `schedule` and `demo` share, as given on the command line.
 struct CommonFlags {
+  controller::ManagerOptions controllers;
   std::string output = "table";
   std::vector<std::string> feature_gates;
   std::string scoring_strategy = "LeastAllocated";
 };
 
 void AddCommonFlags(CLI::App* cmd, CommonFlags* flags) {
+  AddControllerFlags(cmd, &flags->controllers);
   cmd->add_option("-o,--output", flags->output, "Output format: table (for people), json, yaml")
       ->check(CLI::IsMember({"table", "json", "yaml"}))
       ->capture_default_str();
@@ -67,6 +69,7 @@ tl::expected<ScheduleOptions, std::string> ToScheduleOptions(const CommonFlags& 
   auto scoring = ParseScoringStrategy(flags.scoring_strategy);
   if (!scoring) return tl::unexpected(scoring.error());
   options.scheduler.scoring = *scoring;
+  options.controllers = flags.controllers;
   return options;
 }
 
@@ -75,7 +78,8 @@ int RunParsed(int argc, const char* const* argv, std::istream& in, std::ostream&
   CLI::App app{
       "wasched: Kubernetes v1.37 workload-aware (gang) scheduling, offline.\n"
       "Reads manifests (Nodes, Pods, PriorityClasses, Workloads, PodGroups, "
-      "CompositePodGroups, Jobs, PodDisruptionBudgets, DRA DeviceClasses, ResourceSlices, "
+      "CompositePodGroups, Jobs, JobSets, LeaderWorkerSets, Deployments, ReplicaSets, "
+      "StatefulSets, PodDisruptionBudgets, DRA DeviceClasses, ResourceSlices, "
       "ResourceClaims and templates) and shows what the v1.37 scheduler would bind, leave "
       "pending or preempt, and why; compiles Jobs, converts older manifests, benchmarks, and "
       "replays GPU traces.",
@@ -161,6 +165,8 @@ int RunParsed(int argc, const char* const* argv, std::istream& in, std::ostream&
   validate->add_option("--feature-gates", validate_gates, "Comma-separated Name=true|false pairs")
       ->allow_extra_args(false)
       ->type_name("K=V,...");
+  controller::ManagerOptions validate_controllers;
+  AddControllerFlags(validate, &validate_controllers);
   std::vector<std::string> validate_old;
   validate
       ->add_option("--old", validate_old,
@@ -204,6 +210,7 @@ int RunParsed(int argc, const char* const* argv, std::istream& in, std::ostream&
       return kExitUsage;
     }
     validate_options.gates = *gates;
+    validate_options.controllers = validate_controllers;
     return RunValidate(validate_options, in, out, err);
   }
 

@@ -5,6 +5,7 @@
 #include <istream>
 #include <memory>
 #include <ostream>
+#include <map>
 #include <set>
 #include <string_view>
 
@@ -16,8 +17,10 @@
 #include "codec/generated_encoding.h"
 #include "codec/input_limits.h"
 #include "controller/job/job_pods.h"
+#include "util/saturating.h"
 #include "codec/loader.h"
 #include "controller/job/job_controller.h"
+#include "controller/manager/controller_manager.h"
 #include "validation/api_validation.h"
 #include "validation/object_set_validation.h"
 #include "util/field_value.h"
@@ -31,95 +34,178 @@ namespace {
 // (spec/was-v1.37.md §4.2), a missing ResourceClaimTemplate leaves the group's claim uncreated
 // (§7); a missing PriorityClass is refused by the Priority admission plugin, and field errors
 // (a name over 63 characters) by validation.
-std::string CreatedObjectNote(const InputError& e) {
+std::string CreatedObjectNote(const InputError& e, const std::string& who) {
   const FieldError& f = e.error;
   if (f.type == FieldErrorType::kNotFound && f.field == "spec.schedulingGroup.podGroupName") {
     return fmt::format(
-        "created by the Job controller; the API server accepts it and the scheduler holds it at "
+        "created by the {}; the API server accepts it and the scheduler holds it at "
         "PreEnqueue until PodGroup {} exists",
-        f.bad_value);
+        who, f.bad_value);
   }
   if (f.type == FieldErrorType::kNotFound && f.field.ends_with(".resourceClaimTemplateName")) {
     return fmt::format(
-        "created by the Job controller; the API server accepts it, but the ResourceClaim "
+        "created by the {}; the API server accepts it, but the ResourceClaim "
         "controller cannot create the claim from ResourceClaimTemplate {}, so the pods stay "
         "pending",
-        f.bad_value);
+        who, f.bad_value);
   }
   if (f.type == FieldErrorType::kNotFound && f.field.ends_with(".resourceClaimName")) {
     return fmt::format(
-        "created by the Job controller; the API server accepts it, and the pods stay pending "
+        "created by the {}; the API server accepts it, and the pods stay pending "
         "until ResourceClaim {} exists",
-        f.bad_value);
+        who, f.bad_value);
   }
-  return "created by the Job controller; the API server would refuse it";
+  return fmt::format("created by the {}; the API server would refuse it", who);
 }
 
 }  // namespace
 
-std::optional<InputError> CheckJobCreationLimit(const api::ObjectSet& objects) {
-  int64_t count = static_cast<int64_t>(
-      objects.nodes.size() + objects.pods.size() + objects.priority_classes.size() +
-      objects.workloads.size() + objects.pod_groups.size() + objects.composite_pod_groups.size() +
-      objects.jobs.size() + objects.pod_disruption_budgets.size() + objects.device_classes.size() +
-      objects.resource_slices.size() + objects.resource_claims.size() +
-      objects.resource_claim_templates.size());
+std::optional<InputError> CheckCreationLimit(const api::ObjectSet& objects) {
+  int64_t count = 0;
+  api::ForEachKind(objects, [&](const char*, bool, const auto& list) {
+    count += static_cast<int64_t>(list.size());
+  });
+  auto over = [&](int64_t created, const api::ObjectMeta& meta, const char* kind,
+                  const char* field, int64_t value, const std::string& what) -> std::optional<InputError> {
+    count = SaturatingAdd(count, created);
+    if (count <= codec::kMaxObjects) return std::nullopt;
+    return InputError{
+        meta.source, std::string(kind) + " " + api::NamespacedName(meta),
+        FieldError{FieldErrorType::kInvalid, field, std::to_string(value),
+                   fmt::format("{}; with the {} objects before them that exceeds the input limit "
+                               "of {} objects",
+                               what, SaturatingAdd(count, -created), codec::kMaxObjects),
+                   ""}};
+  };
   for (const api::Job& job : objects.jobs) {
     // At most a Workload, a PodGroup and WantActive pods per Job.
     const int64_t pods = controller::job::WantActive(job);
-    count += 2 + pods;
-    if (count <= codec::kMaxObjects) continue;
     const bool by_completions = job.completions && *job.completions < api::EffectiveParallelism(job);
-    return InputError{
-        job.meta.source, "Job " + api::NamespacedName(job.meta),
-        FieldError{FieldErrorType::kInvalid,
-                   by_completions ? "spec.completions" : "spec.parallelism",
-                   std::to_string(by_completions ? *job.completions
-                                                 : api::EffectiveParallelism(job)),
-                   fmt::format("the Job controller would create {} pods; with the {} objects "
-                               "before them that exceeds the input limit of {} objects",
-                               pods, count - pods, codec::kMaxObjects),
-                   ""}};
+    if (auto e = over(2 + pods, job.meta, "Job", by_completions ? "spec.completions" : "spec.parallelism",
+                      by_completions ? *job.completions : api::EffectiveParallelism(job),
+                      fmt::format("the Job controller would create {} pods", pods))) {
+      return e;
+    }
+  }
+  for (const api::Deployment& d : objects.deployments) {
+    const int64_t r = std::max<int64_t>(0, api::EffectiveReplicas(d.replicas));
+    if (auto e = over(1 + r, d.meta, "Deployment", "spec.replicas", r,
+                      fmt::format("its ReplicaSet would create {} pods", r))) {
+      return e;
+    }
+  }
+  for (const api::ReplicaSet& rs : objects.replica_sets) {
+    const int64_t r = std::max<int64_t>(0, api::EffectiveReplicas(rs.replicas));
+    if (auto e = over(r, rs.meta, "ReplicaSet", "spec.replicas", r,
+                      fmt::format("the ReplicaSet controller would create {} pods", r))) {
+      return e;
+    }
+  }
+  for (const api::StatefulSet& s : objects.stateful_sets) {
+    const int64_t r = std::max<int64_t>(0, api::EffectiveReplicas(s.replicas));
+    if (auto e = over(r, s.meta, "StatefulSet", "spec.replicas", r,
+                      fmt::format("the StatefulSet controller would create {} pods", r))) {
+      return e;
+    }
+  }
+  for (const api::JobSet& js : objects.job_sets) {
+    int64_t created = 2;  // a Workload and a CompositePodGroup at most
+    for (const api::ReplicatedJob& rj : js.replicated_jobs) {
+      const int64_t replicas = std::max<int32_t>(0, rj.replicas);
+      const int64_t per_job = 2 + std::max<int32_t>(0, controller::job::WantActive(rj.job_template));
+      created = SaturatingAdd(created, replicas * per_job);
+    }
+    if (auto e = over(created, js.meta, "JobSet", "spec.replicatedJobs",
+                      static_cast<int64_t>(js.replicated_jobs.size()),
+                      fmt::format("its Jobs, their pods and groups would be {} objects", created))) {
+      return e;
+    }
+  }
+  for (const api::LeaderWorkerSet& l : objects.leader_worker_sets) {
+    const int64_t replicas = std::max<int32_t>(0, l.replicas);
+    const int64_t size = std::max<int32_t>(0, l.size);
+    const int64_t created = SaturatingAdd(2, replicas * (size + 4));
+    if (auto e = over(created, l.meta, "LeaderWorkerSet", "spec.leaderWorkerTemplate.size", size,
+                      fmt::format("its StatefulSets, {} × {} pods and groups would be {} objects",
+                                  replicas, size, created))) {
+      return e;
+    }
   }
   return std::nullopt;
 }
 
-InputErrors CreatedObjectErrors(const api::ObjectSet& objects,
-                                const controller::job::ControllerRun& run,
+InputErrors CreatedObjectErrors(const api::ObjectSet& objects, const api::ObjectSet& generated,
                                 const FeatureGates& gates) {
-  std::set<std::string> created;
-  for (const api::Workload& o : run.generated.workloads) created.insert("Workload " + api::NamespacedName(o.meta));
-  for (const api::PodGroup& o : run.generated.pod_groups) created.insert("PodGroup " + api::NamespacedName(o.meta));
-  for (const api::Pod& o : run.generated.pods) created.insert("Pod " + api::NamespacedName(o.meta));
+  // Created objects by label, with the controller that created them (upstream's names: the
+  // kind of the object's controller owner; a LeaderWorkerSet's worker StatefulSet is its pod
+  // controller's).
+  std::map<std::string, std::string> created;
+  api::ForEachKind(generated, [&](const char* kind, bool, const auto& list) {
+    for (const auto& o : list) {
+      std::string who = "controllers";
+      for (const api::OwnerReference& ref : o.meta.owner_references) {
+        if (!ref.controller) continue;
+        who = ref.kind == "Pod" ? "LeaderWorkerSet controller" : ref.kind + " controller";
+      }
+      created.emplace(std::string(kind) + " " + api::NamespacedName(o.meta), who);
+    }
+  });
   InputErrors out;
   if (created.empty()) return out;
   InputErrors ignored_warnings;
   for (InputError& e : validation::ValidateForSchedule(objects, gates, &ignored_warnings)) {
-    if (created.count(e.object) == 0) continue;
-    const std::string note = CreatedObjectNote(e);
+    auto it = created.find(e.object);
+    if (it == created.end()) continue;
+    const std::string note = CreatedObjectNote(e, it->second);
     e.error.detail = e.error.detail.empty() ? "(" + note + ")" : e.error.detail + " (" + note + ")";
     out.push_back(std::move(e));
   }
   return out;
 }
 
-std::optional<controller::job::ControllerRun> RunJobControllerChecked(api::ObjectSet* objects,
-                                                                     const FeatureGates& gates,
-                                                                     bool refuse_invalid,
-                                                                     std::ostream& err) {
-  if (auto limit = CheckJobCreationLimit(*objects)) {
+std::optional<controller::ManagerRun> RunControllersChecked(
+    api::ObjectSet* objects, const controller::ManagerOptions& options, bool refuse_invalid,
+    std::ostream& err) {
+  if (auto limit = CheckCreationLimit(*objects)) {
     err << "error: " << limit->ToString() << '\n';
     return std::nullopt;
   }
-  controller::job::ControllerRun run = controller::job::RunJobController(objects, gates);
+  const controller::ControllerManager manager(options);
+  controller::ManagerRun run = manager.Run(objects);
   for (const std::string& w : run.warnings) err << "warning: " << EscapeForTerminal(w) << '\n';
   for (const std::string& e : run.events) err << "event: " << EscapeForTerminal(e) << '\n';
-  const InputErrors created_errors = CreatedObjectErrors(*objects, run, gates);
+  // What JobSet's / LeaderWorkerSet's webhook refuses: the object itself is invalid.
+  for (const InputError& e : run.errors) {
+    err << (refuse_invalid ? "error: " : "warning: ") << e.ToString() << '\n';
+  }
+  const InputErrors created_errors = CreatedObjectErrors(*objects, run.generated, options.gates);
   for (const InputError& e : created_errors) {
     err << (refuse_invalid ? "error: " : "warning: ") << e.ToString() << '\n';
   }
-  if (!created_errors.empty() && refuse_invalid) return std::nullopt;
+  if ((!created_errors.empty() || !run.errors.empty()) && refuse_invalid) return std::nullopt;
   return run;
+}
+
+bool CheckReleased(const api::ObjectSet& objects, size_t first, const FeatureGates& gates,
+                   bool refuse_invalid, std::ostream& err) {
+  api::ObjectSet released;
+  for (size_t i = first; i < objects.pods.size(); ++i) released.pods.push_back(objects.pods[i]);
+  const InputErrors errors = CreatedObjectErrors(objects, released, gates);
+  for (const InputError& e : errors) {
+    err << (refuse_invalid ? "error: " : "warning: ") << e.ToString() << '\n';
+  }
+  return errors.empty() || !refuse_invalid;
+}
+
+void AddControllerFlags(CLI::App* cmd, controller::ManagerOptions* options) {
+  cmd->add_flag("--jobset-gang-of-gangs", options->jobset_gang_of_gangs,
+                "JobSets become a CompositePodGroup tree (a root over one PodGroup per "
+                "ReplicatedJob or per Job): JobSet KEP-969's gang-of-gangs design, not published "
+                "by JobSet yet");
+  cmd->add_flag("--lws-composite-groups", options->lws_composite_groups,
+                "Every LeaderWorkerSet group becomes a CompositePodGroup (leader + workers, "
+                "minGroupCount 2): not published by LeaderWorkerSet yet (its KEP-666 makes one "
+                "flat PodGroup per group, which spec.scheduling gives)");
 }
 
 int RunCompile(const CompileOptions& options, std::istream& in, std::ostream& out,
@@ -139,13 +225,19 @@ int RunCompile(const CompileOptions& options, std::istream& in, std::ostream& ou
     for (const InputError& e : errors) err << "error: " << e.ToString() << '\n';
     return kExitInvalidInput;
   }
-  if (objects.jobs.empty()) {
-    err << "error: no batch/v1 Job in the input: compile shows what the Job controller makes of "
-           "a Job\n";
+  if (objects.jobs.empty() && objects.job_sets.empty() && objects.leader_worker_sets.empty() &&
+      objects.deployments.empty() && objects.replica_sets.empty() && objects.stateful_sets.empty()) {
+    err << "error: no Job, JobSet, LeaderWorkerSet, Deployment, ReplicaSet or StatefulSet in the "
+           "input: compile shows what their controllers make of them\n";
     return kExitInvalidInput;
   }
-  const auto run = RunJobControllerChecked(&objects, options.gates, /*refuse_invalid=*/false, err);
+  controller::ManagerOptions controllers = options.controllers;
+  controllers.gates = options.gates;
+  const auto run = RunControllersChecked(&objects, controllers, /*refuse_invalid=*/false, err);
   if (!run) return kExitInvalidInput;
+  for (const std::string& w : controller::ControllerManager::DeferredWarnings(*run)) {
+    err << "warning: " << EscapeForTerminal(w) << '\n';
+  }
   const std::string text = options.json ? codec::EncodeObjectsJsonList(run->generated)
                                         : codec::EncodeObjectsYaml(run->generated);
   return WriteOutput(out, err, text, kExitOk);
@@ -155,19 +247,21 @@ std::optional<int> RunCompileIfSelected(CLI::App& app, int argc, const char* con
                                         std::istream& in, std::ostream& out, std::ostream& err) {
   CLI::App* compile = app.add_subcommand(
       "compile",
-      "Show what the v1.37 Job controller makes of batch/v1 Jobs: the Workload compiled from "
-      "spec.scheduling, its PodGroup and the Job's Pods");
+      "Show what the workload controllers make of the input: the v1.37 Job controller's "
+      "Workload, PodGroup and Pods, and the Deployment, ReplicaSet, StatefulSet, JobSet and "
+      "LeaderWorkerSet controllers' objects");
   struct Flags {
     std::vector<std::string> paths;
     std::string output = "yaml";
     std::vector<std::string> gates;
+    controller::ManagerOptions controllers;
   };
   // The flags are bound to `flags`; the no-op callback keeps them alive as long as `app`.
   auto flags = std::make_shared<Flags>();
   compile->callback([flags] {});
   compile
       ->add_option("-f,--filename", flags->paths,
-                   "Job manifests: files, folders (every *.yaml, *.yml, *.json, sorted) or - for "
+                   "Manifests: files, folders (every *.yaml, *.yml, *.json, sorted) or - for "
                    "stdin")
       ->required()
       ->type_name("PATH");
@@ -177,6 +271,7 @@ std::optional<int> RunCompileIfSelected(CLI::App& app, int argc, const char* con
   compile->add_option("--feature-gates", flags->gates, "Comma-separated Name=true|false pairs")
       ->allow_extra_args(false)
       ->type_name("K=V,...");
+  AddControllerFlags(compile, &flags->controllers);
 
   if (!IsSelected(argc, argv, "compile")) return std::nullopt;
   if (auto code = ParseOrExitCode(app, argc, argv, out, err)) return code;
@@ -191,6 +286,7 @@ std::optional<int> RunCompileIfSelected(CLI::App& app, int argc, const char* con
     return kExitUsage;
   }
   options.gates = *gates;
+  options.controllers = flags->controllers;
   return RunCompile(options, in, out, err);
 }
 

@@ -1,21 +1,26 @@
 // File: cli/compile_command.h
 //
-// `wasched compile`: what a batch/v1 Job becomes under the v1.37 Job controller (gate
-// WorkloadWithJob; spec/was-v1.37.md §8, KEP-5547): the Workload compiled from its
-// `spec.scheduling`, the PodGroup materialized from it and the Job's Pods naming that PodGroup.
+// `wasched compile`: what the workload controllers make of the input (spec/was-v1.37.md §8,
+// KEP-5547; controller/manager/controller_manager.h): the v1.37 Job controller's Workload,
+// PodGroup and Pods for batch/v1 Jobs, and the Deployment, ReplicaSet, StatefulSet, JobSet and
+// LeaderWorkerSet controllers' ReplicaSets, StatefulSets, Jobs, Workloads, CompositePodGroups,
+// PodGroups and Pods.
 //
-//   wasched compile -f JOB... [-o yaml|json] [--feature-gates K=V,...]
+//   wasched compile -f PATH... [-o yaml|json] [--feature-gates K=V,...]
+//                   [--jobset-gang-of-gangs] [--lws-composite-groups]
 //
-// Pipeline: codec::LoadPaths → ApplyFeatureGates → validation::ValidateCreate (the Jobs and
-// anything else in the input, as the API server would) → controller::job::RunJobController
-// (every Job, in input order; Workloads / PodGroups / Pods already in the input are discovered,
-// not recreated) → the created objects on stdout: YAML documents separated by `---` (default)
-// or a `v1` `List` (JSON), Workloads first, then PodGroups, then Pods.
-// stderr: `warning: …` lines (a Job without metadata.uid gets a uid derived from its namespace
-// and name; controller errors) and `event: <type> <reason> Job <ns/name>: <message>` lines
-// (the events the controller records: WorkloadCreated, PodGroupCreated, …).
+// Pipeline: codec::LoadPaths → ApplyFeatureGates → validation::ValidateCreate (as the API server
+// would) → controller::ControllerManager::Run (every controller, in input order; objects already
+// in the input are discovered, not recreated) → the created objects on stdout: YAML documents
+// separated by `---` (default) or a `v1` `List` (JSON): Workloads, CompositePodGroups,
+// PodGroups, Jobs, ReplicaSets, StatefulSets, then Pods. Pods that exist only once another pod
+// runs (exclusive placement's followers, StatefulSet OrderedReady, …) are not in the output; a
+// `warning:` line names them.
+// stderr: `warning: …` lines (derived uids, controller errors) and `event: <type> <reason>
+// <Kind ns/name>: <message>` lines (WorkloadCreated, PodGroupCreated, …).
 // Exit codes (design.md): 0 compiled; 1 invalid input (`error: …` lines naming file, object and
-// field path; nothing on stdout), also when the input holds no Job; 2 usage error.
+// field path; nothing on stdout), also when the input holds nothing a controller acts on;
+// 2 usage error.
 #pragma once
 
 #include <iosfwd>
@@ -24,7 +29,7 @@
 #include <vector>
 
 #include "api/object_set.h"
-#include "controller/job/job_controller.h"
+#include "controller/manager/controller_manager.h"
 #include "util/feature_gates.h"
 #include "util/field_error.h"
 
@@ -39,38 +44,53 @@ struct CompileOptions {
   std::vector<std::string> paths;
   bool json = false;
   FeatureGates gates;
+  // controllers: the options of ControllerManager (`gates` are copied in by the commands).
+  controller::ManagerOptions controllers;
 };
 
-// CheckJobCreationLimit: the input object limit (codec::kMaxObjects, codec/input_limits.h)
-// applied to what the Job controller would create, before it allocates anything: the input's
-// objects plus, per Job in input order, a Workload, a PodGroup and controller::job::WantActive
-// pods. The first Job that crosses the limit is an Invalid error at `spec.parallelism` (or
-// `spec.completions` when that bounds the pods), nullopt when all fit. Upstream has no such limit
-// for a NonIndexed Job (its controller creates pods in batches, 500 per sync); an Indexed Job's
-// parallelism is limited to 100000 by validation (validation/job_validation.h). O(Jobs).
-[[nodiscard]] std::optional<InputError> CheckJobCreationLimit(const api::ObjectSet& objects);
+// CheckCreationLimit: the input object limit (codec::kMaxObjects, codec/input_limits.h) applied
+// to what the controllers would create, before they allocate anything: the input's objects plus,
+// per Job, a Workload, a PodGroup and controller::job::WantActive pods; per Deployment a
+// ReplicaSet and its replicas; per ReplicaSet and StatefulSet its replicas; per JobSet its Jobs,
+// their pods and scheduling objects; per LeaderWorkerSet its StatefulSets, replicas × size pods
+// and a group per replica. The first object that crosses the limit is an Invalid error at the
+// field that makes the count (`spec.parallelism` / `spec.completions` for a Job, `spec.replicas`,
+// `spec.replicatedJobs`, `spec.leaderWorkerTemplate.size`), nullopt when all fit. Upstream has no
+// such limit (controllers create pods in batches). O(objects).
+[[nodiscard]] std::optional<InputError> CheckCreationLimit(const api::ObjectSet& objects);
 
 // CreatedObjectErrors: the pre-scheduling checks (validation::ValidateForSchedule) of `objects`
-// after controller::job::RunJobController added `run.generated` to them, keeping the errors of
-// the created objects, each detail followed by what upstream does with such an object
-// (`(created by the Job controller; the API server would refuse it)`, see below). O(objects).
+// after the controllers added `generated` to them, keeping the errors of the created objects,
+// each detail followed by what upstream does with such an object (`(created by the Job
+// controller; the API server would refuse it)`, see below). O(objects).
 [[nodiscard]] InputErrors CreatedObjectErrors(const api::ObjectSet& objects,
-                                              const controller::job::ControllerRun& run,
+                                              const api::ObjectSet& generated,
                                               const FeatureGates& gates);
 
-// RunJobControllerChecked: CheckJobCreationLimit (an `error: …` line and nullopt when crossed,
-// in compile and schedule alike), then controller::job::RunJobController on `objects` (already
-// validated), its warnings and events written to `err`, then the pre-scheduling checks
-// (validation::ValidateForSchedule) again, keeping what concerns the created objects: what the
-// API server would refuse to create (a pod naming a PriorityClass that does not exist, a name an
-// input object already has). Each says what upstream does with such an object: "the API server
-// would refuse it", or, for references the API server does not resolve, that the scheduler holds
-// the pod at PreEnqueue (missing PodGroup) or the pods stay pending (missing
-// ResourceClaimTemplate / ResourceClaim). Those are `error: …` lines and the result is nullopt when
-// `refuse_invalid` (schedule), else `warning: …` lines (compile shows the objects anyway).
-// The errors name the Job's file (created objects carry the Job's source).
-[[nodiscard]] std::optional<controller::job::ControllerRun> RunJobControllerChecked(
-    api::ObjectSet* objects, const FeatureGates& gates, bool refuse_invalid, std::ostream& err);
+// RunControllersChecked: CheckCreationLimit (an `error: …` line and nullopt when crossed, in
+// compile and schedule alike), then the controllers on `objects` (already validated), their
+// warnings and events written to `err`, then the pre-scheduling checks again, keeping what
+// concerns the created objects: what the API server would refuse to create (a pod naming a
+// PriorityClass that does not exist, a name an input object already has), and what JobSet's or
+// LeaderWorkerSet's webhook refuses (spec.scheduling). Each says what upstream does with such an
+// object: "the API server would refuse it", or, for references the API server does not resolve,
+// that the scheduler holds the pod at PreEnqueue (missing PodGroup) or the pods stay pending
+// (missing ResourceClaimTemplate / ResourceClaim). Those are `error: …` lines and the result is
+// nullopt when `refuse_invalid` (schedule), else `warning: …` lines (compile shows the objects
+// anyway). The errors name the creating object's file (created objects carry its source).
+[[nodiscard]] std::optional<controller::ManagerRun> RunControllersChecked(
+    api::ObjectSet* objects, const controller::ManagerOptions& options, bool refuse_invalid,
+    std::ostream& err);
+
+// CheckReleased: CreatedObjectErrors for the pods ReleaseDeferred created after a scheduling
+// round (`first` = their index in objects->pods), written to `err` like RunControllersChecked's;
+// false when some must refuse the run (`refuse_invalid`).
+[[nodiscard]] bool CheckReleased(const api::ObjectSet& objects, size_t first,
+                                 const FeatureGates& gates, bool refuse_invalid, std::ostream& err);
+
+// AddControllerFlags: --jobset-gang-of-gangs and --lws-composite-groups on `cmd`, bound to
+// `options`.
+void AddControllerFlags(CLI::App* cmd, controller::ManagerOptions* options);
 
 // RunCompile: the pipeline above; `in` serves "-". Output is written only on success.
 // O(input size + generated objects).

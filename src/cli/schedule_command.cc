@@ -11,6 +11,7 @@
 
 #include "cli/compile_command.h"
 #include "cli/feature_gates.h"
+#include "cli/schedule_rounds.h"
 #include "cli/table_output.h"
 #include "codec/loader.h"
 #include "kube/api_client.h"
@@ -117,15 +118,33 @@ tl::expected<ScheduledInput, int> LoadAndSchedule(const ScheduleOptions& options
     return tl::unexpected(kExitInvalidInput);
   }
 
-  // The Job controller runs for every Job (spec/was-v1.37.md §8): the Workloads, PodGroups and
-  // Pods it creates join the input and are scheduled; `generated` lists them.
-  auto run = RunJobControllerChecked(&objects, options.gates, /*refuse_invalid=*/true, err);
+  // The controllers run first (controller/manager/controller_manager.h): the Jobs,
+  // ReplicaSets, StatefulSets, Workloads, PodGroups and Pods they create join the input and are
+  // scheduled; `generated` lists them.
+  controller::ManagerOptions controllers = options.controllers;
+  controllers.gates = options.gates;
+  auto run = RunControllersChecked(&objects, controllers, /*refuse_invalid=*/true, err);
   if (!run) return tl::unexpected(kExitInvalidInput);
   // Pods whose claims depend on CEL outside wasched's subset wait as Unsupported (warned above).
   (void)validation::MarkPodsWithUnsupportedSelectors(&objects);
   sched::SchedulerOptions scheduler = options.scheduler;
   scheduler.pod_group_preemption_policy = options.gates.pod_group_preemption_policy;
   sched::ScheduleResult result = sched::Schedule(objects, scheduler);
+  // Rounds (cli/schedule_rounds.h): pods that exist only once others run.
+  const controller::ControllerManager manager(controllers);
+  while (!run->deferred.empty()) {
+    ApplyRound(result, &objects);
+    const size_t first = objects.pods.size();
+    if (manager.ReleaseDeferred(&objects, &*run) == 0) break;
+    if (!CheckReleased(objects, first, options.gates, /*refuse_invalid=*/true, err)) {
+      return tl::unexpected(kExitInvalidInput);
+    }
+    (void)validation::MarkPodsWithUnsupportedSelectors(&objects);
+    result = MergeRounds(std::move(result), sched::Schedule(objects, scheduler));
+  }
+  for (const std::string& w : controller::ControllerManager::DeferredWarnings(*run)) {
+    err << "warning: " << EscapeForTerminal(w) << '\n';
+  }
   result.generated = std::move(run->generated);
   return ScheduledInput{std::move(objects), std::move(result)};
 }

@@ -7,7 +7,9 @@
 //
 // Pipeline: codec::LoadPaths → warnings ("warning: ...") on stderr → cli::ApplyFeatureGates (drop
 // disabled fields) → validation::ValidateForSchedule (API create validation + pre-scheduling
-// checks, the same errors `validate` reports) → sched::Schedule → the output on stdout. Exit codes are the
+// checks, the same errors `validate` reports) → the workload controllers
+// (controller/manager/controller_manager.h) → sched::Schedule, in rounds when pods wait for
+// others to run (cli/schedule_rounds.h) → the output on stdout. Exit codes are the
 // fixed contract of design.md: 0 done (pending pods are a result, not an error), 1 invalid input
 // (one "error: ..." line per problem on stderr and nothing at all on stdout).
 #pragma once
@@ -18,6 +20,7 @@
 #include <tl/expected.hpp>
 #include <vector>
 
+#include "controller/manager/controller_manager.h"
 #include "util/feature_gates.h"
 #include "api/object_set.h"
 #include "sched/schedule_result.h"
@@ -65,6 +68,7 @@ struct ScheduleOptions {
   OutputFormat output = OutputFormat::kTable;
   FeatureGates gates;
   sched::SchedulerOptions scheduler;
+  controller::ManagerOptions controllers;  // the controllers' options (their gates: `gates`)
 };
 
 // ScheduledInput: the objects scheduled (input plus what the Job controller created) and the result.

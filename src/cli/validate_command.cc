@@ -21,10 +21,9 @@ namespace wasched::cli {
 namespace {
 
 std::size_t CountObjects(const api::ObjectSet& o) {
-  return o.nodes.size() + o.pods.size() + o.priority_classes.size() + o.workloads.size() +
-         o.pod_groups.size() + o.composite_pod_groups.size() + o.jobs.size() +
-         o.pod_disruption_budgets.size() + o.device_classes.size() + o.resource_slices.size() +
-         o.resource_claims.size() + o.resource_claim_templates.size();
+  std::size_t n = 0;
+  api::ForEachKind(o, [&](const char*, bool, const auto& list) { n += list.size(); });
+  return n;
 }
 
 // Load: the objects of `paths`, or nullopt with the decoding errors appended to `errors`.
@@ -54,16 +53,30 @@ int RunValidate(const ValidateOptions& options, std::istream& in, std::ostream& 
     errors = old ? validation::ValidateUpdateForSchedule(*old, *objects, options.gates, &warnings)
                  : validation::ValidateForSchedule(*objects, options.gates, &warnings);
     for (const InputError& w : warnings) err << "warning: " << w.ToString() << '\n';
-    // What `schedule` refuses after running the Job controller (QA2 finding 16): the objects it
-    // would create, checked the same way, on a copy (validate prints no controller events).
-    if (errors.empty() && !old && !objects->jobs.empty()) {
-      if (auto limit = CheckJobCreationLimit(*objects)) {
+    // What `schedule` refuses after running the controllers (QA2 finding 16): the objects they
+    // would create — waiting pods included — checked the same way, on a copy (validate prints
+    // no controller events).
+    const bool controlled = !objects->jobs.empty() || !objects->job_sets.empty() ||
+                            !objects->leader_worker_sets.empty() || !objects->deployments.empty() ||
+                            !objects->replica_sets.empty() || !objects->stateful_sets.empty();
+    if (errors.empty() && !old && controlled) {
+      if (auto limit = CheckCreationLimit(*objects)) {
         errors.push_back(std::move(*limit));
       } else {
         api::ObjectSet after = *objects;
-        const controller::job::ControllerRun run =
-            controller::job::RunJobController(&after, options.gates);
-        errors = CreatedObjectErrors(after, run, options.gates);
+        controller::ManagerOptions controllers = options.controllers;
+        controllers.gates = options.gates;
+        controller::ManagerRun run = controller::ControllerManager(controllers).Run(&after);
+        for (controller::DeferredPods& d : run.deferred) {
+          for (api::Pod& p : d.pods) {
+            run.generated.pods.push_back(p);
+            after.pods.push_back(std::move(p));
+          }
+        }
+        errors = std::move(run.errors);
+        for (InputError& e : CreatedObjectErrors(after, run.generated, options.gates)) {
+          errors.push_back(std::move(e));
+        }
       }
     }
   }

@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "controller/manager/controller_manager.h"
 #include "util/feature_gates.h"
 #include "util/field_error.h"
 
@@ -34,6 +35,7 @@ struct ValidateOptions {
   std::vector<std::string> old_paths;
   bool json = false;
   FeatureGates gates;
+  controller::ManagerOptions controllers;  // what `schedule` would run (their gates: `gates`)
 };
 
 // RunValidate: returns 0 (no error) or 1 (any error); the report is always written to `out`.

@@ -212,10 +212,32 @@ YamlTree ContainerTree(const api::Container& c, bool init) {
   YamlTree t = YamlTree::Map();
   t.Set("name", Str(c.name));
   if (init && c.restart_policy_always) t.Set("restartPolicy", Str("Always"));
-  if (!c.requests.empty() || !c.limits.empty()) {
+  if (!c.ports.empty()) {
+    YamlTree ports = YamlTree::Seq();
+    for (const api::ContainerPort& p : c.ports) {
+      YamlTree m = YamlTree::Map();
+      if (p.container_port != 0) m.Set("containerPort", Int(p.container_port));
+      if (p.host_port != 0) m.Set("hostPort", Int(p.host_port));
+      if (p.protocol != "TCP") m.Set("protocol", Str(p.protocol));
+      if (!p.host_ip.empty()) m.Set("hostIP", Str(p.host_ip));
+      ports.children.push_back(std::move(m));
+    }
+    t.Set("ports", std::move(ports));
+  }
+  if (!c.requests.empty() || !c.limits.empty() || !c.claims.empty()) {
     YamlTree r = YamlTree::Map();
     if (!c.requests.empty()) r.Set("requests", Resources(c.requests, c.non_integer_requests));
     if (!c.limits.empty()) r.Set("limits", Resources(c.limits, c.non_integer_limits));
+    if (!c.claims.empty()) {
+      YamlTree claims = YamlTree::Seq();
+      for (const api::ResourceClaimRequest& rc : c.claims) {
+        YamlTree m = YamlTree::Map();
+        m.Set("name", Str(rc.name));
+        if (!rc.request.empty()) m.Set("request", Str(rc.request));
+        claims.children.push_back(std::move(m));
+      }
+      r.Set("claims", std::move(claims));
+    }
     t.Set("resources", std::move(r));
   }
   return t;
@@ -256,9 +278,73 @@ YamlTree Term(const api::NodeSelectorTerm& term) {
   return m;
 }
 
+YamlTree Strings(const std::vector<std::string>& list) {
+  YamlTree t = YamlTree::Seq();
+  for (const std::string& s : list) t.children.push_back(Str(s));
+  return t;
+}
+
+YamlTree Selector(const api::LabelSelector& sel) {
+  YamlTree t = YamlTree::Map();
+  if (!sel.match_labels.empty()) t.Set("matchLabels", StringMap(sel.match_labels));
+  if (!sel.match_expressions.empty()) {
+    YamlTree list = YamlTree::Seq();
+    for (const api::LabelSelectorRequirement& r : sel.match_expressions) {
+      YamlTree m = YamlTree::Map();
+      m.Set("key", Str(r.key));
+      m.Set("operator", Str(r.op_text));
+      if (!r.values.empty()) m.Set("values", Strings(r.values));
+      list.children.push_back(std::move(m));
+    }
+    t.Set("matchExpressions", std::move(list));
+  }
+  return t;
+}
+
+YamlTree AffinityTerm(const api::PodAffinityTerm& term) {
+  YamlTree t = YamlTree::Map();
+  if (term.label_selector) t.Set("labelSelector", Selector(*term.label_selector));
+  if (!term.namespaces.empty()) t.Set("namespaces", Strings(term.namespaces));
+  t.Set("topologyKey", Str(term.topology_key));
+  if (term.namespace_selector) t.Set("namespaceSelector", Selector(*term.namespace_selector));
+  if (!term.match_label_keys.empty()) t.Set("matchLabelKeys", Strings(term.match_label_keys));
+  if (!term.mismatch_label_keys.empty()) t.Set("mismatchLabelKeys", Strings(term.mismatch_label_keys));
+  return t;
+}
+
+YamlTree PodAffinityTree(const api::PodAffinity& a) {
+  YamlTree t = YamlTree::Map();
+  if (!a.required.empty()) {
+    YamlTree list = YamlTree::Seq();
+    for (const auto& term : a.required) list.children.push_back(AffinityTerm(term));
+    t.Set("requiredDuringSchedulingIgnoredDuringExecution", std::move(list));
+  }
+  if (!a.preferred.empty()) {
+    YamlTree list = YamlTree::Seq();
+    for (const auto& w : a.preferred) {
+      YamlTree m = YamlTree::Map();
+      m.Set("weight", Int(w.weight));
+      m.Set("podAffinityTerm", AffinityTerm(w.term));
+      list.children.push_back(std::move(m));
+    }
+    t.Set("preferredDuringSchedulingIgnoredDuringExecution", std::move(list));
+  }
+  return t;
+}
+
+// PodSpecTree: a core/v1 PodSpec of `p` (the fields wasched models); `restart_policy` as written
+// for a template ("" = none).
+YamlTree PodSpecTree(const api::Pod& p, const std::string& restart_policy = "");
+
 YamlTree PodTree(const api::Pod& p) {
   YamlTree t = Header("v1", "Pod", p.meta);
+  t.Set("spec", PodSpecTree(p));
+  return t;
+}
+
+YamlTree PodSpecTree(const api::Pod& p, const std::string& restart_policy) {
   YamlTree spec = YamlTree::Map();
+  if (!restart_policy.empty()) spec.Set("restartPolicy", Str(restart_policy));
   if (p.scheduler_name != "default-scheduler") spec.Set("schedulerName", Str(p.scheduler_name));
   if (!p.priority_class_name.empty()) spec.Set("priorityClassName", Str(p.priority_class_name));
   if (p.priority) spec.Set("priority", Int(*p.priority));
@@ -287,6 +373,28 @@ YamlTree PodTree(const api::Pod& p) {
     YamlTree affinity = YamlTree::Map();
     affinity.Set("nodeAffinity", std::move(na));
     spec.Set("affinity", std::move(affinity));
+  }
+  if (p.pod_affinity || p.pod_anti_affinity) {
+    YamlTree* affinity = spec.Find("affinity");
+    if (affinity == nullptr) affinity = &spec.Set("affinity", YamlTree::Map());
+    if (p.pod_affinity) affinity->Set("podAffinity", PodAffinityTree(*p.pod_affinity));
+    if (p.pod_anti_affinity) affinity->Set("podAntiAffinity", PodAffinityTree(*p.pod_anti_affinity));
+  }
+  if (!p.topology_spread_constraints.empty()) {
+    YamlTree list = YamlTree::Seq();
+    for (const api::TopologySpreadConstraint& c : p.topology_spread_constraints) {
+      YamlTree m = YamlTree::Map();
+      m.Set("maxSkew", Int(c.max_skew));
+      m.Set("topologyKey", Str(c.topology_key));
+      m.Set("whenUnsatisfiable", Str(c.when_unsatisfiable));
+      if (c.label_selector) m.Set("labelSelector", Selector(*c.label_selector));
+      if (c.min_domains) m.Set("minDomains", Int(*c.min_domains));
+      if (!c.node_affinity_policy.empty()) m.Set("nodeAffinityPolicy", Str(c.node_affinity_policy));
+      if (!c.node_taints_policy.empty()) m.Set("nodeTaintsPolicy", Str(c.node_taints_policy));
+      if (!c.match_label_keys.empty()) m.Set("matchLabelKeys", Strings(c.match_label_keys));
+      list.children.push_back(std::move(m));
+    }
+    spec.Set("topologySpreadConstraints", std::move(list));
   }
   if (!p.tolerations.empty()) {
     YamlTree list = YamlTree::Seq();
@@ -329,6 +437,91 @@ YamlTree PodTree(const api::Pod& p) {
   YamlTree containers = YamlTree::Seq();
   for (const auto& c : p.containers) containers.children.push_back(ContainerTree(c, false));
   spec.Set("containers", std::move(containers));
+  if (!p.resource_claims.empty()) {
+    YamlTree list = YamlTree::Seq();
+    for (const api::PodResourceClaim& c : p.resource_claims) {
+      YamlTree m = YamlTree::Map();
+      m.Set("name", Str(c.name));
+      if (c.resource_claim_name) m.Set("resourceClaimName", Str(*c.resource_claim_name));
+      if (c.resource_claim_template_name) {
+        m.Set("resourceClaimTemplateName", Str(*c.resource_claim_template_name));
+      }
+      list.children.push_back(std::move(m));
+    }
+    spec.Set("resourceClaims", std::move(list));
+  }
+  return spec;
+}
+
+// TemplateTree: a PodTemplateSpec {metadata: {labels, annotations}, spec}.
+YamlTree TemplateTree(const api::Pod& p, const std::string& restart_policy = "") {
+  YamlTree t = YamlTree::Map();
+  YamlTree meta = YamlTree::Map();
+  if (!p.meta.labels.empty()) meta.Set("labels", StringMap(p.meta.labels));
+  if (!p.meta.annotations.empty()) meta.Set("annotations", StringMap(p.meta.annotations));
+  t.Set("metadata", std::move(meta));
+  t.Set("spec", PodSpecTree(p, restart_policy));
+  return t;
+}
+
+YamlTree JobTree(const api::Job& job) {
+  YamlTree t = Header(job.api_version.empty() ? "batch/v1" : job.api_version, "Job", job.meta);
+  YamlTree spec = YamlTree::Map();
+  if (job.parallelism) spec.Set("parallelism", Int(*job.parallelism));
+  if (job.completions) spec.Set("completions", Int(*job.completions));
+  if (job.completion_mode) spec.Set("completionMode", Str(api::CompletionModeName(*job.completion_mode)));
+  if (job.suspend) spec.Set("suspend", Bool(true));
+  if (job.scheduling) {
+    YamlTree s = YamlTree::Map();
+    if (const auto& p = job.scheduling->scheduling_policy) {
+      YamlTree m = YamlTree::Map();
+      if (p->basic) m.Set("basic", EmptyMap());
+      if (p->gang) {
+        YamlTree g = YamlTree::Map();
+        if (p->gang->min_count) g.Set("minCount", Int(*p->gang->min_count));
+        m.Set("gang", std::move(g));
+      }
+      s.Set(job.scheduling->scheduling_policy_field, std::move(m));
+    }
+    if (const auto& c = job.scheduling->scheduling_constraints) {
+      s.Set(job.scheduling->scheduling_constraints_field, Constraints(*c));
+    }
+    if (const auto& d = job.scheduling->disruption_mode) s.Set("disruptionMode", Disruption(*d));
+    if (!job.scheduling->resource_claims.empty()) {
+      s.Set("resourceClaims", Claims(job.scheduling->resource_claims));
+    }
+    spec.Set("scheduling", std::move(s));
+  }
+  spec.Set("template", TemplateTree(job.pod_template, job.template_restart_policy));
+  t.Set("spec", std::move(spec));
+  return t;
+}
+
+YamlTree ReplicaSetTree(const api::ReplicaSet& rs) {
+  YamlTree t = Header("apps/v1", "ReplicaSet", rs.meta);
+  YamlTree spec = YamlTree::Map();
+  spec.Set("replicas", Int(api::EffectiveReplicas(rs.replicas)));
+  if (rs.selector) spec.Set("selector", Selector(*rs.selector));
+  spec.Set("template", TemplateTree(rs.pod_template));
+  t.Set("spec", std::move(spec));
+  return t;
+}
+
+YamlTree StatefulSetTree(const api::StatefulSet& sts) {
+  YamlTree t = Header("apps/v1", "StatefulSet", sts.meta);
+  YamlTree spec = YamlTree::Map();
+  spec.Set("replicas", Int(api::EffectiveReplicas(sts.replicas)));
+  if (!sts.service_name.empty()) spec.Set("serviceName", Str(sts.service_name));
+  spec.Set("podManagementPolicy",
+           Str(sts.pod_management_policy == api::PodManagementPolicy::kParallel ? "Parallel"
+                                                                                 : "OrderedReady"));
+  if (sts.ordinals_start != 0) {
+    YamlTree o = YamlTree::Map();
+    o.Set("start", Int(sts.ordinals_start));
+    spec.Set("ordinals", std::move(o));
+  }
+  if (sts.selector) spec.Set("selector", Selector(*sts.selector));
+  spec.Set("template", TemplateTree(sts.pod_template));
   t.Set("spec", std::move(spec));
   return t;
 }
@@ -375,6 +568,9 @@ std::vector<YamlTree> ObjectTrees(const api::ObjectSet& objects) {
   for (const auto& g : objects.pod_groups) {
     trees.push_back(GroupTree(g, "PodGroup", "scheduling.k8s.io/v1beta1"));
   }
+  for (const auto& j : objects.jobs) trees.push_back(JobTree(j));
+  for (const auto& rs : objects.replica_sets) trees.push_back(ReplicaSetTree(rs));
+  for (const auto& s : objects.stateful_sets) trees.push_back(StatefulSetTree(s));
   for (const auto& p : objects.pods) trees.push_back(PodTree(p));
   return trees;
 }

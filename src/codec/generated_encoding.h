@@ -1,7 +1,7 @@
 // File: codec/generated_encoding.h
 //
-// The objects wasched's controllers create (Workloads, CompositePodGroups, PodGroups, Pods of
-// an api::ObjectSet) as Kubernetes manifests: for `wasched compile` (a `v1` `List` in JSON, or
+// The objects wasched's controllers create (Workloads, CompositePodGroups, PodGroups, Jobs,
+// ReplicaSets, StatefulSets, Pods of an api::ObjectSet) as Kubernetes manifests: for `wasched compile` (a `v1` `List` in JSON, or
 // YAML documents separated by `---`) and for the `generated` list of the ScheduleResult
 // (design.md "schedule JSON output"). Fields are written in the API's field names and order of
 // the types; unset optional fields are left out. The codec reads the text back into equal
@@ -24,8 +24,8 @@ class Emitter;
 
 namespace wasched::codec {
 
-// EncodeObjectsYaml: every Workload, CompositePodGroup, PodGroup and Pod of `objects` (in that
-// order, each kind in its order), one YAML document each, separated by `---`; "" when there
+// EncodeObjectsYaml: every Workload, CompositePodGroup, PodGroup, Job, ReplicaSet, StatefulSet
+// and Pod of `objects` (in that order, each kind in its order), one YAML document each, separated by `---`; "" when there
 // are none. O(size).
 [[nodiscard]] std::string EncodeObjectsYaml(const api::ObjectSet& objects);
 

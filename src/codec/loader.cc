@@ -13,12 +13,15 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "codec/decode_apps.h"
 #include "codec/decode_batch.h"
 #include "codec/decode_core.h"
 #include "codec/decode_policy.h"
 #include "codec/decode_dra.h"
 #include "codec/decode_scheduling.h"
 #include "codec/generated_names.h"
+#include "codec/decode_jobset.h"
+#include "codec/decode_lws.h"
 #include "codec/input_limits.h"
 #include "codec/json_events.h"
 #include "codec/manifest_files.h"
@@ -42,6 +45,9 @@ constexpr std::string_view kSchedulingV1 = "scheduling.k8s.io/v1";
 constexpr std::string_view kSchedulingV1beta1 = "scheduling.k8s.io/v1beta1";
 constexpr std::string_view kSchedulingV1alpha3 = "scheduling.k8s.io/v1alpha3";
 constexpr std::string_view kResourceV1 = "resource.k8s.io/v1";
+constexpr std::string_view kAppsV1 = "apps/v1";
+constexpr std::string_view kJobSetV1alpha2 = "jobset.x-k8s.io/v1alpha2";
+constexpr std::string_view kLeaderWorkerSetV1 = "leaderworkerset.x-k8s.io/v1";
 
 // kMaxListNesting: Lists inside Lists are expanded up to this depth.
 constexpr int kMaxListNesting = 8;
@@ -341,6 +347,25 @@ void Loader::DecodeObject(const Reader& r, const api::SourceRef& source,
     DecodeInto(r, source, label_kind, &objects.jobs, [&](api::Job& j) {
       internal::DecodeJob(r, &j);
       j.api_version = api_version;
+    });
+  } else if (api_version == kAppsV1 && kind == "Deployment") {
+    DecodeInto(r, source, label_kind, &objects.deployments,
+               [&](api::Deployment& o) { internal::DecodeDeployment(r, &o); });
+  } else if (api_version == kAppsV1 && kind == "ReplicaSet") {
+    DecodeInto(r, source, label_kind, &objects.replica_sets,
+               [&](api::ReplicaSet& o) { internal::DecodeReplicaSet(r, &o); });
+  } else if (api_version == kAppsV1 && kind == "StatefulSet") {
+    DecodeInto(r, source, label_kind, &objects.stateful_sets,
+               [&](api::StatefulSet& o) { internal::DecodeStatefulSet(r, &o); });
+  } else if (api_version == kJobSetV1alpha2 && kind == "JobSet") {
+    DecodeInto(r, source, label_kind, &objects.job_sets, [&](api::JobSet& o) {
+      internal::DecodeJobSet(r, &o);
+      o.api_version = api_version;
+    });
+  } else if (api_version == kLeaderWorkerSetV1 && kind == "LeaderWorkerSet") {
+    DecodeInto(r, source, label_kind, &objects.leader_worker_sets, [&](api::LeaderWorkerSet& o) {
+      internal::DecodeLeaderWorkerSet(r, &o);
+      o.api_version = api_version;
     });
   } else if (api_version == kPolicyV1 && kind == "PodDisruptionBudget") {
     DecodeInto(r, source, label_kind, &objects.pod_disruption_budgets,

@@ -392,14 +392,14 @@ metadata: {resourceVersion: ""}
 items:
 - {apiVersion: v1, kind: Node, metadata: {name: n1}, status: {allocatable: {pods: "10"}}}
 - {apiVersion: v1, kind: Pod, metadata: {name: p1}, spec: {bogus: 1}}
-- {apiVersion: apps/v1, kind: Deployment, metadata: {name: d}}
+- {apiVersion: apps/v1, kind: DaemonSet, metadata: {name: d}}
 )");
   EXPECT_EQ(r.objects.nodes.size(), 1u);
   ASSERT_EQ(r.objects.pods.size(), 1u);
   EXPECT_EQ(r.objects.pods[0].meta.source.document, 1);
   EXPECT_THAT(r.warnings,
               ElementsAre("f.yaml: document 1: Pod default/p1: unknown field \"items[1].spec.bogus\"",
-                          "skipped 1 object(s) of unknown kind apps/v1 Deployment (first: f.yaml "
+                          "skipped 1 object(s) of unknown kind apps/v1 DaemonSet (first: f.yaml "
                           "document 1, items[2])"));
 }
 
@@ -453,15 +453,15 @@ kind: ConfigMap
 metadata: {name: x}
 ---
 apiVersion: apps/v1
-kind: Deployment
+kind: DaemonSet
 metadata: {name: d1}
 ---
 apiVersion: apps/v1
-kind: Deployment
+kind: DaemonSet
 metadata: {name: d2}
 ---
 apiVersion: apps/v1
-kind: Deployment
+kind: DaemonSet
 metadata: {name: d3}
 ---
 apiVersion: scheduling.k8s.io/v1alpha2
@@ -478,7 +478,7 @@ metadata: {name: older}
       r.warnings,
       ElementsAre(
           "skipped 1 object(s) of unknown kind v1 ConfigMap (first: f.yaml document 1)",
-          "skipped 3 object(s) of unknown kind apps/v1 Deployment (first: f.yaml document 2)",
+          "skipped 3 object(s) of unknown kind apps/v1 DaemonSet (first: f.yaml document 2)",
           "skipped 1 object(s) of scheduling.k8s.io/v1alpha2 Workload: this version is not "
           "served by Kubernetes 1.37; migrate with `wasched convert --to "
           "scheduling.k8s.io/v1beta1` (first: f.yaml document 5)",

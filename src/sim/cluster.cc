@@ -177,17 +177,9 @@ tl::expected<std::vector<api::Node>, std::string> LoadClusterNodes(const std::st
     auto count = [&](size_t n, const char* kind) {
       if (n > 0) ignored.push_back(fmt::format("{} {}(s)", n, kind));
     };
-    count(objects.pods.size(), "Pod");
-    count(objects.priority_classes.size(), "PriorityClass");
-    count(objects.workloads.size(), "Workload");
-    count(objects.pod_groups.size(), "PodGroup");
-    count(objects.composite_pod_groups.size(), "CompositePodGroup");
-    count(objects.jobs.size(), "Job");
-    count(objects.pod_disruption_budgets.size(), "PodDisruptionBudget");
-    count(objects.device_classes.size(), "DeviceClass");
-    count(objects.resource_slices.size(), "ResourceSlice");
-    count(objects.resource_claims.size(), "ResourceClaim");
-    count(objects.resource_claim_templates.size(), "ResourceClaimTemplate");
+    api::ForEachKind(objects, [&](const char* kind, bool, const auto& list) {
+      if (std::string_view(kind) != "Node") count(list.size(), kind);
+    });
     if (!ignored.empty()) {
       warnings->push_back(fmt::format("--cluster: ignored {} in {}; only Nodes are read (running pods' requests are "
                                       "not subtracted from the nodes)",

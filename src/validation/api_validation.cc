@@ -17,6 +17,7 @@
 #include "validation/pod_disruption_budget_validation.h"
 #include "validation/pod_group_validation.h"
 #include "validation/pod_validation.h"
+#include "validation/workload_controller_validation.h"
 #include "validation/workload_validation.h"
 
 namespace wasched::validation {
@@ -97,6 +98,11 @@ void AppendAllDuplicateUids(const api::ObjectSet& objects, ErrorCollector* out) 
   AppendDuplicateUids(objects.resource_claims, "ResourceClaim", kRankResourceClaim, out);
   AppendDuplicateUids(objects.resource_claim_templates, "ResourceClaimTemplate",
                       kRankResourceClaimTemplate, out);
+  AppendDuplicateUids(objects.deployments, "Deployment", kRankDeployment, out);
+  AppendDuplicateUids(objects.replica_sets, "ReplicaSet", kRankReplicaSet, out);
+  AppendDuplicateUids(objects.stateful_sets, "StatefulSet", kRankStatefulSet, out);
+  AppendDuplicateUids(objects.job_sets, "JobSet", kRankJobSet, out);
+  AppendDuplicateUids(objects.leader_worker_sets, "LeaderWorkerSet", kRankLeaderWorkerSet, out);
 }
 
 }  // namespace
@@ -159,6 +165,26 @@ void AppendApiErrors(const api::ObjectSet& objects, const api::ObjectSet* old,
                   out->AddAll(pc.meta, ObjectLabel("PriorityClass", pc.meta), kRankPriorityClass,
                               i, ValidatePriorityClassUpdate(pc, *prev));
                 });
+  // The workload controllers' kinds: create rules only (no update rules are modelled).
+  const auto create_only = [&](const auto& list, const auto* old_list, const char* kind,
+                               KindRank rank, auto validate) {
+    ForEachPaired(list, old_list, [&](const auto& o, const auto* prev, std::size_t i) {
+      if (prev != nullptr) return;
+      out->AddAll(o.meta, ObjectLabel(kind, o.meta), rank, i, validate(o));
+    });
+  };
+  create_only(objects.deployments, old != nullptr ? &old->deployments : nullptr, "Deployment",
+              kRankDeployment, [&](const api::Deployment& d) { return ValidateDeployment(d, gates); });
+  create_only(objects.replica_sets, old != nullptr ? &old->replica_sets : nullptr, "ReplicaSet",
+              kRankReplicaSet, [&](const api::ReplicaSet& r) { return ValidateReplicaSet(r, gates); });
+  create_only(objects.stateful_sets, old != nullptr ? &old->stateful_sets : nullptr, "StatefulSet",
+              kRankStatefulSet,
+              [&](const api::StatefulSet& s) { return ValidateStatefulSet(s, gates); });
+  create_only(objects.job_sets, old != nullptr ? &old->job_sets : nullptr, "JobSet", kRankJobSet,
+              [&](const api::JobSet& j) { return ValidateJobSet(j); });
+  create_only(objects.leader_worker_sets, old != nullptr ? &old->leader_worker_sets : nullptr,
+              "LeaderWorkerSet", kRankLeaderWorkerSet,
+              [&](const api::LeaderWorkerSet& l) { return ValidateLeaderWorkerSet(l); });
   AppendAllDuplicateUids(objects, out);
 }
 

@@ -235,6 +235,12 @@ void AppendDuplicateObjects(const api::ObjectSet& objects, internal::ErrorCollec
   AppendDuplicates(objects.pod_groups, "PodGroup", internal::kRankPodGroup, true, out);
   AppendDuplicates(objects.pods, "Pod", internal::kRankPod, true, out);
   AppendDuplicates(objects.jobs, "Job", internal::kRankJob, true, out);
+  AppendDuplicates(objects.deployments, "Deployment", internal::kRankDeployment, true, out);
+  AppendDuplicates(objects.replica_sets, "ReplicaSet", internal::kRankReplicaSet, true, out);
+  AppendDuplicates(objects.stateful_sets, "StatefulSet", internal::kRankStatefulSet, true, out);
+  AppendDuplicates(objects.job_sets, "JobSet", internal::kRankJobSet, true, out);
+  AppendDuplicates(objects.leader_worker_sets, "LeaderWorkerSet", internal::kRankLeaderWorkerSet,
+                   true, out);
 }
 
 // IsSystemPriorityClass: one of the classes every cluster has built in.
@@ -394,6 +400,12 @@ void AppendScheduleChecks(const api::ObjectSet& objects, internal::ErrorCollecto
       dups.Check(r, api::NamespacedName(job.meta));
     }
   }
+  AppendDuplicates(objects.deployments, "Deployment", internal::kRankDeployment, true, out);
+  AppendDuplicates(objects.replica_sets, "ReplicaSet", internal::kRankReplicaSet, true, out);
+  AppendDuplicates(objects.stateful_sets, "StatefulSet", internal::kRankStatefulSet, true, out);
+  AppendDuplicates(objects.job_sets, "JobSet", internal::kRankJobSet, true, out);
+  AppendDuplicates(objects.leader_worker_sets, "LeaderWorkerSet", internal::kRankLeaderWorkerSet,
+                   true, out);
   internal::AppendAccountingErrors(objects, out);
 }
 
