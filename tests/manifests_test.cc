@@ -15,6 +15,7 @@
 #include <fstream>
 #include <functional>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -384,6 +385,66 @@ TEST(ManifestsTest, ValidateChecksCreatedObjects) {
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_THAT(r.out, HasSubstr("Pod default/jobset-tas-required-workers-0-"));
   EXPECT_THAT(r.out, HasSubstr("priorityClassName"));
+}
+
+// ---- convert from other gang schedulers ----------------------------------------------------
+
+// ConvertValidated: `convert` of `files` (exit 0), checked by `validate` (exit 0), as a file.
+std::unique_ptr<TempFile> ConvertValidated(const std::vector<std::string>& files) {
+  auto out = std::make_unique<TempFile>(Converted(files), "converted.yaml");
+  const test::CommandResult v = Wasched({"validate", "-f", out->path()});
+  EXPECT_EQ(v.exit_code, 0) << v.out << v.err;
+  return out;
+}
+
+// coscheduling: minMember 3 of the ReplicaSet's 6 pods (3 CPU each).
+TEST(ManifestsTest, ConvertedCoschedulingIsAGangOfThree) {
+  auto converted = ConvertValidated({kManifests + "scheduler-plugins/coscheduling-podgroup-replicaset.yaml"});
+  TempFile one(NodesYaml({{"n", 1, {{"cpu", "8"}, {"memory", "8Gi"}}, nullptr}}), "one.yaml");
+  EXPECT_TRUE(Bindings(Schedule({converted->path(), one.path()})).empty());  // 2 fit, minCount 3
+  TempFile two(NodesYaml({{"n", 2, {{"cpu", "8"}, {"memory", "8Gi"}}, nullptr}}), "two.yaml");
+  EXPECT_EQ(Bindings(Schedule({converted->path(), two.path()})).size(), 4u);
+}
+
+// Volcano Job: minAvailable 3 of 6 one-CPU pods.
+TEST(ManifestsTest, ConvertedVolcanoJobKeepsItsGang) {
+  auto converted = ConvertValidated({kManifests + "volcano/examples/job.yaml"});
+  TempFile small(NodesYaml({{"n", 1, {{"cpu", "2"}, {"memory", "8Gi"}}, nullptr}}), "small.yaml");
+  EXPECT_TRUE(Bindings(Schedule({converted->path(), small.path()})).empty());
+  TempFile four(NodesYaml({{"n", 1, {{"cpu", "4"}, {"memory", "8Gi"}}, nullptr}}), "four.yaml");
+  const json result = Schedule({converted->path(), four.path()});
+  EXPECT_EQ(Bindings(result).size(), 4u);
+  for (const auto& [pod, node] : Bindings(result)) EXPECT_THAT(pod, HasSubstr("default/test-job-default-nginx-"));
+}
+
+// Volcano's network-topology Job: 8 pods of 4 CPU, minAvailable 4.
+TEST(ManifestsTest, ConvertedVolcanoTopologyJobKeepsItsGang) {
+  auto converted =
+      ConvertValidated({kManifests + "volcano/doc-snippets/vcjob-network-topology-3.3.2-partition-policy.yaml"});
+  TempFile three(NodesYaml({{"n", 3, {{"cpu", "4"}, {"memory", "8Gi"}}, nullptr}}), "three.yaml");
+  EXPECT_TRUE(Bindings(Schedule({converted->path(), three.path()})).empty());
+  TempFile four(NodesYaml({{"n", 4, {{"cpu", "4"}, {"memory", "8Gi"}}, nullptr}}), "four.yaml");
+  EXPECT_EQ(Bindings(Schedule({converted->path(), four.path()})).size(), 4u);
+}
+
+// Volcano PodGroup (minMember 1) and a pod that names it (written for this test).
+TEST(ManifestsTest, ConvertedVolcanoPodGroupSchedulesItsPod) {
+  TempFile pod("apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  namespace: default\n  annotations:\n"
+               "    scheduling.k8s.io/group-name: test-pg\nspec:\n  schedulerName: volcano\n"
+               "  containers: [{name: c, resources: {requests: {cpu: \"1\"}}}]\n",
+               "pod.yaml");
+  auto converted = ConvertValidated({kManifests + "volcano/examples/apis-artifacts__podgroup.yaml", pod.path()});
+  TempFile nodes(NodesYaml({{"n", 1, {{"cpu", "2"}, {"memory", "8Gi"}}, nullptr}}), "n.yaml");
+  EXPECT_EQ(Bindings(Schedule({converted->path(), nodes.path()})).size(), 1u);
+}
+
+// Kueue's plain pod group: 2 pods of 3 CPU, total count 2.
+TEST(ManifestsTest, ConvertedKueuePodGroupIsAGangOfTwo) {
+  auto converted = ConvertValidated({kManifests + "kueue/pods-kueue__kueue-pod-group.yaml"});
+  TempFile one(NodesYaml({{"n", 1, {{"cpu", "4"}, {"memory", "8Gi"}}, nullptr}}), "one.yaml");
+  EXPECT_TRUE(Bindings(Schedule({converted->path(), one.path()})).empty());
+  TempFile two(NodesYaml({{"n", 2, {{"cpu", "4"}, {"memory", "8Gi"}}, nullptr}}), "two.yaml");
+  EXPECT_EQ(Bindings(Schedule({converted->path(), two.path()})).size(), 2u);
 }
 
 }  // namespace

@@ -56,7 +56,8 @@ std::optional<int> RunConvertIfSelected(CLI::App& app, int argc, const char* con
   CLI::App* convert = app.add_subcommand(
       "convert",
       "Rewrite v1alpha1 (1.35) and v1alpha2 (1.36) Workload/PodGroup manifests, and the pods "
-      "that use them, into the v1.37 API");
+      "that use them, into the v1.37 API; move scheduler-plugins coscheduling, Volcano and Kueue "
+      "pod groups to native PodGroups / Workloads");
   // The flags are bound to `options`; the no-op callback keeps them alive as long as `app`.
   auto options = std::make_shared<ConvertCommandOptions>();
   convert->callback([options] {});

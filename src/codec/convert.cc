@@ -24,6 +24,7 @@
 #include <unordered_set>
 #include <utility>
 
+#include "codec/convert_gang.h"
 #include "codec/manifest_files.h"
 #include "codec/yaml_documents.h"
 #include "codec/yaml_reader.h"
@@ -917,10 +918,36 @@ tl::expected<ConvertResult, InputErrors> Converter::Finish(InputErrors path_erro
   for (Document& d : docs_) {
     Collect(d.root, &d.root, true, nullptr, d.source, d.ordinal, "", "", "", 0);
   }
+  // Third-party gang schedulers (codec/convert_gang.h): their groups are learned first.
+  internal::GangSink sink;
+  sink.issue = [&](const internal::GangObject& g, std::string_view rel, std::string reason) {
+    Issue(objects_[static_cast<size_t>(g.index)], rel, std::move(reason));
+  };
+  sink.type_error = [&](const internal::GangObject& g, std::string_view rel, const YamlTree& v,
+                        std::string_view expected) {
+    TypeError(objects_[static_cast<size_t>(g.index)], rel, v, expected);
+  };
+  sink.emit_after = [&](const internal::GangObject& g, YamlTree generated) {
+    generated_after_[objects_[static_cast<size_t>(g.index)].anchor].push_back(std::move(generated));
+  };
+  sink.changed = [&](const internal::GangObject& g) {
+    changed_.insert(objects_[static_cast<size_t>(g.index)].node);
+  };
+  internal::GangSchedulerConversion gang(options_.target, std::move(sink));
+  std::deque<internal::GangObject> gang_objects;
+  for (size_t i = 0; i < objects_.size(); ++i) {
+    const ObjectRef& o = objects_[i];
+    gang_objects.push_back({o.node, o.api_version, o.kind, o.name, o.namespace_, static_cast<int>(i)});
+    gang.Learn(gang_objects.back());
+  }
+
   // Workloads and PodGroups first: pods need the converted templates.
   for (ObjectRef& o : objects_) ConvertObject(o);
   for (ObjectRef& o : objects_) ConvertPodSpecs(o);
   GeneratePodGroups();
+  for (internal::GangObject& g : gang_objects) gang.Convert(g);
+  gang.Finish();
+  generated_ += gang.generated();
 
   const auto by_ordinal = [](const auto& a, const auto& b) { return a.ordinal < b.ordinal; };
   if (!path_errors.empty() || !errors_.empty()) {

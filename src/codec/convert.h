@@ -30,6 +30,11 @@
 // - v1alpha3 ↔ v1beta1 Workload and PodGroup (field-identical): apiVersion only.
 //   CompositePodGroup exists only in v1alpha3: with target v1beta1 it stays v1alpha3 (reported).
 // - `List` and typed lists (`WorkloadList`, …): items are converted in place.
+// - Other gang schedulers' objects (codec/convert_gang.h): scheduler-plugins coscheduling and
+//   Volcano PodGroups, Volcano batch Jobs (→ a Workload, a CompositePodGroup, a PodGroup per task
+//   and the task pods), the pods / pod templates that name their groups by label or annotation,
+//   and Kueue plain pod groups (→ a generated PodGroup); every field without a native
+//   equivalent is an issue naming it.
 //
 // Issues (ConvertIssue, exit 0): changes that cannot be made exactly — fields the source
 // version does not have (dropped), required fields missing (fragments: the rest is converted),
