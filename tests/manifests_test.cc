@@ -236,6 +236,53 @@ TEST(ManifestsTest, KueueJobSetSchedules) {
   EXPECT_EQ(Bindings(result).size(), 4u);
 }
 
+// Exclusive placement (JobSet's webhook): each Job's leader gets the required affinity terms on
+// the node-pool key and its followers wait for it. wasched does not model InterPodAffinity yet,
+// so the leaders stay pending as Unsupported (naming the terms) and the followers are never
+// created: the warning names them (README "What works today", docs/known-gaps.md).
+void ExpectExclusiveLeadersWait(const std::string& file, size_t jobs, const NodeSpec& nodes_spec) {
+  TempFile nodes(NodesYaml({nodes_spec}), "n.yaml");
+  std::vector<std::string> args = {"schedule", "-o", "json", "-f", file, "-f", nodes.path()};
+  const test::CommandResult r = Wasched(args);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json result = json::parse(r.out);
+  EXPECT_EQ(CountKind(result, "Job"), static_cast<int>(jobs));
+  EXPECT_EQ(GeneratedPods(result).size(), jobs);  // the leaders only
+  for (const json& o : result["generated"]) {
+    if (o["kind"] != "Pod") continue;
+    const json& affinity = o["spec"]["affinity"];
+    EXPECT_EQ(affinity["podAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"][0]["topologyKey"],
+              "cloud.google.com/gke-nodepool");
+    EXPECT_EQ(affinity["podAntiAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"][0]["topologyKey"],
+              "cloud.google.com/gke-nodepool");
+  }
+  for (const json& p : result["pending"]) {
+    EXPECT_EQ(p["reason"], "Unsupported");
+    EXPECT_THAT(p["message"].get<std::string>(), HasSubstr("spec.affinity.podAffinity"));
+  }
+  EXPECT_THAT(r.err, HasSubstr("until its leader"));
+}
+
+TEST(ManifestsTest, JobSetExclusivePlacementLeadersWaitForInterPodAffinity) {
+  ExpectExclusiveLeadersWait(kManifests + "jobset/examples/simple__exclusive-placement.yaml", 3,
+                             {"pool", 3, {{"cpu", "8"}, {"memory", "16Gi"}},
+                              [](int i) {
+                                return std::map<std::string, std::string>{
+                                    {"cloud.google.com/gke-nodepool", "pool-" + std::to_string(i)}};
+                              }});
+}
+
+TEST(ManifestsTest, TpuMultisliceLeadersWaitForInterPodAffinity) {
+  ExpectExclusiveLeadersWait(kManifests + "jobset/examples/tpu-multislice__v6e-jax-workload.yaml", 2,
+                             {"tpu", 8, {{"cpu", "200"}, {"memory", "700Gi"}, {"google.com/tpu", "4"}},
+                              [](int i) {
+                                return std::map<std::string, std::string>{
+                                    {"cloud.google.com/gke-nodepool", "slice-" + std::to_string(i / 4)},
+                                    {"cloud.google.com/gke-tpu-accelerator", "tpu-v6e-slice"},
+                                    {"cloud.google.com/gke-tpu-topology", "4x4"}};
+                              }});
+}
+
 // ---- LeaderWorkerSet ----------------------------------------------------------------------
 
 NodeSpec GpuNodes(int n) {
