@@ -114,7 +114,7 @@ void BM_DefaultPreemption(benchmark::State& state) {
       sched::PodInfo& pod = cache->pods[i];
       if (cache->framework->FindNode(pod) != sched::kNoNode) continue;
       units.Refresh();
-      pre::Preemptor who{pod.key, pod.priority, api::PreemptionPolicy::kPreemptLowerPriority, {i}, {}, false};
+      pre::Preemptor who{"Pod " + sched::PodKey(pod), pod.priority, api::PreemptionPolicy::kPreemptLowerPriority, {i}, {}, false};
       pre::Outcome o = dp.Preempt(who, units, node_pods, nullptr);
       if (!o.status.IsSuccess()) continue;
       for (PodIndex v : o.victims) {

@@ -161,9 +161,9 @@ TEST_F(ValidationFindingsTest, PodGroupPriorityAndConditionStatus) {
       Lines(r.out, file),
       ElementsAre("document 1: PodGroup default/bigprio: spec.priority: Invalid value: "
                   "2147483647: must be less than or equal to 1000000000",
-                  "document 1: PodGroup default/bigprio: spec.priority: Forbidden: the integer "
-                  "value of priority (2147483647) must not be provided in pod group spec; "
-                  "priority admission controller computed 0 from the given PriorityClass name",
+                  "document 1: PodGroup default/bigprio: spec.priority: Forbidden: "
+                  "priority set in the pod group (2147483647) must match "
+                  "the priority computed (0) based on the priority class set in the spec",
                   "document 2: PodGroup default/bad-cond: status.conditions[0].status: "
                   "Unsupported value: \"true\": supported values: \"False\", \"True\", "
                   "\"Unknown\""));

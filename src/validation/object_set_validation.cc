@@ -289,9 +289,9 @@ void ValidatePriorityClass(Reporter& r, const api::PriorityClass& pc,
 }
 
 // AppendScheduleChecks: the pre-scheduling checks of `objects` into `out`, warnings into
-// `warnings`.
-void AppendScheduleChecks(const api::ObjectSet& objects, internal::ErrorCollector* out,
-                          internal::ErrorCollector* warnings) {
+// `warnings`; `gates` decide which admission rules apply (all on when the caller has none).
+void AppendScheduleChecks(const api::ObjectSet& objects, const FeatureGates& gates,
+                          internal::ErrorCollector* out, internal::ErrorCollector* warnings) {
   using internal::ObjectLabel;
   // Name indexes for reference checks.
   std::set<std::string> node_names;
@@ -353,7 +353,10 @@ void AppendScheduleChecks(const api::ObjectSet& objects, internal::ErrorCollecto
                  internal::kRankCompositePodGroup, i);
       dups.Check(r, api::NamespacedName(g.meta));
       check_class(r, g.priority_class_name);
-      r.AddAll(admission.CheckGroup(g.priority_class_name, g.priority, "composite pod group"));
+      if (gates.composite_pod_group) {
+        r.AddAll(admission.CheckGroup(g.priority_class_name, g.priority, g.preemption_policy,
+                                      gates.pod_group_preemption_policy, "composite pod group"));
+      }
     }
   }
   {
@@ -363,7 +366,10 @@ void AppendScheduleChecks(const api::ObjectSet& objects, internal::ErrorCollecto
       Reporter r(out, g.meta, ObjectLabel("PodGroup", g.meta), internal::kRankPodGroup, i);
       dups.Check(r, api::NamespacedName(g.meta));
       check_class(r, g.priority_class_name);
-      r.AddAll(admission.CheckGroup(g.priority_class_name, g.priority, "pod group"));
+      if (gates.generic_workload) {
+        r.AddAll(admission.CheckGroup(g.priority_class_name, g.priority, g.preemption_policy,
+                                      gates.pod_group_preemption_policy, "pod group"));
+      }
     }
   }
   {
@@ -416,7 +422,8 @@ InputErrors Run(const api::ObjectSet& objects, const api::ObjectSet* old,
   internal::ErrorCollector collector;
   internal::ErrorCollector warning_collector;
   if (gates != nullptr) internal::AppendApiErrors(objects, old, *gates, &collector);
-  AppendScheduleChecks(objects, &collector, &warning_collector);
+  AppendScheduleChecks(objects, gates != nullptr ? *gates : FeatureGates{}, &collector,
+                       &warning_collector);
   internal::AppendDraErrors(objects, gates != nullptr ? *gates : FeatureGates{}, &collector,
                             &warning_collector);
   if (warnings != nullptr) *warnings = std::move(warning_collector).Finish(objects);

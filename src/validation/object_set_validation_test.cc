@@ -381,9 +381,9 @@ TEST(ValidateForScheduleTest, ExplicitPriorityMustMatchTheClass) {
                   "controller computed 2000001000 from the given PriorityClass name",
                   "job.yaml: document 7: PodGroup default/big: spec.priority: Invalid value: "
                   "2147483647: must be less than or equal to 1000000000",
-                  "job.yaml: document 7: PodGroup default/big: spec.priority: Forbidden: the "
-                  "integer value of priority (2147483647) must not be provided in pod group spec; "
-                  "priority admission controller computed 0 from the given PriorityClass name"));
+                  "job.yaml: document 7: PodGroup default/big: spec.priority: Forbidden: "
+                  "priority set in the pod group (2147483647) must match "
+                  "the priority computed (0) based on the priority class set in the spec"));
 }
 
 // metadata.labels of every kind (meta/v1 ValidateLabels), node taints and the pod's core fields.

@@ -2,7 +2,7 @@
 //
 // Priority admission's mismatch rules (see priority_admission.h). Upstream:
 // plugin/pkg/admission/priority/admission.go (admitPod, getDefaultPriorityClass,
-// getDefaultPriority); scheduling.DefaultPriorityWhenNoDefaultClassExists = 0; API defaulting
+// getDefaultPriority, admitPodGroup, admitCompositePodGroup); scheduling.DefaultPriorityWhenNoDefaultClassExists = 0; API defaulting
 // of PriorityClass.preemptionPolicy to PreemptLowerPriority (pkg/apis/scheduling/v1/defaults.go).
 #include "validation/priority_admission.h"
 
@@ -40,7 +40,9 @@ PriorityAdmission::PriorityAdmission(const std::vector<api::PriorityClass>& clas
 
 std::optional<PriorityAdmission::Resolved> PriorityAdmission::Resolve(
     const std::string& class_name) const {
-  if (class_name.empty()) return default_.value_or(Resolved{0, std::nullopt});
+  if (class_name.empty()) {
+    return default_.value_or(Resolved{0, api::PreemptionPolicy::kPreemptLowerPriority});
+  }
   auto it = by_name_.find(class_name);
   if (it == by_name_.end()) return std::nullopt;
   return it->second;
@@ -69,11 +71,28 @@ ErrorList PriorityAdmission::CheckPod(const api::Pod& pod) const {
 
 ErrorList PriorityAdmission::CheckGroup(const std::string& class_name,
                                         const std::optional<int32_t>& priority,
-                                        const char* what) const {
+                                        const std::optional<api::PreemptionPolicy>& policy,
+                                        bool policy_gate, const char* what) const {
   ErrorList errs;
   const std::optional<Resolved> resolved = Resolve(class_name);
-  if (resolved && priority && *priority != resolved->priority) {
-    errs.push_back(PriorityMismatch(*priority, resolved->priority, what));
+  if (!resolved) return errs;
+  if (priority && *priority != resolved->priority) {
+    errs.push_back(Forbidden("spec.priority",
+                             fmt::format("priority set in the {} ({}) must match the priority "
+                                         "computed ({}) based on the priority class set in the "
+                                         "spec",
+                                         what, *priority, resolved->priority)));
+    return errs;
+  }
+  if (policy_gate && resolved->preemption_policy && policy &&
+      *policy != *resolved->preemption_policy) {
+    errs.push_back(Forbidden(
+        "spec.preemptionPolicy",
+        fmt::format("the string value of PreemptionPolicy ({}) must not be provided in {} "
+                    "spec; priority admission controller computed {} from the given "
+                    "PriorityClass name",
+                    api::PreemptionPolicyName(*policy), what,
+                    api::PreemptionPolicyName(*resolved->preemption_policy))));
   }
   return errs;
 }

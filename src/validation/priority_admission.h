@@ -2,8 +2,8 @@
 //
 // What the Priority admission plugin (kubernetes/kubernetes
 // plugin/pkg/admission/priority/admission.go, admitPod) decides about a new object's priority:
-// it resolves `priorityClassName` (or, when empty, the globalDefault class; no default → 0) to
-// the class's value and preemptionPolicy, and rejects an object whose explicit `spec.priority`
+// it resolves `priorityClassName` (or, when empty, the globalDefault class; no default → 0 and
+// PreemptLowerPriority, getDefaultPriority) to the class's value and preemptionPolicy, and rejects an object whose explicit `spec.priority`
 // (or `spec.preemptionPolicy`) differs from what it computed. v1.37 extends the plugin to
 // PodGroup and CompositePodGroup (their type docs: "When Priority Admission Controller is
 // enabled, it prevents users from setting this field. The admission controller populates this
@@ -28,8 +28,10 @@ namespace wasched::validation {
 class PriorityAdmission {
  public:
   // Resolved: what admission computes for a class name. `preemption_policy` is the class's
-  // (API defaulting makes an unset one PreemptLowerPriority); nullopt when no class applies
-  // (no name and no globalDefault class).
+  // (API defaulting makes an unset one PreemptLowerPriority); PreemptLowerPriority as well when
+  // no class applies (no name and no globalDefault class: getDefaultPriority). Observed on the
+  // v1.37.2 control plane: a pod or PodGroup with `preemptionPolicy: Never` and no class is
+  // refused.
   struct Resolved {
     int32_t priority = 0;
     std::optional<api::PreemptionPolicy> preemption_policy;
@@ -54,12 +56,18 @@ class PriorityAdmission {
   // unknown.
   [[nodiscard]] ErrorList CheckPod(const api::Pod& pod) const;
 
-  // CheckGroup: the priority rule for a PodGroup / CompositePodGroup (`what` = "pod group" /
-  // "composite pod group" in the detail, which is upstream's pod text with the kind's name:
-  // INFERRED, the group plugin's exact wording is not in the material we have).
+  // CheckGroup: admitPodGroup / admitCompositePodGroup (gate GenericWorkload / CompositePodGroup
+  // on), the first failing rule only: `Forbidden spec.priority: priority set in the pod group (5)
+  // must match the priority computed (1000) based on the priority class set in the spec`, then,
+  // with gate PodGroupPreemptionPolicy on (`policy_gate`), `Forbidden spec.preemptionPolicy: the
+  // string value of PreemptionPolicy (Never) must not be provided in pod group spec; priority
+  // admission controller computed PreemptLowerPriority from the given PriorityClass name`.
+  // `what` = "pod group" / "composite pod group". Empty when the class is unknown (reported
+  // elsewhere). Upstream: plugin/pkg/admission/priority/admission.go. O(log classes).
   [[nodiscard]] ErrorList CheckGroup(const std::string& class_name,
                                      const std::optional<int32_t>& priority,
-                                     const char* what) const;
+                                     const std::optional<api::PreemptionPolicy>& policy,
+                                     bool policy_gate, const char* what) const;
 
  private:
   std::map<std::string, Resolved> by_name_;

@@ -28,7 +28,8 @@ TEST(PriorityAdmissionTest, Resolve) {
   EXPECT_EQ(none.Resolve("high")->preemption_policy, api::PreemptionPolicy::kPreemptLowerPriority);
   EXPECT_EQ(none.Resolve("system-node-critical")->priority, 2000001000);
   EXPECT_EQ(none.Resolve("")->priority, 0);  // no globalDefault class
-  EXPECT_FALSE(none.Resolve("")->preemption_policy.has_value());
+  // no globalDefault class: PreemptLowerPriority (getDefaultPriority)
+  EXPECT_EQ(none.Resolve("")->preemption_policy, api::PreemptionPolicy::kPreemptLowerPriority);
   EXPECT_FALSE(none.Resolve("ghost").has_value());
 
   // Several defaults (an input error of its own): the lowest value, as getDefaultPriorityClass.
@@ -95,10 +96,19 @@ TEST(PriorityAdmissionTest, PreemptionPolicyMustMatchItsClass) {
                           "PreemptionPolicy (Never) must not be provided in pod spec; priority "
                           "admission controller computed PreemptLowerPriority from the given "
                           "PriorityClass name"));
-  // Without any class that applies, admission computes no policy: any is accepted.
+  // Without any class that applies, admission computes PreemptLowerPriority (getDefaultPriority):
+  // Never is refused (observed on the v1.37.2 control plane).
   EXPECT_THAT(
-      admission.CheckPod(MakePod().Name("p").PreemptionPolicy(api::PreemptionPolicy::kNever).Obj()),
-      IsEmpty());
+      Lines(admission.CheckPod(
+          MakePod().Name("p").PreemptionPolicy(api::PreemptionPolicy::kNever).Obj())),
+      ElementsAre("spec.preemptionPolicy: Forbidden: the string value of PreemptionPolicy (Never) "
+                  "must not be provided in pod spec; priority admission controller computed "
+                  "PreemptLowerPriority from the given PriorityClass name"));
+  EXPECT_THAT(admission.CheckPod(MakePod()
+                                     .Name("p")
+                                     .PreemptionPolicy(api::PreemptionPolicy::kPreemptLowerPriority)
+                                     .Obj()),
+              IsEmpty());
   // Admission stops at its first error: the priority one.
   EXPECT_THAT(Lines(admission.CheckPod(MakePod()
                                            .Name("p")
@@ -111,17 +121,46 @@ TEST(PriorityAdmissionTest, PreemptionPolicyMustMatchItsClass) {
 
 TEST(PriorityAdmissionTest, GroupPriorityMustMatchItsClass) {
   const PriorityAdmission admission({MakePriorityClass().Name("high").Value(1000).Obj()});
-  EXPECT_THAT(admission.CheckGroup("high", 1000, "pod group"), IsEmpty());
-  EXPECT_THAT(admission.CheckGroup("high", std::nullopt, "pod group"), IsEmpty());
-  EXPECT_THAT(admission.CheckGroup("", 0, "pod group"), IsEmpty());
-  EXPECT_THAT(Lines(admission.CheckGroup("high", 5, "pod group")),
-              ElementsAre("spec.priority: Forbidden: the integer value of priority (5) must not "
-                          "be provided in pod group spec; priority admission controller computed "
-                          "1000 from the given PriorityClass name"));
-  EXPECT_THAT(Lines(admission.CheckGroup("", 2147483647, "composite pod group")),
-              ElementsAre(::testing::HasSubstr("(2147483647) must not be provided in composite "
-                                               "pod group spec; priority admission controller "
-                                               "computed 0")));
+  const std::optional<api::PreemptionPolicy> none;
+  EXPECT_THAT(admission.CheckGroup("high", 1000, none, true, "pod group"), IsEmpty());
+  EXPECT_THAT(admission.CheckGroup("high", std::nullopt, none, true, "pod group"), IsEmpty());
+  EXPECT_THAT(admission.CheckGroup("", 0, none, true, "pod group"), IsEmpty());
+  EXPECT_THAT(Lines(admission.CheckGroup("high", 5, none, true, "pod group")),
+              ElementsAre("spec.priority: Forbidden: priority set in the pod group (5) must match "
+                          "the priority computed (1000) based on the priority class set in the "
+                          "spec"));
+  EXPECT_THAT(Lines(admission.CheckGroup("", 2147483647, none, true, "composite pod group")),
+              ElementsAre(::testing::HasSubstr("priority set in the composite pod group "
+                                               "(2147483647) must match the priority computed "
+                                               "(0)")));
+}
+
+// admitPodGroup: with gate PodGroupPreemptionPolicy on, the group's preemptionPolicy must equal
+// the class's (PreemptLowerPriority without a class); the priority rule is checked first.
+TEST(PriorityAdmissionTest, GroupPreemptionPolicyMustMatchItsClass) {
+  const PriorityAdmission admission(
+      {MakePriorityClass().Name("high").Value(1000).Obj(),
+       MakePriorityClass().Name("quiet").Value(900).PreemptionPolicy(api::PreemptionPolicy::kNever).Obj()});
+  const auto never = api::PreemptionPolicy::kNever;
+  const auto lower = api::PreemptionPolicy::kPreemptLowerPriority;
+  EXPECT_THAT(admission.CheckGroup("quiet", std::nullopt, never, true, "pod group"), IsEmpty());
+  EXPECT_THAT(admission.CheckGroup("high", std::nullopt, lower, true, "pod group"), IsEmpty());
+  EXPECT_THAT(Lines(admission.CheckGroup("high", std::nullopt, never, true, "pod group")),
+              ElementsAre("spec.preemptionPolicy: Forbidden: the string value of PreemptionPolicy "
+                          "(Never) must not be provided in pod group spec; priority admission "
+                          "controller computed PreemptLowerPriority from the given PriorityClass "
+                          "name"));
+  EXPECT_THAT(Lines(admission.CheckGroup("", std::nullopt, never, true, "composite pod group")),
+              ElementsAre(::testing::HasSubstr("(Never) must not be provided in composite pod "
+                                               "group spec; priority admission controller "
+                                               "computed PreemptLowerPriority")));
+  EXPECT_THAT(Lines(admission.CheckGroup("quiet", std::nullopt, lower, true, "pod group")),
+              ElementsAre(::testing::HasSubstr("computed Never from")));
+  // Gate off: admission does not look at the policy.
+  EXPECT_THAT(admission.CheckGroup("high", std::nullopt, never, false, "pod group"), IsEmpty());
+  // The priority rule first.
+  EXPECT_THAT(Lines(admission.CheckGroup("high", 1, never, true, "pod group")),
+              ElementsAre(::testing::StartsWith("spec.priority: Forbidden")));
 }
 
 }  // namespace

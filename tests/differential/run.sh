@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# tests/differential/run.sh [--quick|--all] [--seed N] [--count N] [--parallel N] [--out DIR]
+# tests/differential/run.sh [--quick|--all] [--seed N] [--count N] [--parallel N]
+#                           [--upstream-parallel N] [--out DIR]
 #                           [--min-validation P] [--min-scheduling P] [--fake-upstream]
 #
 # The differential suite (tests/differential/README.md): every input family through
@@ -13,6 +14,9 @@
 #   --all            the whole random set (500 cases)
 #   --seed N         seed of the random clusters (default 1)
 #   --count N        number of random cases (overrides --quick / --all)
+#   --parallel N     wasched processes at once (default: the number of cores)
+#   --upstream-parallel N  cases in one control-plane run at once (default 24; each case has its
+#                    own namespace and its own nodes, so cases cannot interact)
 #   --fake-upstream  no control plane: wasched's own tie-probe answers stand in for upstream
 #                    (tests the plumbing; agreement must be 100%)
 set -euo pipefail
@@ -22,6 +26,7 @@ root=$PWD
 count=150
 seed=1
 parallel=$(nproc)
+upstream_parallel=24
 out=build/differential
 min_validation=99
 min_scheduling=98
@@ -33,11 +38,12 @@ while [ $# -gt 0 ]; do
     --seed) seed=$2; shift ;;
     --count) count=$2; shift ;;
     --parallel) parallel=$2; shift ;;
+    --upstream-parallel) upstream_parallel=$2; shift ;;
     --out) out=$2; shift ;;
     --min-validation) min_validation=$2; shift ;;
     --min-scheduling) min_scheduling=$2; shift ;;
     --fake-upstream) fake=1 ;;
-    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
     *) echo "run.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -78,9 +84,9 @@ else
   stop() { if [ "$started" = 1 ]; then scripts/reference.sh down; fi; }
   trap stop EXIT
   step "upstream schedule (batch)"
-  scripts/reference.sh schedule-batch --cases "$out/cases/schedule" --out "$out/upstream/schedule" --parallel "$parallel"
+  scripts/reference.sh schedule-batch --cases "$out/cases/schedule" --out "$out/upstream/schedule" --parallel "$upstream_parallel"
   step "upstream validate (batch)"
-  scripts/reference.sh validate-batch --cases "$out/cases/validate" --out "$out/upstream/validate" --parallel "$parallel"
+  scripts/reference.sh validate-batch --cases "$out/cases/validate" --out "$out/upstream/validate" --parallel "$upstream_parallel"
 fi
 
 step "compare"

@@ -491,7 +491,22 @@ func (g *gen) gang() {
 			n = minCount
 		}
 	}
+	// preemptionPolicy: admission refuses a PodGroup whose policy differs from its class's
+	// (PreemptLowerPriority without a class), so Never comes with the non-preempting class.
+	policy := ""
+	if g.r.Float64() < 0.2 {
+		policy = []string{"Never", "PreemptLowerPriority"}[g.r.IntN(2)]
+		switch {
+		case policy == "Never":
+			pcn = "high-nonpreempting"
+		case pcn == "high-nonpreempting":
+			pcn = "high"
+		}
+	}
 	spec := g.groupSpec(obj{"gang": obj{"minCount": minCount}}, pcn)
+	if policy != "" {
+		spec["preemptionPolicy"] = policy
+	}
 	if g.r.Float64() < 0.4 {
 		spec["schedulingConstraints"] = obj{"topology": []any{obj{"key": []string{zoneKey, rackKey}[g.r.IntN(2)]}}}
 	}
@@ -500,9 +515,6 @@ func (g *gen) gang() {
 		spec["disruptionMode"] = obj{"all": obj{}}
 	case x < 0.5:
 		spec["disruptionMode"] = obj{"single": obj{}}
-	}
-	if g.r.Float64() < 0.2 {
-		spec["preemptionPolicy"] = []string{"Never", "PreemptLowerPriority"}[g.r.IntN(2)]
 	}
 	if g.r.Float64() < 0.4 {
 		tpl := obj{"name": "main", "schedulingPolicy": spec["schedulingPolicy"]}
