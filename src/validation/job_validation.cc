@@ -47,7 +47,15 @@ void ValidateScheduling(const api::JobSchedulingConfiguration& s,
     const bool old_set = old_policy != nullptr && old_policy->has_value();
     const bool blocked = CheckNoSetNoUnset(s.scheduling_policy.has_value(),
                                            old != nullptr ? &old_set : nullptr, policy_path, errs);
-    if (!blocked && s.scheduling_policy) {
+    // A switch between basic and gang on update is one error at the policy (batch validation's
+    // validateJobSchedulingUpdate; observed on the v1.37.2 control plane: no error at .basic or
+    // .gang beside it).
+    const bool variant_switch = !blocked && s.scheduling_policy && old_set &&
+                                s.scheduling_policy->basic.has_value() !=
+                                    (*old_policy)->basic.has_value();
+    if (variant_switch) {
+      errs->push_back(Invalid(policy_path, kNullValue, kPolicyVariantImmutableDetail));
+    } else if (!blocked && s.scheduling_policy) {
       const PolicyView view = ViewOfBuildingBlock(*s.scheduling_policy);
       const PolicyView old_view = old_set ? ViewOfBuildingBlock(**old_policy) : PolicyView{};
       ValidatePolicy(view, old_set ? &old_view : nullptr, policy_path, "minCount",

@@ -15,11 +15,11 @@
 //     Invalid(minimum) — not Required as in a PodGroupTemplate;
 //   - schedulingConstraints (topology ≤ 1, keys Required / label key), disruptionMode (union)
 //     and resourceClaims (≤ 4, unique names, union of references, name formats): immutable;
-//   - hand-written (KEP-5547 "API Validation"; upstream code not seen, spec §12 item 3):
+//   - hand-written (KEP-5547 "API Validation"; pkg/apis/batch/validation validateGangMinCount):
 //     gang.minCount must not exceed the Job's parallelism (defaulted: unset → 1), checked on the
-//     final object on create and update, so raising both in one request is accepted. wasched's
-//     choice for the error: `Invalid spec.scheduling.<policy>.gang.minCount`, value the count,
-//     detail "must be less than or equal to spec.parallelism (N)", no origin (upstream's
+//     final object on create and update, so raising both in one request is accepted. The error:
+//     `Invalid spec.scheduling.<policy>.gang.minCount`, value the count,
+//     detail "must not be greater than parallelism (N)", no origin (upstream's
 //     hand-written errors carry none).
 // Paths use the spelling the manifest used: `spec.scheduling.policy…` for an old alpha manifest,
 // `spec.scheduling.schedulingPolicy…` otherwise.
@@ -33,9 +33,16 @@
 
 namespace wasched::validation {
 
-// kMinCountAboveParallelismDetail: detail of the hand-written rule ({} = the parallelism).
+// kMinCountAboveParallelismDetail: detail of the hand-written rule ({} = the parallelism);
+// upstream pkg/apis/batch/validation validateGangMinCount, observed on the v1.37.2 control plane.
 inline constexpr const char* kMinCountAboveParallelismDetail =
-    "must be less than or equal to spec.parallelism ({})";
+    "must not be greater than parallelism ({})";
+
+// kPolicyVariantImmutableDetail: a Job update that switches spec.scheduling.schedulingPolicy
+// between basic and gang (upstream validateJobSchedulingUpdate).
+inline constexpr const char* kPolicyVariantImmutableDetail =
+    "the basic/gang policy variant is immutable after creation; only schedulingPolicy.gang.minCount "
+    "may be updated";
 
 // kMaxParallelismForIndexedJob: upstream maxParallelismForIndexedJob (pkg/apis/batch/validation/
 // validation.go): an Indexed Job's spec.parallelism above it is Invalid.

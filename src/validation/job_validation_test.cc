@@ -41,7 +41,7 @@ TEST(JobValidationTest, MinCountAboveParallelismOnCreate) {
   const ErrorList errs = ValidateJob(GangJob(4, 5), nullptr, FeatureGates{});
   ASSERT_THAT(Summary(errs), ElementsAre("Invalid spec.scheduling.schedulingPolicy.gang.minCount"));
   EXPECT_EQ(errs[0].bad_value, "5");
-  EXPECT_EQ(errs[0].detail, "must be less than or equal to spec.parallelism (4)");
+  EXPECT_EQ(errs[0].detail, "must not be greater than parallelism (4)");
   EXPECT_EQ(errs[0].origin, "");
   EXPECT_THAT(ValidateJob(GangJob(4, 4), nullptr, FeatureGates{}), IsEmpty());
 }
@@ -89,6 +89,23 @@ TEST(JobValidationTest, SchedulingPolicySetOrClearedOnUpdate) {
   old.scheduling->scheduling_policy.reset();
   EXPECT_THAT(Summary(ValidateJob(GangJob(4, 4), &old, FeatureGates{})),
               ElementsAre("Invalid spec.scheduling.schedulingPolicy (update)"));
+}
+
+// C13, observed on the v1.37.2 control plane: a switch between basic and gang on update is one
+// Invalid at the policy (validateJobSchedulingUpdate), nothing at .basic or .gang.
+TEST(JobValidationTest, PolicyVariantSwitchIsOneErrorAtThePolicy) {
+  api::Job basic = GangJob(10, 4);
+  basic.scheduling->scheduling_policy.emplace().basic = api::BasicSchedulingPolicy{};
+  const api::Job gang = GangJob(10, 4);
+  using Pair = std::pair<const api::Job*, const api::Job*>;
+  for (const auto& [now, old] : {Pair{&gang, &basic}, Pair{&basic, &gang}}) {
+    const ErrorList errs = ValidateJob(*now, old, FeatureGates{});
+    ASSERT_THAT(Summary(errs), ElementsAre("Invalid spec.scheduling.schedulingPolicy"));
+    EXPECT_EQ(errs[0].bad_value, "null");
+    EXPECT_EQ(errs[0].detail,
+              "the basic/gang policy variant is immutable after creation; only "
+              "schedulingPolicy.gang.minCount may be updated");
+  }
 }
 
 TEST(JobValidationTest, NegativeCounts) {

@@ -11,11 +11,14 @@ ErrorList ValidatePodSchedulingGroup(const api::Pod& pod, const api::Pod* old,
                                      const FeatureGates& gates) {
   ErrorList errs;
   const std::string path = "spec.schedulingGroup";
-  // One-member union (podGroupName): `{}` / `{podGroupName: null}` is "must specify one of".
+  // One-member union (podGroupName): `{}` / `{podGroupName: null}` is "must specify one of",
+  // reported at the member (pkg/apis/core/validation validateSchedulingGroup; observed on the
+  // v1.37.2 control plane: `spec.schedulingGroup.podGroupName: Invalid value: null`).
   const bool empty = pod.scheduling_group_set && !pod.pod_group_name;
   const bool old_empty = old != nullptr && old->scheduling_group_set && !old->pod_group_name;
   if (empty && !old_empty) {
-    CheckUnion(path, {{"podGroupName", false}}, nullptr, &errs);
+    errs.push_back(Invalid(Child(path, "podGroupName"), kNullValue,
+                           "must specify one of: `podGroupName`"));
   }
   const auto* old_group = old != nullptr ? &old->pod_group_name : nullptr;
   if (Unchanged(pod.pod_group_name, old_group)) return errs;
