@@ -237,50 +237,70 @@ TEST(ManifestsTest, KueueJobSetSchedules) {
 }
 
 // Exclusive placement (JobSet's webhook): each Job's leader gets the required affinity terms on
-// the node-pool key and its followers wait for it. wasched does not model InterPodAffinity yet,
-// so the leaders stay pending as Unsupported (naming the terms) and the followers are never
-// created: the warning names them (README "What works today", docs/known-gaps.md).
-void ExpectExclusiveLeadersWait(const std::string& file, size_t jobs, const NodeSpec& nodes_spec) {
+// the node-pool key (pods of its own Job, any namespace) and anti-affinity to the other Jobs'
+// pods; its followers are created once it runs, with a nodeSelector on its pool. Every pod
+// binds, each Job in one pool, no two Jobs in the same pool.
+void ExpectExclusivePlacement(const std::string& file, size_t jobs, size_t pods_per_job,
+                              const NodeSpec& nodes_spec) {
   TempFile nodes(NodesYaml({nodes_spec}), "n.yaml");
   std::vector<std::string> args = {"schedule", "-o", "json", "-f", file, "-f", nodes.path()};
   const test::CommandResult r = Wasched(args);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const json result = json::parse(r.out);
   EXPECT_EQ(CountKind(result, "Job"), static_cast<int>(jobs));
-  EXPECT_EQ(GeneratedPods(result).size(), jobs);  // the leaders only
+  EXPECT_EQ(GeneratedPods(result).size(), jobs * pods_per_job);
+  const auto bound = Bindings(result);
+  EXPECT_EQ(bound.size(), jobs * pods_per_job) << r.out;
+  std::map<std::string, std::set<std::string>> pools_of_job;
+  size_t leaders = 0;
   for (const json& o : result["generated"]) {
     if (o["kind"] != "Pod") continue;
-    const json& affinity = o["spec"]["affinity"];
-    EXPECT_EQ(affinity["podAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"][0]["topologyKey"],
-              "cloud.google.com/gke-nodepool");
-    EXPECT_EQ(affinity["podAntiAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"][0]["topologyKey"],
-              "cloud.google.com/gke-nodepool");
+    const json& m = o["metadata"];
+    const std::string key = m.value("namespace", std::string("default")) + "/" +
+                            m["name"].get<std::string>();
+    const auto it = bound.find(key);
+    if (it == bound.end()) continue;
+    const int node_index = std::stoi(it->second.substr(it->second.rfind('-') + 1));
+    const std::string pool = nodes_spec.labels(node_index).at("cloud.google.com/gke-nodepool");
+    pools_of_job[m["labels"]["batch.kubernetes.io/job-name"].get<std::string>()].insert(pool);
+    const json& affinity = o["spec"].value("affinity", json::object());
+    if (affinity.contains("podAffinity")) {
+      ++leaders;
+      EXPECT_EQ(affinity["podAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"][0]["topologyKey"],
+                "cloud.google.com/gke-nodepool");
+      EXPECT_EQ(affinity["podAntiAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"][0]["topologyKey"],
+                "cloud.google.com/gke-nodepool");
+    }
   }
-  for (const json& p : result["pending"]) {
-    EXPECT_EQ(p["reason"], "Unsupported");
-    EXPECT_THAT(p["message"].get<std::string>(), HasSubstr("spec.affinity.podAffinity"));
+  EXPECT_EQ(leaders, jobs);
+  ASSERT_EQ(pools_of_job.size(), jobs);
+  std::set<std::string> pools;
+  for (const auto& [job, ps] : pools_of_job) {
+    EXPECT_EQ(ps.size(), 1u) << job << " spans several pools";
+    pools.insert(ps.begin(), ps.end());
   }
-  EXPECT_THAT(r.err, HasSubstr("until its leader"));
+  EXPECT_EQ(pools.size(), jobs) << "two Jobs share a pool";
+  EXPECT_TRUE(result.value("pending", json::array()).empty()) << r.out;
 }
 
-TEST(ManifestsTest, JobSetExclusivePlacementLeadersWaitForInterPodAffinity) {
-  ExpectExclusiveLeadersWait(kManifests + "jobset/examples/simple__exclusive-placement.yaml", 3,
-                             {"pool", 3, {{"cpu", "8"}, {"memory", "16Gi"}},
-                              [](int i) {
-                                return std::map<std::string, std::string>{
-                                    {"cloud.google.com/gke-nodepool", "pool-" + std::to_string(i)}};
-                              }});
+TEST(ManifestsTest, JobSetExclusivePlacementGivesEachJobItsOwnPool) {
+  ExpectExclusivePlacement(kManifests + "jobset/examples/simple__exclusive-placement.yaml", 3, 3,
+                           {"pool", 9, {{"cpu", "8"}, {"memory", "16Gi"}},
+                            [](int i) {
+                              return std::map<std::string, std::string>{
+                                  {"cloud.google.com/gke-nodepool", "pool-" + std::to_string(i / 3)}};
+                            }});
 }
 
-TEST(ManifestsTest, TpuMultisliceLeadersWaitForInterPodAffinity) {
-  ExpectExclusiveLeadersWait(kManifests + "jobset/examples/tpu-multislice__v6e-jax-workload.yaml", 2,
-                             {"tpu", 8, {{"cpu", "200"}, {"memory", "700Gi"}, {"google.com/tpu", "4"}},
-                              [](int i) {
-                                return std::map<std::string, std::string>{
-                                    {"cloud.google.com/gke-nodepool", "slice-" + std::to_string(i / 4)},
-                                    {"cloud.google.com/gke-tpu-accelerator", "tpu-v6e-slice"},
-                                    {"cloud.google.com/gke-tpu-topology", "4x4"}};
-                              }});
+TEST(ManifestsTest, TpuMultisliceGivesEachSliceItsOwnPool) {
+  ExpectExclusivePlacement(kManifests + "jobset/examples/tpu-multislice__v6e-jax-workload.yaml", 2, 4,
+                           {"tpu", 8, {{"cpu", "200"}, {"memory", "700Gi"}, {"google.com/tpu", "4"}},
+                            [](int i) {
+                              return std::map<std::string, std::string>{
+                                  {"cloud.google.com/gke-nodepool", "slice-" + std::to_string(i / 4)},
+                                  {"cloud.google.com/gke-tpu-accelerator", "tpu-v6e-slice"},
+                                  {"cloud.google.com/gke-tpu-topology", "4x4"}};
+                            }});
 }
 
 // ---- LeaderWorkerSet ----------------------------------------------------------------------

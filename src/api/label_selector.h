@@ -22,6 +22,7 @@ struct LabelSelectorRequirement {
   LabelSelectorOperator op = LabelSelectorOperator::kIn;
   std::string op_text;
   std::vector<std::string> values;
+  bool operator==(const LabelSelectorRequirement&) const = default;
 };
 
 // LabelSelector: metav1.LabelSelector; matchLabels and matchExpressions are ANDed. An empty
@@ -29,6 +30,7 @@ struct LabelSelectorRequirement {
 struct LabelSelector {
   std::map<std::string, std::string> match_labels;
   std::vector<LabelSelectorRequirement> match_expressions;
+  bool operator==(const LabelSelector&) const = default;
 };
 
 // Matches: `selector` selects a pod with `labels` (metav1.LabelSelectorAsSelector semantics;

@@ -83,6 +83,7 @@ struct ContainerPort {
   int32_t host_port = 0;
   std::string protocol = "TCP";
   std::string host_ip;
+  bool operator==(const ContainerPort&) const = default;
 };
 
 struct Container {
@@ -115,6 +116,7 @@ struct PodAffinityTerm {
   std::optional<LabelSelector> namespace_selector;
   std::vector<std::string> match_label_keys;
   std::vector<std::string> mismatch_label_keys;
+  bool operator==(const PodAffinityTerm&) const = default;
 };
 
 // TopologySpreadConstraint: core/v1. `when_unsatisfiable` "DoNotSchedule" or "ScheduleAnyway";
@@ -129,12 +131,14 @@ struct TopologySpreadConstraint {
   std::string node_affinity_policy;
   std::string node_taints_policy;
   std::vector<std::string> match_label_keys;
+  bool operator==(const TopologySpreadConstraint&) const = default;
 };
 
 // WeightedPodAffinityTerm: core/v1; weight in [1, 100].
 struct WeightedPodAffinityTerm {
   int32_t weight = 0;
   PodAffinityTerm term;
+  bool operator==(const WeightedPodAffinityTerm&) const = default;
 };
 
 // PodAffinity: core/v1 PodAffinity / PodAntiAffinity (same shape): `required` is
@@ -142,6 +146,7 @@ struct WeightedPodAffinityTerm {
 struct PodAffinity {
   std::vector<PodAffinityTerm> required;
   std::vector<WeightedPodAffinityTerm> preferred;
+  bool operator==(const PodAffinity&) const = default;
 };
 
 // PreemptionPolicy: core/v1 PreemptionPolicy.
@@ -183,9 +188,8 @@ struct Pod {
   // (IsSupportedPodLevelResource).
   ResourceList pod_level_requests;
   // field paths of hard scheduling constraints wasched does not model; the scheduler leaves
-  // such pods pending as Unsupported. E.g. `spec.affinity.podAntiAffinity.
-  // requiredDuringSchedulingIgnoredDuringExecution`, `spec.topologySpreadConstraints[0]`
-  // (whenUnsatisfiable DoNotSchedule), `spec.containers[0].ports[1].hostPort`.
+  // such pods pending as Unsupported. E.g. a DRA claim whose CEL selector uses a construct
+  // wasched cannot evaluate (validation/dra_validation.h).
   std::vector<std::string> unsupported_constraints;
   std::vector<PodResourceClaim> resource_claims;  // spec.resourceClaims (DRA)
 };

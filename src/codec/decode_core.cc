@@ -8,6 +8,7 @@
 #include "api/quantity.h"
 #include "codec/decode_common.h"
 #include "codec/decode_dra.h"
+#include "codec/decode_policy.h"
 
 namespace wasched::codec::internal {
 namespace {
@@ -20,11 +21,6 @@ constexpr std::string_view kIgnoredPodSpecFields[] = {
     "securityContext", "imagePullSecrets", "hostname", "subdomain", "hostAliases", "dnsConfig",
     "readinessGates", "runtimeClassName", "enableServiceLinks", "setHostnameAsFQDN", "os",
     "hostUsers", "hostnameOverride"};
-
-// Fields of a TopologySpreadConstraint besides whenUnsatisfiable (not modelled).
-constexpr std::string_view kTopologySpreadFields[] = {
-    "maxSkew",        "topologyKey",        "labelSelector",   "minDomains",
-    "matchLabelKeys", "nodeAffinityPolicy", "nodeTaintsPolicy"};
 
 // core/v1 Container fields that do not affect scheduling.
 constexpr std::string_view kIgnoredContainerFields[] = {
@@ -105,8 +101,7 @@ void DecodeTaint(const Reader& r, api::Taint* taint) {
 
 // ---- Pod --------------------------------------------------------------------------------------
 
-void DecodeContainer(const Reader& r, bool init_container, api::Container* c,
-                     std::vector<std::string>* unsupported_constraints) {
+void DecodeContainer(const Reader& r, bool init_container, api::Container* c) {
   r.ForEachField([&](std::string_view key, const Reader& f) {
     if (key == "name") {
       f.Read(&c->name);
@@ -119,15 +114,25 @@ void DecodeContainer(const Reader& r, bool init_container, api::Container* c,
         return true;
       });
     } else if (key == "ports") {
-      // A host port is a hard constraint (kube-scheduler's NodePorts filter, which counts the
-      // regular containers' ports with hostPort > 0) that wasched does not model: recorded, the
-      // scheduler leaves the pod pending. Init containers' ports are not counted upstream.
+      // Host ports feed the NodePorts filter (sched/plugins/node_ports): the regular containers'
+      // and the sidecars' (init containers with restartPolicy Always), as upstream
+      // util.GetHostPorts; containerPort and name do not affect scheduling.
       f.ForEachItem([&](size_t, const Reader& port) {
+        api::ContainerPort& cp = c->ports.emplace_back();
         port.ForEachField([&](std::string_view pkey, const Reader& pf) {
-          if (pkey != "hostPort" || init_container) return true;
-          int32_t host_port = 0;
-          pf.Read(&host_port);
-          if (host_port > 0) unsupported_constraints->push_back(pf.Path());
+          if (pkey == "hostPort") {
+            pf.Read(&cp.host_port);
+          } else if (pkey == "containerPort") {
+            pf.Read(&cp.container_port);
+          } else if (pkey == "protocol") {
+            std::string protocol;
+            pf.Read(&protocol);
+            if (!protocol.empty()) cp.protocol = std::move(protocol);
+          } else if (pkey == "hostIP") {
+            pf.Read(&cp.host_ip);
+          } else {
+            return pkey == "name";
+          }
           return true;
         });
       });
@@ -247,17 +252,23 @@ void DecodeToleration(const Reader& r, api::Toleration* t) {
   });
 }
 
-// DecodePodAffinity: spec.affinity.podAffinity / podAntiAffinity (InterPodAffinity, not
-// modelled). Required terms are hard constraints: their path is recorded (the scheduler leaves
-// the pod pending); preferred terms only score, and are warned about and ignored.
-void DecodePodAffinity(const Reader& r, std::vector<std::string>* unsupported_constraints) {
+// DecodePodAffinityTerm: core/v1 PodAffinityTerm. A null labelSelector stays nullopt (selects
+// no pod); so does a null namespaceSelector (upstream: only `namespaces`, or the pod's own
+// namespace when both are empty).
+void DecodePodAffinityTerm(const Reader& r, api::PodAffinityTerm* term) {
   r.ForEachField([&](std::string_view key, const Reader& f) {
-    if (key == "requiredDuringSchedulingIgnoredDuringExecution") {
-      size_t terms = 0;
-      f.ForEachItem([&](size_t, const Reader&) { ++terms; });
-      if (terms > 0) unsupported_constraints->push_back(f.Path());
-    } else if (key == "preferredDuringSchedulingIgnoredDuringExecution") {
-      if (!f.IsNull()) f.WarnUnsupportedField();
+    if (key == "labelSelector") {
+      if (!f.IsNull()) DecodeLabelSelector(f, &term->label_selector.emplace());
+    } else if (key == "namespaceSelector") {
+      if (!f.IsNull()) DecodeLabelSelector(f, &term->namespace_selector.emplace());
+    } else if (key == "namespaces") {
+      f.Read(&term->namespaces);
+    } else if (key == "topologyKey") {
+      f.Read(&term->topology_key);
+    } else if (key == "matchLabelKeys") {
+      f.Read(&term->match_label_keys);
+    } else if (key == "mismatchLabelKeys") {
+      f.Read(&term->mismatch_label_keys);
     } else {
       return false;
     }
@@ -265,35 +276,68 @@ void DecodePodAffinity(const Reader& r, std::vector<std::string>* unsupported_co
   });
 }
 
-// DecodeTopologySpreadConstraint: one spec.topologySpreadConstraints[i] (PodTopologySpread, not
-// modelled). whenUnsatisfiable DoNotSchedule (also when absent or empty) is a hard constraint:
-// its path is recorded; ScheduleAnyway only scores, and is warned about and ignored.
-void DecodeTopologySpreadConstraint(const Reader& r,
-                                    std::vector<std::string>* unsupported_constraints) {
+// DecodePodAffinity: spec.affinity.podAffinity / podAntiAffinity (InterPodAffinity,
+// sched/plugins/inter_pod_affinity): required terms filter, preferred terms score.
+void DecodePodAffinity(const Reader& r, api::PodAffinity* affinity) {
+  r.ForEachField([&](std::string_view key, const Reader& f) {
+    if (key == "requiredDuringSchedulingIgnoredDuringExecution") {
+      f.ForEachItem([&](size_t, const Reader& item) {
+        DecodePodAffinityTerm(item, &affinity->required.emplace_back());
+      });
+    } else if (key == "preferredDuringSchedulingIgnoredDuringExecution") {
+      f.ForEachItem([&](size_t, const Reader& item) {
+        api::WeightedPodAffinityTerm& w = affinity->preferred.emplace_back();
+        item.ForEachField([&](std::string_view wkey, const Reader& wf) {
+          if (wkey == "weight") wf.Read(&w.weight);
+          else if (wkey == "podAffinityTerm") DecodePodAffinityTerm(wf, &w.term);
+          else return false;
+          return true;
+        });
+      });
+    } else {
+      return false;
+    }
+    return true;
+  });
+}
+
+// DecodeTopologySpreadConstraint: one spec.topologySpreadConstraints[i] (PodTopologySpread,
+// sched/plugins/pod_topology_spread). A null labelSelector stays nullopt (selects no pod).
+void DecodeTopologySpreadConstraint(const Reader& r, api::TopologySpreadConstraint* c) {
   if (!r.ExpectKind(ValueKind::kMap)) return;
-  bool schedule_anyway = false;
-  bool valid = true;
   r.ForEachField([&](std::string_view key, const Reader& f) {
     if (key == "whenUnsatisfiable") {
       std::string action;
       f.Read(&action);
-      if (action == "ScheduleAnyway") {
-        schedule_anyway = true;
-      } else if (!action.empty() && action != "DoNotSchedule") {
+      if (action == "ScheduleAnyway" || action == "DoNotSchedule") {
+        c->when_unsatisfiable = action;
+      } else if (!action.empty()) {
         f.Error(FieldErrorType::kNotSupported, QuoteValue(action),
                 "supported values: \"DoNotSchedule\", \"ScheduleAnyway\"");
-        valid = false;
       }
-      return true;
+    } else if (key == "maxSkew") {
+      f.Read(&c->max_skew);
+    } else if (key == "topologyKey") {
+      f.Read(&c->topology_key);
+    } else if (key == "labelSelector") {
+      if (!f.IsNull()) DecodeLabelSelector(f, &c->label_selector.emplace());
+    } else if (key == "minDomains") {
+      f.Read(&c->min_domains);
+    } else if (key == "matchLabelKeys") {
+      f.Read(&c->match_label_keys);
+    } else if (key == "nodeAffinityPolicy" || key == "nodeTaintsPolicy") {
+      std::string policy;
+      f.Read(&policy);
+      if (!policy.empty() && policy != "Honor" && policy != "Ignore") {
+        f.Error(FieldErrorType::kNotSupported, QuoteValue(policy),
+                "supported values: \"Honor\", \"Ignore\"");
+      }
+      (key == "nodeAffinityPolicy" ? c->node_affinity_policy : c->node_taints_policy) = policy;
+    } else {
+      return false;
     }
-    return IsOneOf(key, kTopologySpreadFields);
+    return true;
   });
-  if (!valid) return;
-  if (schedule_anyway) {
-    r.WarnUnsupportedField();
-  } else {
-    unsupported_constraints->push_back(r.Path());
-  }
 }
 
 // DecodePodLevelResourceList: spec.resources.requests / limits. What upstream's validation
@@ -355,13 +399,11 @@ void DecodePodSpec(const Reader& r, api::Pod* pod) {
   r.ForEachField([&](std::string_view key, const Reader& f) {
     if (key == "containers") {
       f.ForEachItem([&](size_t, const Reader& item) {
-        DecodeContainer(item, /*init_container=*/false, &pod->containers.emplace_back(),
-                        &pod->unsupported_constraints);
+        DecodeContainer(item, /*init_container=*/false, &pod->containers.emplace_back());
       });
     } else if (key == "initContainers") {
       f.ForEachItem([&](size_t, const Reader& item) {
-        DecodeContainer(item, /*init_container=*/true, &pod->init_containers.emplace_back(),
-                        &pod->unsupported_constraints);
+        DecodeContainer(item, /*init_container=*/true, &pod->init_containers.emplace_back());
       });
     } else if (key == "overhead") {
       DecodeResourceList(f, &pod->overhead, &pod->non_integer_overhead);
@@ -372,7 +414,9 @@ void DecodePodSpec(const Reader& r, api::Pod* pod) {
         if (akey == "nodeAffinity") {
           if (!af.IsNull()) DecodeNodeAffinity(af, &pod->node_affinity.emplace());
         } else if (akey == "podAffinity" || akey == "podAntiAffinity") {
-          DecodePodAffinity(af, &pod->unsupported_constraints);
+          if (af.IsNull()) return true;
+          auto& target = akey == "podAffinity" ? pod->pod_affinity : pod->pod_anti_affinity;
+          DecodePodAffinity(af, &target.emplace());
         } else {
           return false;
         }
@@ -422,7 +466,7 @@ void DecodePodSpec(const Reader& r, api::Pod* pod) {
       });
     } else if (key == "topologySpreadConstraints") {
       f.ForEachItem([&](size_t, const Reader& item) {
-        DecodeTopologySpreadConstraint(item, &pod->unsupported_constraints);
+        DecodeTopologySpreadConstraint(item, &pod->topology_spread_constraints.emplace_back());
       });
     } else if (key == "resources") {
       DecodePodLevelResources(f, &pod_limits, &pod->pod_level_requests);

@@ -4,10 +4,8 @@
 // scheduling.k8s.io/v1 PriorityClass, from a document's root Reader into api structs.
 // Field names and defaults follow kubernetes/api core/v1 and scheduling/v1 types.go; fields that
 // exist upstream but do not matter to scheduling are ignored silently, unknown fields warn.
-// Scheduling-relevant fields wasched does not model: hard constraints (required pod affinity /
-// anti-affinity, DoNotSchedule topology spread, host ports) are recorded in
-// Pod::unsupported_constraints by field path (the scheduler leaves such pods pending); soft
-// ones (preferred pod affinity, ScheduleAnyway spread, volume claims, DRA claims) warn that
+// Host ports, pod (anti-)affinity and topology spread constraints are decoded (NodePorts,
+// InterPodAffinity, PodTopologySpread); volume claims, which wasched does not model, warn that
 // they are ignored.
 #pragma once
 

@@ -519,11 +519,6 @@ extra: 1
           "f.yaml: document 1: Pod ns/p: unknown field \"metadata.lables\"",
           "f.yaml: document 1: Pod ns/p: unknown field \"spec.foo\"",
           "f.yaml: document 1: Pod ns/p: unknown field \"spec.containers[0].resourcez\"",
-          "f.yaml: document 1: Pod ns/p: field \"spec.topologySpreadConstraints[0]\" is not "
-          "supported by wasched and is ignored",
-          "f.yaml: document 1: Pod ns/p: field \"spec.affinity.podAntiAffinity."
-          "preferredDuringSchedulingIgnoredDuringExecution\" is not supported by wasched and is "
-          "ignored",
           "f.yaml: document 1: Pod ns/p: unknown field \"extra\""));
 }
 
@@ -600,9 +595,9 @@ items:
                           "value: mapping key already defined"));
 }
 
-// Hard scheduling constraints wasched does not model are recorded by path (the scheduler leaves
-// the pod pending); soft ones warn and are ignored.
-TEST(LoaderTest, UnmodelledHardConstraintsAreRecorded) {
+// Host ports, pod (anti-)affinity and topology spread constraints are decoded for NodePorts,
+// InterPodAffinity and PodTopologySpread (none is recorded as unsupported, none warns).
+TEST(LoaderTest, PortsAffinityAndSpreadAreDecoded) {
   const LoadResult r = MustLoad(R"(
 apiVersion: v1
 kind: Pod
@@ -640,22 +635,34 @@ spec:
   topologySpreadConstraints: []
 )");
   ASSERT_EQ(r.objects.pods.size(), 2u);
-  EXPECT_THAT(
-      r.objects.pods[0].unsupported_constraints,
-      ElementsAre("spec.containers[1].ports[1].hostPort",
-                  "spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution",
-                  "spec.affinity.podAntiAffinity."
-                  "requiredDuringSchedulingIgnoredDuringExecution",
-                  "spec.topologySpreadConstraints[0]", "spec.topologySpreadConstraints[2]"));
+  // Host ports (NodePorts), pod (anti-)affinity (InterPodAffinity) and topology spread
+  // (PodTopologySpread) are modelled: decoded, not recorded.
+  EXPECT_THAT(r.objects.pods[0].unsupported_constraints, IsEmpty());
+  ASSERT_EQ(r.objects.pods[0].topology_spread_constraints.size(), 3u);
+  const api::TopologySpreadConstraint& spread = r.objects.pods[0].topology_spread_constraints[1];
+  EXPECT_EQ(spread.when_unsatisfiable, "ScheduleAnyway");
+  EXPECT_EQ(spread.max_skew, 1);
+  EXPECT_EQ(spread.topology_key, "zone");
+  EXPECT_FALSE(spread.label_selector.has_value());
+  EXPECT_TRUE(r.objects.pods[0].topology_spread_constraints[0].label_selector.has_value());
+  EXPECT_EQ(r.objects.pods[0].topology_spread_constraints[0].when_unsatisfiable, "DoNotSchedule");
   EXPECT_THAT(r.objects.pods[1].unsupported_constraints, IsEmpty());
-  EXPECT_THAT(
-      r.warnings,
-      ElementsAre("f.yaml: document 1: Pod default/p: field \"spec.affinity.podAntiAffinity."
-                  "preferredDuringSchedulingIgnoredDuringExecution\" is not supported by "
-                  "wasched and is ignored",
-                  "f.yaml: document 1: Pod default/p: field "
-                  "\"spec.topologySpreadConstraints[1]\" is not supported by wasched and "
-                  "is ignored"));
+  const api::Pod& p = r.objects.pods[0];
+  ASSERT_EQ(p.containers.size(), 2u);
+  ASSERT_EQ(p.containers[1].ports.size(), 2u);
+  EXPECT_EQ(p.containers[1].ports[1].host_port, 8443);
+  EXPECT_EQ(p.containers[1].ports[1].container_port, 443);
+  EXPECT_EQ(p.containers[1].ports[1].protocol, "TCP");
+  EXPECT_EQ(p.init_containers.at(0).ports.at(0).host_port, 8080);
+  ASSERT_TRUE(p.pod_affinity && p.pod_anti_affinity);
+  ASSERT_EQ(p.pod_affinity->required.size(), 1u);
+  EXPECT_EQ(p.pod_affinity->required[0].topology_key, "zone");
+  EXPECT_EQ(p.pod_affinity->required[0].label_selector->match_labels.at("app"), "x");
+  EXPECT_FALSE(p.pod_affinity->required[0].namespace_selector.has_value());
+  ASSERT_EQ(p.pod_anti_affinity->preferred.size(), 1u);
+  EXPECT_EQ(p.pod_anti_affinity->preferred[0].weight, 1);
+  EXPECT_FALSE(p.pod_anti_affinity->preferred[0].term.label_selector.has_value());
+  EXPECT_THAT(r.warnings, IsEmpty());
   EXPECT_THAT(ErrorStrings(MustFail(R"(
 apiVersion: v1
 kind: Pod

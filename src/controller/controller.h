@@ -64,21 +64,4 @@ struct DeferredPods {
   return c->kind == kind && c->name == owner.name;
 }
 
-// MarkRequiredAffinityUnsupported: records the required pod (anti-)affinity terms a webhook
-// added in Pod::unsupported_constraints (the field paths), as the decoder does for a pod read
-// with them, while the scheduler does not model InterPodAffinity: such a pod stays pending as
-// Unsupported instead of being placed without its constraint. Idempotent.
-inline void MarkRequiredAffinityUnsupported(api::Pod* pod) {
-  const auto mark = [&](const std::optional<api::PodAffinity>& a, const char* path) {
-    if (!a || a->required.empty()) return;
-    for (const std::string& p : pod->unsupported_constraints) {
-      if (p == path) return;
-    }
-    pod->unsupported_constraints.push_back(path);
-  };
-  mark(pod->pod_affinity, "spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution");
-  mark(pod->pod_anti_affinity,
-       "spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution");
-}
-
 }  // namespace wasched::controller

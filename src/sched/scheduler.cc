@@ -193,6 +193,8 @@ void Run::BuildCache() {
   framework_ = std::make_unique<Framework>(*nodes_, resources_, options_.scoring);
   snapshot_ = std::make_unique<Snapshot>(*nodes_, pods_);
   framework_->set_dynamic_resources(dra_.get());
+  framework_->set_snapshot(snapshot_.get());
+  framework_->set_objects(objects_);
   snapshot_->set_dynamic_resources(dra_.get());
 
   PriorityResolver priorities(objects_.priority_classes);
@@ -209,6 +211,7 @@ void Run::BuildCache() {
     pi.request_memory = t.request_memory;
     pi.nonzero_cpu = t.nonzero_cpu;
     pi.nonzero_memory = t.nonzero_memory;
+    pi.pod_filters = t.pod_filters;
     pi.priority = priorities.Resolve(pod.priority, pod.priority_class_name);
     pi.creation = pod.meta.creation_timestamp.value_or(0);
     pi.input_order = static_cast<int32_t>(i);
@@ -247,8 +250,8 @@ void Run::BuildCache() {
     pi.static_class = t.static_class;
     pi.signature = t.signature;
     if (!pi.pod->unsupported_constraints.empty()) {
-      // A hard constraint wasched does not model (required inter-pod affinity, DoNotSchedule
-      // topology spread, hostPort): placing the pod without it could be wrong, so it waits.
+      // A hard constraint wasched does not model (a DRA selector it cannot evaluate): placing
+      // the pod without it could be wrong, so it waits.
       gated_[p] = true;
       in_scope_[p] = false;
       pending_reason_[p] = "Unsupported";

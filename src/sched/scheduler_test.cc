@@ -576,3 +576,116 @@ TEST(SchedulerTest, PodsOfAGroupMustAgreeOnPreemptionPolicy) {
 
 }  // namespace
 }  // namespace wasched::sched
+
+namespace wasched::sched {
+namespace {
+
+api::ObjectSet HostNodes(int count, int64_t cpu = 8000) {
+  api::ObjectSet in;
+  for (int i = 0; i < count; ++i) {
+    in.nodes.push_back(test::MakeNode()
+                           .Name(fmt::format("n{}", i))
+                           .Capacity({{"cpu", cpu}, {"pods", 110}})
+                           .Label("kubernetes.io/hostname", fmt::format("n{}", i))
+                           .Label("topology.kubernetes.io/zone", i % 2 == 0 ? "a" : "b")
+                           .Obj());
+  }
+  return in;
+}
+
+// Breaker finding 11 with the constraint modelled: a node-exclusive gang (required hostname
+// anti-affinity among its members) is never stacked: on one node it stays pending whole, on two
+// nodes its members land apart (the member assumed first counts for the second, as upstream).
+TEST(SchedulerTest, NodeExclusiveGangMembersLandApart) {
+  for (int nodes : {1, 2}) {
+    api::ObjectSet in = HostNodes(nodes);
+    in.pod_groups.push_back(test::MakePodGroup().Name("g").MinCount(2).Obj());
+    for (int i = 0; i < 2; ++i) {
+      in.pods.push_back(test::MakePod()
+                            .Name(fmt::format("m{}", i))
+                            .Req({{"cpu", 100}})
+                            .Label("group", "g")
+                            .PodAntiAffinity("group", "g", "kubernetes.io/hostname")
+                            .Group("g")
+                            .Obj());
+    }
+    ScheduleResult r = Schedule(in, Verified());
+    if (nodes == 1) {
+      EXPECT_TRUE(r.bindings.empty());
+      ASSERT_EQ(r.pending.size(), 2u);
+      EXPECT_EQ(r.pending[0].reason, "Unschedulable");
+    } else {
+      ASSERT_EQ(r.bindings.size(), 2u);
+      EXPECT_NE(r.bindings[0].node, r.bindings[1].node);
+    }
+  }
+}
+
+TEST(SchedulerTest, HostPortsConflictOnANodeWithUpstreamsMessage) {
+  api::ObjectSet in = HostNodes(1);
+  in.pods.push_back(test::MakePod().Name("a").Req({{"cpu", 100}}).HostPort(8080).Obj());
+  in.pods.push_back(test::MakePod().Name("b").Req({{"cpu", 100}}).HostPort(8080).Obj());
+  in.pods.push_back(test::MakePod().Name("c").Req({{"cpu", 100}}).HostPort(8080, "UDP").Obj());
+  ScheduleResult r = Schedule(in, Verified());
+  EXPECT_EQ(NodeOf(r, "default/a"), "n0");
+  EXPECT_EQ(NodeOf(r, "default/c"), "n0");  // another protocol
+  const PendingPod* b = PendingOf(r, "default/b");
+  ASSERT_NE(b, nullptr);
+  EXPECT_EQ(b->reason, "Unschedulable");
+  EXPECT_THAT(b->message, StartsWith("0/1 nodes are available: 1 node(s) didn't have free ports "
+                                     "for the requested pod ports."));
+}
+
+TEST(SchedulerTest, PreemptionFreesAHostPort) {
+  api::ObjectSet in = HostNodes(1);
+  in.pods.push_back(
+      test::MakePod().Name("low").Req({{"cpu", 100}}).HostPort(8080).Priority(1).Node("n0").Obj());
+  in.pods.push_back(test::MakePod().Name("high").Req({{"cpu", 100}}).HostPort(8080).Priority(10).Obj());
+  ScheduleResult r = Schedule(in, Verified());
+  ASSERT_EQ(r.evictions.size(), 1u);
+  EXPECT_EQ(r.evictions[0].pod, "default/low");
+  EXPECT_EQ(NodeOf(r, "default/high"), "n0");
+}
+
+TEST(SchedulerTest, RequiredPodAffinityFollowsTheMatchingPodsZone) {
+  api::ObjectSet in = HostNodes(4);
+  in.pods.push_back(test::MakePod().Name("db").Label("app", "db").Node("n1").Obj());  // zone b
+  in.pods.push_back(test::MakePod()
+                        .Name("web")
+                        .Req({{"cpu", 100}})
+                        .PodAffinity("app", "db", "topology.kubernetes.io/zone")
+                        .Obj());
+  in.pods.push_back(test::MakePod()
+                        .Name("lonely")
+                        .Req({{"cpu", 100}})
+                        .PodAffinity("app", "cache", "topology.kubernetes.io/zone")
+                        .Obj());
+  ScheduleResult r = Schedule(in, Verified());
+  const std::string web = NodeOf(r, "default/web");
+  EXPECT_TRUE(web == "n1" || web == "n3") << web;
+  const PendingPod* lonely = PendingOf(r, "default/lonely");
+  ASSERT_NE(lonely, nullptr);
+  EXPECT_THAT(lonely->message,
+              StartsWith("0/4 nodes are available: 4 node(s) didn't match pod affinity rules."));
+}
+
+TEST(SchedulerTest, DoNotScheduleSpreadAlternatesZones) {
+  api::ObjectSet in = HostNodes(4);
+  for (int i = 0; i < 4; ++i) {
+    api::Pod p = test::MakePod().Name(fmt::format("p{}", i)).Req({{"cpu", 100}}).Label("app", "x").Obj();
+    api::TopologySpreadConstraint c;
+    c.max_skew = 1;
+    c.topology_key = "topology.kubernetes.io/zone";
+    c.label_selector.emplace().match_labels["app"] = "x";
+    p.topology_spread_constraints.push_back(c);
+    in.pods.push_back(std::move(p));
+  }
+  ScheduleResult r = Schedule(in, Verified());
+  ASSERT_EQ(r.bindings.size(), 4u);
+  int zone_a = 0;
+  for (const auto& b : r.bindings) zone_a += (b.node == "n0" || b.node == "n2") ? 1 : 0;
+  EXPECT_EQ(zone_a, 2);
+}
+
+}  // namespace
+}  // namespace wasched::sched

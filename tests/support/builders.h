@@ -125,6 +125,32 @@ class PodBuilder {
     pod_.init_containers.push_back(std::move(c));
     return *this;
   }
+  // HostPort: a port of the first container (created when missing) with hostPort `port`;
+  // `protocol` "" keeps the TCP default, `ip` "" = every address.
+  PodBuilder& HostPort(int32_t port, std::string protocol = "", std::string ip = "") {
+    if (pod_.containers.empty()) AddContainer();
+    api::ContainerPort p;
+    p.container_port = port;
+    p.host_port = port;
+    if (!protocol.empty()) p.protocol = std::move(protocol);
+    p.host_ip = std::move(ip);
+    pod_.containers.front().ports.push_back(std::move(p));
+    return *this;
+  }
+  // PodAffinity / PodAntiAffinity: a required term selecting pods labelled `key`=`value` (in the
+  // pod's namespace) per `topology_key`.
+  PodBuilder& PodAffinity(std::string key, std::string value, std::string topology_key) {
+    if (!pod_.pod_affinity) pod_.pod_affinity.emplace();
+    pod_.pod_affinity->required.push_back(
+        Term(std::move(key), std::move(value), std::move(topology_key)));
+    return *this;
+  }
+  PodBuilder& PodAntiAffinity(std::string key, std::string value, std::string topology_key) {
+    if (!pod_.pod_anti_affinity) pod_.pod_anti_affinity.emplace();
+    pod_.pod_anti_affinity->required.push_back(
+        Term(std::move(key), std::move(value), std::move(topology_key)));
+    return *this;
+  }
   PodBuilder& Overhead(api::ResourceList overhead) {
     pod_.overhead = std::move(overhead);
     return *this;
@@ -187,6 +213,12 @@ class PodBuilder {
   }
 
  private:
+  static api::PodAffinityTerm Term(std::string key, std::string value, std::string topology_key) {
+    api::PodAffinityTerm t;
+    t.label_selector.emplace().match_labels[std::move(key)] = std::move(value);
+    t.topology_key = std::move(topology_key);
+    return t;
+  }
   api::Container& AddContainer() {
     api::Container c;
     c.name = "c" + std::to_string(pod_.containers.size());

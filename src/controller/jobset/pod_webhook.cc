@@ -47,7 +47,6 @@ void SetExclusiveAffinities(api::Pod* pod, const std::string& topology_key) {
   if (!pod->pod_anti_affinity) pod->pod_anti_affinity.emplace();
   pod->pod_affinity->required.push_back(std::move(affinity));
   pod->pod_anti_affinity->required.push_back(std::move(anti));
-  MarkRequiredAffinityUnsupported(pod);
 }
 
 }  // namespace

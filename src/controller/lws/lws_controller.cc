@@ -163,7 +163,6 @@ void SetExclusiveAffinities(api::Pod* pod, const std::string& unique_key,
   if (!pod->pod_anti_affinity) pod->pod_anti_affinity.emplace();
   pod->pod_affinity->required.push_back(std::move(affinity));
   pod->pod_anti_affinity->required.push_back(std::move(anti));
-  MarkRequiredAffinityUnsupported(pod);
 }
 
 // Ordinal: statefulsetutils.GetParentNameAndOrdinal's ordinal (-1 when the name has none).

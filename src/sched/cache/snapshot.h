@@ -12,6 +12,8 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <span>
 #include <vector>
 
 #include "sched/cache/node_table.h"
@@ -23,9 +25,20 @@ class DynamicResources;
 
 class Snapshot {
  public:
-  Snapshot(NodeTable& nodes, std::vector<PodInfo>& pods) : nodes_(nodes), pods_(pods) {}
+  Snapshot(NodeTable& nodes, std::vector<PodInfo>& pods)
+      : nodes_(nodes), pods_(pods), on_node_(static_cast<size_t>(nodes.size())) {}
 
   [[nodiscard]] const NodeTable& nodes() const { return nodes_; }
+  [[nodiscard]] const std::vector<PodInfo>& pods() const { return pods_; }
+
+  // PodsOn: the pods placed on node n (bound, running or assumed), in no particular order
+  // (upstream NodeInfo.Pods). The pod-dependent filters (NodePorts, InterPodAffinity) read it.
+  // The span is valid until the next Assume / RevertTo / Remove / Restore. O(1).
+  [[nodiscard]] std::span<const PodIndex> PodsOn(NodeIndex n) const { return on_node_[n]; }
+  // version: bumped by every change of placement (Assume, RevertTo, Remove, Restore); a
+  // consumer that memoises a cluster-wide answer (InterPodAffinity's PreFilter counts) compares
+  // it to know the answer still holds. O(1).
+  [[nodiscard]] uint64_t version() const { return version_; }
 
   // Assume: places pod p on node n (REQUIRES: p unplaced). O(len(requests)).
   void Assume(PodIndex p, NodeIndex n);
@@ -46,7 +59,12 @@ class Snapshot {
  private:
   NodeTable& nodes_;
   std::vector<PodInfo>& pods_;
+  void Place(PodIndex p, NodeIndex n);
+  void Unplace(PodIndex p);
+
   std::vector<PodIndex> log_;
+  std::vector<std::vector<PodIndex>> on_node_;  // node → pods placed on it
+  uint64_t version_ = 0;
   DynamicResources* dra_ = nullptr;
 };
 

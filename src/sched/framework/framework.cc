@@ -7,12 +7,17 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "sched/cache/snapshot.h"
+#include "sched/plugins/inter_pod_affinity/inter_pod_affinity.h"
 #include "sched/plugins/node_affinity/node_affinity.h"
 #include "sched/plugins/node_name/node_name.h"
+#include "sched/plugins/node_ports/node_ports.h"
 #include "sched/plugins/node_resources_balanced_allocation/balanced_allocation.h"
 #include "sched/plugins/node_resources_fit/node_resources_fit.h"
 #include "sched/plugins/node_unschedulable/node_unschedulable.h"
+#include "sched/plugins/pod_topology_spread/pod_topology_spread.h"
 #include "sched/plugins/taint_toleration/taint_toleration.h"
+#include "sched/plugins/topology_placement/topology_placement.h"
 
 namespace wasched::sched {
 namespace {
@@ -61,6 +66,8 @@ Framework::Framework(const NodeTable& nodes, const ResourceTable& resources,
   filters_.push_back(std::make_unique<plugins::NodeName>());
   filters_.push_back(std::make_unique<plugins::TaintTolerationFilter>());
   filters_.push_back(std::make_unique<plugins::NodeAffinityFilter>());
+  topology_ = std::make_unique<plugins::TopologyIndex>(nodes);
+  inter_pod_affinity_ = std::make_unique<plugins::InterPodAffinity>(*topology_);
   scratch_.reserve(static_cast<size_t>(nodes.size()));
 }
 
@@ -159,6 +166,8 @@ int32_t Framework::SignatureOf(const PodInfo& pod) {
   const PodClass& cls = classes_[pod.static_class];
   // Classes with static scores need a scan to normalise; restricted classes have few nodes.
   if (!cls.raw_affinity.empty() || cls.restricted) return -1;
+  // Pod-dependent filters (PodFits) change a node's verdict with the pods placed on it.
+  if (pod.pod_filters != 0) return -1;
   std::vector<int64_t> key{pod.static_class, pod.nonzero_cpu, pod.nonzero_memory};
   for (const auto& ra : pod.requests) {
     key.push_back(ra.id);
@@ -216,7 +225,8 @@ NodeIndex Framework::FindNodeIndexed(Signature& sig) {
 
 NodeIndex Framework::FindNode(const PodInfo& pod) {
   if (restricted_) return FindNodeAllowed(pod);
-  if (use_score_index_ && pod.signature >= 0 && DraClaims(pod) == nullptr) {
+  if (use_score_index_ && pod.signature >= 0 && !PodDependent(pod) && !ScoreDependent(pod) &&
+      DraClaims(pod) == nullptr) {
     return FindNodeIndexed(signatures_[pod.signature]);
   }
   return FindNodeScan(pod);
@@ -224,15 +234,21 @@ NodeIndex Framework::FindNode(const PodInfo& pod) {
 
 NodeIndex Framework::FindNodeScan(const PodInfo& pod) {
   const PodClass& cls = classes_[pod.static_class];
+  const bool dyn = PodDependent(pod);
+  const bool ipa = AffinityScores(pod);
+  const bool pts = SpreadScores(pod);
+  if (pts) spread_->BeginScore(*pod.pod, *snapshot_);
   const DynamicResources::PodClaims* claims = DraClaims(pod);
   const size_t count = cls.feasible.size();
-  if (cls.raw_affinity.empty()) {
+  if (cls.raw_affinity.empty() && !ipa && !pts) {
     // Single pass: only the resource score varies.
     NodeIndex best = kNoNode;
     int64_t best_score = -1;
     for (size_t pos = 0; pos < count; ++pos) {
       NodeIndex n = cls.feasible[pos];
-      if (!plugins::Fits(pod, nodes_, n) || !DraFits(claims, n)) continue;
+      if (!plugins::Fits(pod, nodes_, n) || !DraFits(claims, n) || (dyn && !PodFits(pod, n))) {
+        continue;
+      }
       int64_t s = DynamicScore(pod, n);
       if (s > best_score) {
         best_score = s;
@@ -241,21 +257,31 @@ NodeIndex Framework::FindNodeScan(const PodInfo& pod) {
     }
     return best;
   }
-  // Two passes: normalisation of static scores is over the nodes that pass every filter.
+  // Two passes: normalisation of static scores (and InterPodAffinity's) is over the nodes that
+  // pass every filter.
   scratch_.clear();
   int64_t max_aff = 0, max_taint = 0;
+  AffinityRange range;
   for (size_t pos = 0; pos < count; ++pos) {
-    if (!plugins::Fits(pod, nodes_, cls.feasible[pos]) || !DraFits(claims, cls.feasible[pos])) {
+    if (!plugins::Fits(pod, nodes_, cls.feasible[pos]) || !DraFits(claims, cls.feasible[pos]) ||
+        (dyn && !PodFits(pod, cls.feasible[pos]))) {
       continue;
     }
     scratch_.push_back(static_cast<uint32_t>(pos));
-    max_aff = std::max(max_aff, cls.raw_affinity[pos]);
-    max_taint = std::max(max_taint, cls.raw_taint[pos]);
+    if (!cls.raw_affinity.empty()) {
+      max_aff = std::max(max_aff, cls.raw_affinity[pos]);
+      max_taint = std::max(max_taint, cls.raw_taint[pos]);
+    }
+    if (ipa) range.Add(inter_pod_affinity_->RawScore(cls.feasible[pos]));
+    if (pts) spread_->AddFeasible(cls.feasible[pos]);
   }
+  if (pts) spread_->FinishScore();
   NodeIndex best = kNoNode;
   int64_t best_score = -1;
   for (uint32_t pos : scratch_) {
     int64_t s = TotalScore(pod, cls, pos, max_aff, max_taint);
+    if (ipa) s += AffinityScore(range, cls.feasible[pos]);
+    if (pts) s += SpreadScore(cls.feasible[pos]);
     if (s > best_score) {
       best_score = s;
       best = cls.feasible[pos];
@@ -277,12 +303,17 @@ bool Framework::Allowed(NodeIndex n) const {
 NodeIndex Framework::FindNodeAllowed(const PodInfo& pod) {
   // FindNodeScan over the allowed nodes only (a placement): same scores, same tie-break.
   const PodClass& cls = classes_[pod.static_class];
+  const bool dyn = PodDependent(pod);
+  const bool ipa = AffinityScores(pod);
+  const bool pts = SpreadScores(pod);
+  if (pts) spread_->BeginScore(*pod.pod, *snapshot_);
   const DynamicResources::PodClaims* claims = DraClaims(pod);
   NodeIndex best = kNoNode;
   int64_t best_score = -1;
-  if (cls.raw_affinity.empty()) {
+  if (cls.raw_affinity.empty() && !ipa && !pts) {
     for (NodeIndex n : allowed_) {
-      if (PositionIn(cls, n) < 0 || !plugins::Fits(pod, nodes_, n) || !DraFits(claims, n)) {
+      if (PositionIn(cls, n) < 0 || !plugins::Fits(pod, nodes_, n) || !DraFits(claims, n) ||
+          (dyn && !PodFits(pod, n))) {
         continue;
       }
       int64_t s = DynamicScore(pod, n);
@@ -295,15 +326,26 @@ NodeIndex Framework::FindNodeAllowed(const PodInfo& pod) {
   }
   allowed_scratch_.clear();
   int64_t max_aff = 0, max_taint = 0;
+  AffinityRange range;
   for (NodeIndex n : allowed_) {
     int32_t pos = PositionIn(cls, n);
-    if (pos < 0 || !plugins::Fits(pod, nodes_, n) || !DraFits(claims, n)) continue;
+    if (pos < 0 || !plugins::Fits(pod, nodes_, n) || !DraFits(claims, n) ||
+        (dyn && !PodFits(pod, n))) {
+      continue;
+    }
     allowed_scratch_.push_back(pos);
-    max_aff = std::max(max_aff, cls.raw_affinity[pos]);
-    max_taint = std::max(max_taint, cls.raw_taint[pos]);
+    if (!cls.raw_affinity.empty()) {
+      max_aff = std::max(max_aff, cls.raw_affinity[pos]);
+      max_taint = std::max(max_taint, cls.raw_taint[pos]);
+    }
+    if (ipa) range.Add(inter_pod_affinity_->RawScore(n));
+    if (pts) spread_->AddFeasible(n);
   }
+  if (pts) spread_->FinishScore();
   for (int32_t pos : allowed_scratch_) {
     int64_t s = TotalScore(pod, cls, static_cast<size_t>(pos), max_aff, max_taint);
+    if (ipa) s += AffinityScore(range, cls.feasible[pos]);
+    if (pts) s += SpreadScore(cls.feasible[pos]);
     if (s > best_score) {
       best_score = s;
       best = cls.feasible[pos];
@@ -315,13 +357,18 @@ NodeIndex Framework::FindNodeAllowed(const PodInfo& pod) {
 void Framework::FeasibleNodes(const PodInfo& pod, std::vector<NodeIndex>& out) {
   out.clear();
   const PodClass& cls = classes_[pod.static_class];
+  const bool dyn = PodDependent(pod);
+  const bool ipa = AffinityScores(pod);
+  const bool pts = SpreadScores(pod);
+  if (pts) spread_->BeginScore(*pod.pod, *snapshot_);
   const DynamicResources::PodClaims* claims = DraClaims(pod);
   std::vector<std::pair<int64_t, NodeIndex>> scored;
   int64_t max_aff = 0, max_taint = 0;
+  AffinityRange range;
   std::vector<size_t> fit;
   for (size_t pos = 0; pos < cls.feasible.size(); ++pos) {
     if (!plugins::Fits(pod, nodes_, cls.feasible[pos]) || !Allowed(cls.feasible[pos]) ||
-        !DraFits(claims, cls.feasible[pos])) {
+        !DraFits(claims, cls.feasible[pos]) || (dyn && !PodFits(pod, cls.feasible[pos]))) {
       continue;
     }
     fit.push_back(pos);
@@ -329,12 +376,98 @@ void Framework::FeasibleNodes(const PodInfo& pod, std::vector<NodeIndex>& out) {
       max_aff = std::max(max_aff, cls.raw_affinity[pos]);
       max_taint = std::max(max_taint, cls.raw_taint[pos]);
     }
+    if (ipa) range.Add(inter_pod_affinity_->RawScore(cls.feasible[pos]));
+    if (pts) spread_->AddFeasible(cls.feasible[pos]);
   }
+  if (pts) spread_->FinishScore();
   for (size_t pos : fit) {
-    scored.emplace_back(-TotalScore(pod, cls, pos, max_aff, max_taint), cls.feasible[pos]);
+    int64_t s = TotalScore(pod, cls, pos, max_aff, max_taint);
+    if (ipa) s += AffinityScore(range, cls.feasible[pos]);
+    if (pts) s += SpreadScore(cls.feasible[pos]);
+    scored.emplace_back(-s, cls.feasible[pos]);
   }
   std::sort(scored.begin(), scored.end());
   for (const auto& [s, n] : scored) out.push_back(n);
+}
+
+void Framework::set_objects(const api::ObjectSet& objects) {
+  spread_ = std::make_unique<plugins::PodTopologySpread>(objects, nodes_, *topology_);
+}
+
+bool Framework::SpreadApplies(const PodInfo& pod) const {
+  return spread_ != nullptr && (pod.pod_filters & kSpread) != 0 &&
+         spread_->Prepare(*pod.pod, *snapshot_);
+}
+
+bool Framework::SpreadScores(const PodInfo& pod) const {
+  return spread_ != nullptr && snapshot_ != nullptr && spread_->ScoreApplies(*pod.pod);
+}
+
+bool Framework::ScoreDependent(const PodInfo& pod) const {
+  return SpreadScores(pod) || AffinityScores(pod);
+}
+
+bool Framework::AffinityScores(const PodInfo& pod) const {
+  if (snapshot_ == nullptr) return false;
+  if ((pod.pod_filters & kPodAffinity) == 0 && !inter_pod_affinity_->HasAffinityPods(*snapshot_)) {
+    return false;
+  }
+  return inter_pod_affinity_->PrepareScore(*pod.pod, *snapshot_);
+}
+
+int64_t Framework::SpreadScore(NodeIndex n) const {
+  return plugins::PodTopologySpread::kWeight * spread_->NormalizedScore(n);
+}
+
+int64_t Framework::AffinityScore(const AffinityRange& range, NodeIndex n) const {
+  // InterPodAffinity NormalizeScore: (raw − min) / (max − min) × 100, truncated, as upstream
+  // computes it in float64; then the default-profile weight.
+  const int64_t diff = range.max - range.min;
+  if (diff <= 0) return 0;
+  const int64_t raw = inter_pod_affinity_->RawScore(n);
+  const auto normalised = static_cast<int64_t>(
+      static_cast<double>(kMaxNodeScore) *
+      (static_cast<double>(raw - range.min) / static_cast<double>(diff)));
+  return plugins::InterPodAffinity::kWeight * normalised;
+}
+
+bool Framework::AffinityApplies(const PodInfo& pod) const {
+  if ((pod.pod_filters & kPodAffinity) == 0 &&
+      !inter_pod_affinity_->HasAntiAffinityPods(*snapshot_)) {
+    return false;
+  }
+  return inter_pod_affinity_->Prepare(*pod.pod, *snapshot_);
+}
+
+bool Framework::PodDependent(const PodInfo& pod) const {
+  if (snapshot_ == nullptr) return false;
+  return (pod.pod_filters & kHostPorts) != 0 || SpreadApplies(pod) || AffinityApplies(pod);
+}
+
+bool Framework::PodFits(const PodInfo& pod, NodeIndex n) const {
+  bool unresolvable = false;
+  return PodFilterReason(pod, n, /*before_resources=*/true, &unresolvable).empty() &&
+         PodFilterReason(pod, n, /*before_resources=*/false, &unresolvable).empty();
+}
+
+std::string_view Framework::PodFilterReason(const PodInfo& pod, NodeIndex n, bool before_resources,
+                                            bool* unresolvable) const {
+  *unresolvable = false;
+  if (snapshot_ == nullptr) return {};
+  if (before_resources) {
+    if ((pod.pod_filters & kHostPorts) != 0 &&
+        !plugins::PortsFit(*pod.pod, snapshot_->PodsOn(n), snapshot_->pods())) {
+      return plugins::kNodePortsReason;  // Unschedulable: preemption may free the port
+    }
+    return {};
+  }
+  // Default-profile order after NodeResourcesFit: PodTopologySpread, then InterPodAffinity.
+  if (SpreadApplies(pod)) {
+    std::string_view reason = spread_->Filter(n, unresolvable);
+    if (!reason.empty()) return reason;
+  }
+  if (AffinityApplies(pod)) return inter_pod_affinity_->Filter(n, unresolvable);
+  return {};
 }
 
 std::string Framework::Diagnose(const PodInfo& pod, Code* code, std::string_view outside) const {
@@ -377,7 +510,24 @@ std::string Framework::Diagnose(const PodInfo& pod, Code* code, std::string_view
   int32_t fitting = 0;
   for (NodeIndex n : candidates) {
     node_reasons.clear();
+    bool unresolvable = false;
+    // Default-profile Filter order: NodePorts, NodeResourcesFit, InterPodAffinity,
+    // DynamicResources; the first plugin that rejects a node names its reason.
+    std::string_view early = PodFilterReason(pod, n, /*before_resources=*/true, &unresolvable);
+    if (!early.empty()) {
+      ++reasons[std::string(early)];
+      any_resolvable = any_resolvable || !unresolvable;
+      continue;
+    }
     plugins::InsufficientReasons(pod, nodes_, resources_, n, node_reasons);
+    if (node_reasons.empty()) {
+      std::string_view late = PodFilterReason(pod, n, /*before_resources=*/false, &unresolvable);
+      if (!late.empty()) {
+        ++reasons[std::string(late)];
+        any_resolvable = any_resolvable || !unresolvable;
+        continue;
+      }
+    }
     if (node_reasons.empty() && claims != nullptr) {
       // DynamicResources runs after NodeResourcesFit in the default profile; its rejections
       // are UnschedulableAndUnresolvable upstream (preemption cannot free a claim's devices).

@@ -3,20 +3,24 @@
 // Framework: runs the Filter and Score extension points for one pod against the current
 // snapshot and picks a node (upstream pkg/scheduler/schedule_one.go findNodesThatFitPod /
 // prioritizeNodes / selectHost, default profile: NodeUnschedulable, NodeName, TaintToleration,
-// NodeAffinity, NodeResourcesFit; scores NodeResourcesFit×1, NodeResourcesBalancedAllocation×1,
-// NodeAffinity×2, TaintToleration×3).
+// NodeAffinity, NodePorts, NodeResourcesFit, InterPodAffinity; scores NodeResourcesFit×1,
+// NodeResourcesBalancedAllocation×1, NodeAffinity×2, TaintToleration×3, InterPodAffinity×2).
 //
 // Equivalence classes: pods with the same node-static constraints (nodeSelector, node
 // affinity, tolerations, nodeName) share one class; the static filters and scores are computed
 // once per class over all nodes and cached. The per-pod hot path then only checks free capacity
 // on the class's statically feasible nodes and adds the cached static scores: no allocation, no
-// string compare, no virtual call per node.
+// string compare, no virtual call per node. Pods that pod-dependent plugins apply to (host ports:
+// NodePorts; pod (anti-)affinity terms, or a placed pod's anti-affinity selecting them:
+// InterPodAffinity) take the scan path and are also checked by PodFits per node.
 //
 // Choices (documented deviations): every node is evaluated (upstream's adaptive
 // percentageOfNodesToScore would sample); ties between equally scored nodes go to the lowest
 // node index (nodes are sorted by name) instead of upstream's random pick, for determinism.
 #pragma once
 
+#include <algorithm>
+#include <climits>
 #include <map>
 #include <memory>
 #include <optional>
@@ -26,6 +30,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "api/object_set.h"
 #include "sched/cache/node_table.h"
 #include "sched/framework/plugin.h"
 #include "sched/framework/pod_info.h"
@@ -34,6 +39,13 @@
 #include "sched/scheduler.h"
 
 namespace wasched::sched {
+
+class Snapshot;
+namespace plugins {
+class InterPodAffinity;
+class PodTopologySpread;
+class TopologyIndex;
+}  // namespace plugins
 
 class Framework {
  public:
@@ -61,6 +73,34 @@ class Framework {
   // (upstream excludes them from pod signatures: they take the scan path) and Diagnose names its
   // reasons ("cannot allocate all claims"). nullptr (default) = no DRA.
   void set_dynamic_resources(DynamicResources* dra) { dra_ = dra; }
+  // set_snapshot: the placements the pod-dependent filters read (Snapshot::PodsOn); must outlive
+  // the Framework. Without one (tests of node-static behaviour) those filters pass every node.
+  void set_snapshot(const Snapshot* snapshot) { snapshot_ = snapshot; }
+  // set_objects: the input objects PodTopologySpread reads (ReplicaSets and StatefulSets for the
+  // cluster-default constraints); must outlive the Framework. Without them (tests of node-static
+  // behaviour) PodTopologySpread is off.
+  void set_objects(const api::ObjectSet& objects);
+  // PodFits: the pod-dependent Filter plugins of the default profile on node n given the
+  // current placements: NodePorts (O(pods on n × ports)) and InterPodAffinity (its PreFilter
+  // memoised per pod and placement version, then O(terms)). No allocation after warm-up.
+  [[nodiscard]] bool PodFits(const PodInfo& pod, NodeIndex n) const;
+  // PodDependent: PodFits may reject some node for `pod` (it has host ports, or InterPodAffinity
+  // has something to check: its own terms, or a placed pod's anti-affinity selects it). Such a
+  // pod takes the scan path. O(1) for pods without terms while no pod has required
+  // anti-affinity.
+  [[nodiscard]] bool PodDependent(const PodInfo& pod) const;
+  // ScoreDependent: InterPodAffinity scores nodes differently for `pod` (its preferred terms, or
+  // placed pods' affinity terms selecting it, match something) or PodTopologySpread scores it
+  // (ScheduleAnyway constraints, or the cluster-default ones for a pod of a ReplicaSet or
+  // StatefulSet); such a pod takes the scan path and gets the plugins' normalised scores ×2.
+  // O(1) while no pod has pod affinity, plus O(ReplicaSets + StatefulSets) once per pod.
+  [[nodiscard]] bool ScoreDependent(const PodInfo& pod) const;
+  // PodFilterReason: the reason of the first pod-dependent filter that rejects node n, in the
+  // default profile's order, and whether it is UnschedulableAndUnresolvable; empty when none.
+  // `before_resources` selects the filters that run before NodeResourcesFit (NodePorts) or
+  // after it.
+  [[nodiscard]] std::string_view PodFilterReason(const PodInfo& pod, NodeIndex n,
+                                                 bool before_resources, bool* unresolvable) const;
   // set_use_score_index: false forces the scan path (tests compare both). Default true.
   void set_use_score_index(bool on) { use_score_index_ = on; }
 
@@ -154,6 +194,28 @@ class Framework {
   std::vector<int64_t> leaf_scratch_;
   bool use_score_index_ = true;
   DynamicResources* dra_ = nullptr;
+  const Snapshot* snapshot_ = nullptr;
+  std::unique_ptr<plugins::TopologyIndex> topology_;
+  std::unique_ptr<plugins::InterPodAffinity> inter_pod_affinity_;  // memoises its PreFilter
+  std::unique_ptr<plugins::PodTopologySpread> spread_;  // nullptr until set_objects
+  [[nodiscard]] bool SpreadApplies(const PodInfo& pod) const;
+  [[nodiscard]] bool SpreadScores(const PodInfo& pod) const;
+  [[nodiscard]] bool AffinityScores(const PodInfo& pod) const;
+  // SpreadScore: PodTopologySpread's weighted score of feasible node n (after FinishScore).
+  [[nodiscard]] int64_t SpreadScore(NodeIndex n) const;
+  [[nodiscard]] bool AffinityApplies(const PodInfo& pod) const;
+  // AffinityRange: min and max of InterPodAffinity's raw scores over the feasible nodes.
+  struct AffinityRange {
+    int64_t min = INT64_MAX;
+    int64_t max = INT64_MIN;
+    void Add(int64_t v) {
+      min = std::min(min, v);
+      max = std::max(max, v);
+    }
+  };
+  // AffinityScore: InterPodAffinity's normalised, weighted score of node n. O(keys).
+  [[nodiscard]] int64_t AffinityScore(const AffinityRange& range, NodeIndex n) const;
+
   // DraClaims: the pod's DRA claims (nullptr when none or no plugin); looked up once per call.
   [[nodiscard]] const DynamicResources::PodClaims* DraClaims(const PodInfo& pod) const {
     return dra_ == nullptr ? nullptr : dra_->ClaimsOf(*pod.pod);

@@ -25,6 +25,15 @@ using ClassIndex = int32_t;
 inline constexpr NodeIndex kNoNode = -1;
 inline constexpr GroupIndex kNoGroup = -1;
 
+// PodFilters: bits of PodInfo::pod_filters, the pod-dependent plugins that apply to a pod
+// (their verdict on a node depends on the pods placed there, so such pods take the Framework's
+// scan path).
+enum PodFilters : uint8_t {
+  kHostPorts = 1,    // NodePorts: the pod holds host ports
+  kPodAffinity = 2,  // InterPodAffinity: the pod has pod (anti-)affinity terms
+  kSpread = 4,       // PodTopologySpread: the pod has topology spread constraints
+};
+
 struct PodInfo {
   const api::Pod* pod = nullptr;
   // requests: non-zero effective requests + {kPods, 1}; a view of the pod's template
@@ -43,6 +52,7 @@ struct PodInfo {
   GroupIndex group = kNoGroup;            // PodGroup it belongs to
   NodeIndex node = kNoNode;               // bound / assumed node
   bool running_at_input = false;          // arrived with spec.nodeName
+  uint8_t pod_filters = 0;                // PodFilters bits (from the template)
 };
 
 // PodKey: "ns/name" of the pod, as api::NamespacedName (built on demand: the cache keeps no

@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "sched/cache/node_table.h"
+#include "sched/plugins/node_ports/node_ports.h"
 
 namespace wasched::sched {
 namespace {
@@ -45,13 +46,16 @@ uint64_t HashOf(const api::Pod& pod) {
   x.Add(pod.node_affinity ? 1 + pod.node_affinity->preferred.size() : 0);
   x.Add(pod.tolerations.size());
   for (const api::Toleration& t : pod.tolerations) x.Add(t.key);
+  x.Add((pod.pod_affinity ? 1 : 0) + (pod.pod_anti_affinity ? 2 : 0) +
+        4 * pod.topology_spread_constraints.size());
   return x.h;
 }
 
 bool SameRequests(const std::vector<api::Container>& a, const std::vector<api::Container>& b) {
   if (a.size() != b.size()) return false;
   for (size_t i = 0; i < a.size(); ++i) {
-    if (a[i].restart_policy_always != b[i].restart_policy_always || a[i].requests != b[i].requests) {
+    if (a[i].restart_policy_always != b[i].restart_policy_always || a[i].requests != b[i].requests ||
+        a[i].ports != b[i].ports) {
       return false;
     }
   }
@@ -103,7 +107,9 @@ bool SameSchedulingSpec(const api::Pod& a, const api::Pod& b) {
          SameRequests(a.init_containers, b.init_containers) && a.overhead == b.overhead &&
          a.pod_level_requests == b.pod_level_requests &&
          a.node_selector == b.node_selector && Same(a.node_affinity, b.node_affinity) &&
-         SameList(a.tolerations, b.tolerations);
+         SameList(a.tolerations, b.tolerations) && a.pod_affinity == b.pod_affinity &&
+         a.pod_anti_affinity == b.pod_anti_affinity &&
+         a.topology_spread_constraints == b.topology_spread_constraints;
 }
 
 int32_t PodTemplates::Intern(const api::Pod& pod) {
@@ -129,17 +135,25 @@ int32_t PodTemplates::Intern(const api::Pod& pod) {
   for (const api::Container& c : pod.containers) {
     api::Container& copy = t.spec.containers.emplace_back();
     copy.requests = c.requests;
+    copy.ports = c.ports;
   }
   for (const api::Container& c : pod.init_containers) {
     api::Container& copy = t.spec.init_containers.emplace_back();
     copy.requests = c.requests;
     copy.restart_policy_always = c.restart_policy_always;
+    copy.ports = c.ports;
   }
   t.spec.overhead = pod.overhead;
   t.spec.pod_level_requests = pod.pod_level_requests;
   t.spec.node_selector = pod.node_selector;
   t.spec.node_affinity = pod.node_affinity;
   t.spec.tolerations = pod.tolerations;
+  t.spec.pod_affinity = pod.pod_affinity;
+  t.spec.pod_anti_affinity = pod.pod_anti_affinity;
+  t.spec.topology_spread_constraints = pod.topology_spread_constraints;
+  if (plugins::HasHostPorts(pod)) t.pod_filters |= kHostPorts;
+  if (pod.pod_affinity || pod.pod_anti_affinity) t.pod_filters |= kPodAffinity;
+  if (!pod.topology_spread_constraints.empty()) t.pod_filters |= kSpread;
   last_ = size();
   templates_.push_back(std::move(t));
   by_hash_.emplace(hash, last_);

@@ -41,11 +41,13 @@ struct PodTemplate {
   int64_t nonzero_memory = 0;
   int32_t static_class = -1;
   int32_t signature = -1;
+  uint8_t pod_filters = 0;  // PodFilters bits
   api::Pod spec;  // the template's fields only (see SameSchedulingSpec)
 };
 
 // SameSchedulingSpec: a and b have the same containers' and init containers' requests (and
-// sidecar flags), overhead, pod-level requests, nodeSelector, node affinity and tolerations
+// sidecar flags) and ports, overhead, pod-level requests, nodeSelector, node affinity, pod
+// (anti-)affinity, topology spread constraints and tolerations
 // (not spec.nodeName: only pending pods, whose nodeName is empty, get a class). O(size of those fields), no allocation.
 [[nodiscard]] bool SameSchedulingSpec(const api::Pod& a, const api::Pod& b);
 

@@ -74,6 +74,37 @@ bool DefaultPreemption::SelectVictimsOnNode(const PodInfo& pod, NodeIndex n, int
     *reason = pod.requests[bad].id;
     return false;
   }
+  // Pod-dependent filters (NodePorts, PodTopologySpread, InterPodAffinity) read the placements:
+  // the victims' pods on this node are removed from the snapshot for the dry run and put back
+  // after it (upstream runs every filter on a NodeInfo copy without them).
+  const bool dependent = framework_.PodDependent(pod);
+  removed_.clear();
+  if (dependent) {
+    *memoisable = false;
+    for (size_t i = 0; i < scratch_units_.size(); ++i) {
+      for (PodIndex q : units.Unit(scratch_units_[i]).pods) {
+        if (pods_[q].node != n) continue;
+        snapshot_.Remove(q);
+        removed_.push_back({static_cast<int32_t>(i), q});
+      }
+    }
+    if (!framework_.PodFits(pod, n)) {
+      for (const auto& [i, q] : removed_) snapshot_.Restore(q, n);
+      *reason = kNoVictims;
+      return false;
+    }
+  }
+  // RestoreUnit / RemoveUnit: unit i's pods on this node back into (out of) the snapshot.
+  auto restore_unit = [&](size_t i) {
+    for (const auto& [u, q] : removed_) {
+      if (u == static_cast<int32_t>(i)) snapshot_.Restore(q, n);
+    }
+  };
+  auto remove_unit = [&](size_t i) {
+    for (const auto& [u, q] : removed_) {
+      if (u == static_cast<int32_t>(i)) snapshot_.Remove(q);
+    }
+  };
   // PDB classification in importance order, then reprieve: violating first, most important
   // first within each class.
   violations_.assign(scratch_units_.size(), 0);
@@ -88,9 +119,16 @@ bool DefaultPreemption::SelectVictimsOnNode(const PodInfo& pod, NodeIndex n, int
     for (size_t i = 0; i < scratch_units_.size(); ++i) {
       if ((violations_[i] > 0) != (pass == 0)) continue;
       for (size_t k = 0; k < width; ++k) free_[k] -= amount_[i * width + k];
-      if (fits() < 0) continue;  // reprieved
+      if (dependent) restore_unit(i);
+      if (fits() < 0 && (!dependent || framework_.PodFits(pod, n))) continue;  // reprieved
       for (size_t k = 0; k < width; ++k) free_[k] += amount_[i * width + k];
+      if (dependent) remove_unit(i);
       victim_[i] = 1;
+    }
+  }
+  if (dependent) {
+    for (size_t i = 0; i < scratch_units_.size(); ++i) {
+      if (victim_[i]) restore_unit(i);
     }
   }
   out->node = n;
@@ -134,7 +172,22 @@ Outcome DefaultPreemption::Preempt(const Preemptor& preemptor, VictimUnitIndex& 
   }
   const PodIndex p = preemptor.pods.front();
   const PodInfo& pod = pods_[p];
-  const std::vector<NodeIndex>& potential = framework_.StaticallyFeasible(pod.static_class);
+  const std::vector<NodeIndex>* nodes_to_try = &framework_.StaticallyFeasible(pod.static_class);
+  if (framework_.PodDependent(pod)) {
+    // A node a pod-dependent filter rejects as UnschedulableAndUnresolvable (pod affinity not
+    // met, a missing spread label) cannot be helped by preemption (nodesWherePreemptionMightHelp).
+    resolvable_.clear();
+    for (NodeIndex n : *nodes_to_try) {
+      bool unresolvable = false;
+      (void)framework_.PodFilterReason(pod, n, /*before_resources=*/true, &unresolvable);
+      if (!unresolvable) {
+        (void)framework_.PodFilterReason(pod, n, /*before_resources=*/false, &unresolvable);
+      }
+      if (!unresolvable) resolvable_.push_back(n);
+    }
+    nodes_to_try = &resolvable_;
+  }
+  const std::vector<NodeIndex>& potential = *nodes_to_try;
   const auto node_count = static_cast<int64_t>(snapshot_.nodes().size());
   const auto potential_count = static_cast<int64_t>(potential.size());
   int64_t wanted = std::max<int64_t>(potential_count * kMinCandidateNodesPercentage / 100,

@@ -117,6 +117,8 @@ class DefaultPreemption {
 
   Snapshot& snapshot_;
   const Framework& framework_;
+  std::vector<std::pair<int32_t, PodIndex>> removed_;  // dry run: (unit position, pod) removed
+  std::vector<NodeIndex> resolvable_;  // potential nodes of a pod with pod-dependent filters
   const std::vector<PodInfo>& pods_;
   const ResourceTable& resources_;
   std::vector<int32_t> scratch_units_;

@@ -3,8 +3,9 @@
 // FitsOn: does one pod pass Filter on one node in the current snapshot? Preemption asks this
 // for a specific node after removing or adding back victims (upstream
 // RunFilterPluginsWithNominatedPods on a NodeInfo copy): the pod's node-static filters (its
-// equivalence class's statically feasible nodes, computed once by the Framework) and
-// NodeResourcesFit on the NodeTable arrays. No allocation; O(log F + len(requests)).
+// equivalence class's statically feasible nodes, computed once by the Framework),
+// NodeResourcesFit on the NodeTable arrays and the pod-dependent filters (NodePorts) for the pods
+// they apply to. No allocation; O(log F + len(requests)) for pods without host ports.
 #pragma once
 
 #include <algorithm>
@@ -38,10 +39,12 @@ namespace wasched::sched::preemption {
   return true;
 }
 
-// FitsOn: StaticallyFits and ResourcesFit.
+// FitsOn: StaticallyFits, ResourcesFit and the pod-dependent filters (Framework::PodFits:
+// NodePorts), which read the placements as they are now (victims removed).
 [[nodiscard]] inline bool FitsOn(const Framework& framework, const NodeTable& nodes,
                                  const PodInfo& pod, NodeIndex n) {
-  return StaticallyFits(framework, pod, n) && ResourcesFit(nodes, pod, n);
+  return StaticallyFits(framework, pod, n) && ResourcesFit(nodes, pod, n) &&
+         framework.PodFits(pod, n);
 }
 
 }  // namespace wasched::sched::preemption

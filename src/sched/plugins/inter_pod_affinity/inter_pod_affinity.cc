@@ -1,0 +1,303 @@
+// File: sched/plugins/inter_pod_affinity/inter_pod_affinity.cc
+#include "sched/plugins/inter_pod_affinity/inter_pod_affinity.h"
+
+#include <algorithm>
+
+namespace wasched::sched::plugins {
+namespace {
+
+constexpr std::string_view kNamespaceNameLabel = "kubernetes.io/metadata.name";
+
+// NamespaceSelected: `selector` matches the labels of namespace `ns`, taken as
+// {kubernetes.io/metadata.name: ns} (metav1.LabelSelectorAsSelector semantics on a one-label
+// set, without building it).
+bool NamespaceSelected(const api::LabelSelector& selector, std::string_view ns) {
+  for (const auto& [key, value] : selector.match_labels) {
+    if (key != kNamespaceNameLabel || value != ns) return false;
+  }
+  for (const api::LabelSelectorRequirement& req : selector.match_expressions) {
+    const bool has = req.key == kNamespaceNameLabel;
+    const bool in_values =
+        has && std::find(req.values.begin(), req.values.end(), ns) != req.values.end();
+    switch (req.op) {
+      case api::LabelSelectorOperator::kIn:
+        if (!in_values) return false;
+        break;
+      case api::LabelSelectorOperator::kNotIn:
+        if (in_values) return false;
+        break;
+      case api::LabelSelectorOperator::kExists:
+        if (!has) return false;
+        break;
+      case api::LabelSelectorOperator::kDoesNotExist:
+        if (has) return false;
+        break;
+      case api::LabelSelectorOperator::kUnknown:
+        return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+std::span<const api::PodAffinityTerm> RequiredAffinityTerms(const api::Pod& pod) {
+  if (!pod.pod_affinity) return {};
+  return pod.pod_affinity->required;
+}
+
+std::span<const api::PodAffinityTerm> RequiredAntiAffinityTerms(const api::Pod& pod) {
+  if (!pod.pod_anti_affinity) return {};
+  return pod.pod_anti_affinity->required;
+}
+
+bool TermMatches(const api::PodAffinityTerm& term, const api::Pod& owner, const api::Pod& target) {
+  if (!term.label_selector) return false;  // a nil selector selects nothing
+  const std::string& ns = target.meta.namespace_;
+  if (term.namespaces.empty() && !term.namespace_selector) {
+    if (ns != owner.meta.namespace_) return false;
+  } else if (std::find(term.namespaces.begin(), term.namespaces.end(), ns) ==
+                 term.namespaces.end() &&
+             !(term.namespace_selector && NamespaceSelected(*term.namespace_selector, ns))) {
+    return false;
+  }
+  const auto& labels = target.meta.labels;
+  if (!api::Matches(*term.label_selector, labels)) return false;
+  // matchLabelKeys / mismatchLabelKeys: key in / notin (the owner's value), when the owner has
+  // the label (upstream registry/core/pod applyLabelKeysToLabelSelector).
+  for (const std::string& key : term.match_label_keys) {
+    auto own = owner.meta.labels.find(key);
+    if (own == owner.meta.labels.end()) continue;
+    auto it = labels.find(key);
+    if (it == labels.end() || it->second != own->second) return false;
+  }
+  for (const std::string& key : term.mismatch_label_keys) {
+    auto own = owner.meta.labels.find(key);
+    if (own == owner.meta.labels.end()) continue;
+    auto it = labels.find(key);
+    if (it != labels.end() && it->second == own->second) return false;
+  }
+  return true;
+}
+
+bool InterPodAffinity::HasAntiAffinityPods(const Snapshot& snapshot) {
+  ScanAntiAffinityPods(snapshot);
+  return !anti_pods_.empty();
+}
+
+bool InterPodAffinity::HasAffinityPods(const Snapshot& snapshot) {
+  ScanAntiAffinityPods(snapshot);
+  return !affinity_pods_.empty();
+}
+
+void InterPodAffinity::ScanAntiAffinityPods(const Snapshot& snapshot) {
+  const std::vector<PodInfo>& pods = snapshot.pods();
+  if (scanned_pods_ == pods.size()) return;
+  anti_pods_.clear();
+  affinity_pods_.clear();
+  for (size_t p = 0; p < pods.size(); ++p) {
+    const api::Pod& pod = *pods[p].pod;
+    if (!RequiredAntiAffinityTerms(pod).empty()) anti_pods_.push_back(static_cast<PodIndex>(p));
+    if (pod.pod_affinity || pod.pod_anti_affinity) affinity_pods_.push_back(static_cast<PodIndex>(p));
+  }
+  scanned_pods_ = pods.size();
+}
+
+int32_t InterPodAffinity::SlotOf(const std::string& key) {
+  for (size_t i = 0; i < slots_.size(); ++i) {
+    if (slots_[i].index->key == key) return static_cast<int32_t>(i);
+  }
+  Slot& s = slots_.emplace_back();
+  s.index = &topology_.Get(key);
+  const auto domains = static_cast<size_t>(s.index->domain_count());
+  s.affinity.assign(domains, 0);
+  s.anti.assign(domains, 0);
+  s.existing.assign(domains, 0);
+  return static_cast<int32_t>(slots_.size() - 1);
+}
+
+void InterPodAffinity::Count(std::vector<int32_t> Slot::*counts, int32_t slot, NodeIndex n) {
+  Slot& s = slots_[slot];
+  const int32_t d = s.index->domain_of_node[n];
+  if (d < 0) return;  // the node has no such label: nothing recorded (upstream update)
+  if (s.affinity[d] == 0 && s.anti[d] == 0 && s.existing[d] == 0) s.touched.push_back(d);
+  ++(s.*counts)[d];
+  if (counts == &Slot::affinity) ++affinity_matches_;
+  if (counts == &Slot::anti) ++anti_matches_;
+  if (counts == &Slot::existing) ++existing_matches_;
+}
+
+bool InterPodAffinity::Prepare(const api::Pod& pod, const Snapshot& snapshot) {
+  if (pod_ == &pod && version_ == snapshot.version()) return applies_;
+  pod_ = &pod;
+  version_ = snapshot.version();
+  for (Slot& s : slots_) {
+    for (int32_t d : s.touched) s.affinity[d] = s.anti[d] = s.existing[d] = 0;
+    s.touched.clear();
+  }
+  affinity_matches_ = anti_matches_ = existing_matches_ = 0;
+  affinity_terms_ = RequiredAffinityTerms(pod);
+  anti_terms_ = RequiredAntiAffinityTerms(pod);
+  ScanAntiAffinityPods(snapshot);
+  const std::vector<PodInfo>& pods = snapshot.pods();
+  // Placed pods' required anti-affinity terms that select this pod (symmetry).
+  for (PodIndex q : anti_pods_) {
+    const PodInfo& other = pods[q];
+    if (other.node == kNoNode || other.pod == &pod) continue;
+    for (const api::PodAffinityTerm& t : RequiredAntiAffinityTerms(*other.pod)) {
+      if (TermMatches(t, *other.pod, pod)) {
+        Count(&Slot::existing, SlotOf(t.topology_key), other.node);
+      }
+    }
+  }
+  affinity_slot_.clear();
+  anti_slot_.clear();
+  self_match_ = false;
+  if (!affinity_terms_.empty() || !anti_terms_.empty()) {
+    self_match_ = !affinity_terms_.empty();
+    for (const api::PodAffinityTerm& t : affinity_terms_) {
+      affinity_slot_.push_back(SlotOf(t.topology_key));
+      self_match_ = self_match_ && TermMatches(t, pod, pod);
+    }
+    for (const api::PodAffinityTerm& t : anti_terms_) anti_slot_.push_back(SlotOf(t.topology_key));
+    for (const PodInfo& other : pods) {
+      if (other.node == kNoNode || other.pod == &pod) continue;
+      if (!affinity_terms_.empty()) {
+        // Affinity counts a pod that matches every term, once per term's topology key.
+        bool all = true;
+        for (const api::PodAffinityTerm& t : affinity_terms_) {
+          if (!TermMatches(t, pod, *other.pod)) {
+            all = false;
+            break;
+          }
+        }
+        if (all) {
+          for (int32_t slot : affinity_slot_) Count(&Slot::affinity, slot, other.node);
+        }
+      }
+      for (size_t i = 0; i < anti_terms_.size(); ++i) {
+        if (TermMatches(anti_terms_[i], pod, *other.pod)) {
+          Count(&Slot::anti, anti_slot_[i], other.node);
+        }
+      }
+    }
+  }
+  applies_ = existing_matches_ > 0 || !affinity_terms_.empty() || !anti_terms_.empty();
+  return applies_;
+}
+
+std::string_view InterPodAffinity::Filter(NodeIndex n, bool* unresolvable) const {
+  *unresolvable = false;
+  if (!affinity_terms_.empty()) {
+    bool pods_exist = true;
+    for (int32_t slot : affinity_slot_) {
+      const Slot& s = slots_[slot];
+      const int32_t d = s.index->domain_of_node[n];
+      if (d < 0) {  // the node lacks the term's topology key
+        *unresolvable = true;
+        return kReasonAffinity;
+      }
+      if (s.affinity[d] <= 0) pods_exist = false;
+    }
+    // No matching pod anywhere: the first pod of a series that matches its own terms may go
+    // anywhere the keys exist (upstream satisfiesSelfAffinityCheck).
+    if (!pods_exist && !(affinity_matches_ == 0 && self_match_)) {
+      *unresolvable = true;
+      return kReasonAffinity;
+    }
+  }
+  if (anti_matches_ > 0) {
+    for (int32_t slot : anti_slot_) {
+      const Slot& s = slots_[slot];
+      const int32_t d = s.index->domain_of_node[n];
+      if (d >= 0 && s.anti[d] > 0) return kReasonAntiAffinity;
+    }
+  }
+  if (existing_matches_ > 0) {
+    for (const Slot& s : slots_) {
+      if (s.touched.empty()) continue;
+      const int32_t d = s.index->domain_of_node[n];
+      if (d >= 0 && s.existing[d] > 0) return kReasonExistingAntiAffinity;
+    }
+  }
+  return {};
+}
+
+void InterPodAffinity::AddScore(const std::string& key, NodeIndex n, int64_t weight) {
+  ScoreSlot* slot = nullptr;
+  for (ScoreSlot& s : score_slots_) {
+    if (s.index->key == key) slot = &s;
+  }
+  if (slot == nullptr) {
+    slot = &score_slots_.emplace_back();
+    slot->index = &topology_.Get(key);
+    slot->score.assign(static_cast<size_t>(slot->index->domain_count()), 0);
+  }
+  const int32_t d = slot->index->domain_of_node[n];
+  if (d < 0) return;  // the node has no such label: nothing recorded
+  slot->touched.push_back(d);
+  slot->score[d] += weight;
+  score_applies_ = true;
+}
+
+bool InterPodAffinity::PrepareScore(const api::Pod& pod, const Snapshot& snapshot) {
+  if (score_pod_ == &pod && score_version_ == snapshot.version()) return score_applies_;
+  score_pod_ = &pod;
+  score_version_ = snapshot.version();
+  score_applies_ = false;
+  for (ScoreSlot& s : score_slots_) {
+    for (int32_t d : s.touched) s.score[d] = 0;
+    s.touched.clear();
+  }
+  ScanAntiAffinityPods(snapshot);
+  const std::span<const api::WeightedPodAffinityTerm> preferred =
+      pod.pod_affinity ? std::span<const api::WeightedPodAffinityTerm>(pod.pod_affinity->preferred)
+                       : std::span<const api::WeightedPodAffinityTerm>();
+  const std::span<const api::WeightedPodAffinityTerm> preferred_anti =
+      pod.pod_anti_affinity
+          ? std::span<const api::WeightedPodAffinityTerm>(pod.pod_anti_affinity->preferred)
+          : std::span<const api::WeightedPodAffinityTerm>();
+  const bool own = !preferred.empty() || !preferred_anti.empty();
+  const std::vector<PodInfo>& pods = snapshot.pods();
+  auto process = [&](const PodInfo& other) {
+    if (other.node == kNoNode || other.pod == &pod) return;
+    const api::Pod& q = *other.pod;
+    for (const api::WeightedPodAffinityTerm& w : preferred) {
+      if (TermMatches(w.term, pod, q)) AddScore(w.term.topology_key, other.node, w.weight);
+    }
+    for (const api::WeightedPodAffinityTerm& w : preferred_anti) {
+      if (TermMatches(w.term, pod, q)) AddScore(w.term.topology_key, other.node, -w.weight);
+    }
+    if (q.pod_affinity) {
+      for (const api::PodAffinityTerm& t : q.pod_affinity->required) {
+        if (TermMatches(t, q, pod)) AddScore(t.topology_key, other.node, kHardPodAffinityWeight);
+      }
+      for (const api::WeightedPodAffinityTerm& w : q.pod_affinity->preferred) {
+        if (TermMatches(w.term, q, pod)) AddScore(w.term.topology_key, other.node, w.weight);
+      }
+    }
+    if (q.pod_anti_affinity) {
+      for (const api::WeightedPodAffinityTerm& w : q.pod_anti_affinity->preferred) {
+        if (TermMatches(w.term, q, pod)) AddScore(w.term.topology_key, other.node, -w.weight);
+      }
+    }
+  };
+  if (own) {
+    for (const PodInfo& other : pods) process(other);
+  } else {
+    for (PodIndex q : affinity_pods_) process(pods[q]);
+  }
+  return score_applies_;
+}
+
+int64_t InterPodAffinity::RawScore(NodeIndex n) const {
+  int64_t score = 0;
+  for (const ScoreSlot& s : score_slots_) {
+    if (s.touched.empty()) continue;
+    const int32_t d = s.index->domain_of_node[n];
+    if (d >= 0) score += s.score[d];
+  }
+  return score;
+}
+
+}  // namespace wasched::sched::plugins
