@@ -86,15 +86,16 @@ BENCHMARK(BM_AffinityNoTerms)->ArgName("pods")->Arg(2000)->Unit(benchmark::kMill
 void BM_AffinityGangHostnameAnti(benchmark::State& state) {
   const int gangs = static_cast<int>(state.range(0));
   api::ObjectSet objects = Base(0, 0);
+  const api::Pod pod_template = perf::SchedulingBasicShape(1, 0, 1).objects.pods[0];
   for (int g = 0; g < gangs; ++g) {
     const std::string group = "pg-" + std::to_string(g);
     api::PodGroup pg;
     pg.meta.name = group;
-    pg.meta.namespace_ = "default";
+    pg.meta.namespace_ = pod_template.meta.namespace_;
     pg.scheduling_policy.gang.emplace().min_count = 4;
     objects.pod_groups.push_back(std::move(pg));
     for (int m = 0; m < 4; ++m) {
-      api::Pod pod = perf::SchedulingBasicShape(1, 0, 1).objects.pods[0];
+      api::Pod pod = pod_template;
       pod.meta.name = group + "-" + std::to_string(m);
       pod.meta.labels["group"] = group;
       pod.pod_group_name = group;
