@@ -84,14 +84,19 @@ ErrorList PriorityAdmission::CheckGroup(const std::string& class_name,
                                          what, *priority, resolved->priority)));
     return errs;
   }
-  if (policy_gate && resolved->preemption_policy && policy &&
-      *policy != *resolved->preemption_policy) {
+  // With the gate on, API defaulting (SetDefaults_PodGroup / SetDefaults_CompositePodGroup in
+  // pkg/apis/scheduling/v1beta1, v1alpha3) sets an unset policy to PreemptLowerPriority before
+  // admission runs, so a group whose class says Never must spell Never itself (observed on the
+  // v1.37.2 control plane).
+  const api::PreemptionPolicy given =
+      policy.value_or(api::PreemptionPolicy::kPreemptLowerPriority);
+  if (policy_gate && resolved->preemption_policy && given != *resolved->preemption_policy) {
     errs.push_back(Forbidden(
         "spec.preemptionPolicy",
         fmt::format("the string value of PreemptionPolicy ({}) must not be provided in {} "
                     "spec; priority admission controller computed {} from the given "
                     "PriorityClass name",
-                    api::PreemptionPolicyName(*policy), what,
+                    api::PreemptionPolicyName(given), what,
                     api::PreemptionPolicyName(*resolved->preemption_policy))));
   }
   return errs;

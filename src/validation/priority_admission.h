@@ -62,6 +62,8 @@ class PriorityAdmission {
   // with gate PodGroupPreemptionPolicy on (`policy_gate`), `Forbidden spec.preemptionPolicy: the
   // string value of PreemptionPolicy (Never) must not be provided in pod group spec; priority
   // admission controller computed PreemptLowerPriority from the given PriorityClass name`.
+  // An unset `policy` counts as PreemptLowerPriority (API defaulting runs first), so a group
+  // whose class says Never without spelling Never is refused as upstream refuses it.
   // `what` = "pod group" / "composite pod group". Empty when the class is unknown (reported
   // elsewhere). Upstream: plugin/pkg/admission/priority/admission.go. O(log classes).
   [[nodiscard]] ErrorList CheckGroup(const std::string& class_name,

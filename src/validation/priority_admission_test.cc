@@ -144,6 +144,13 @@ TEST(PriorityAdmissionTest, GroupPreemptionPolicyMustMatchItsClass) {
   const auto never = api::PreemptionPolicy::kNever;
   const auto lower = api::PreemptionPolicy::kPreemptLowerPriority;
   EXPECT_THAT(admission.CheckGroup("quiet", std::nullopt, never, true, "pod group"), IsEmpty());
+  // Unset is defaulted to PreemptLowerPriority before admission: a Never class refuses it.
+  EXPECT_THAT(Lines(admission.CheckGroup("quiet", std::nullopt, std::nullopt, true, "pod group")),
+              ElementsAre("spec.preemptionPolicy: Forbidden: the string value of PreemptionPolicy "
+                          "(PreemptLowerPriority) must not be provided in pod group spec; priority "
+                          "admission controller computed Never from the given PriorityClass name"));
+  EXPECT_THAT(admission.CheckGroup("high", std::nullopt, std::nullopt, true, "pod group"),
+              IsEmpty());
   EXPECT_THAT(admission.CheckGroup("high", std::nullopt, lower, true, "pod group"), IsEmpty());
   EXPECT_THAT(Lines(admission.CheckGroup("high", std::nullopt, never, true, "pod group")),
               ElementsAre("spec.preemptionPolicy: Forbidden: the string value of PreemptionPolicy "

@@ -7,6 +7,7 @@
 //	wasched-diff fake-upstream --cases DIR --wasched-results DIR --out DIR
 //	wasched-diff compare --cases DIR --wasched-results DIR --upstream DIR --allow FILE
 //	                     --known-gaps FILE --report DIR [--min-validation P] [--min-scheduling P]
+//	                     [--max-unlisted N]
 //
 // `gather` copies every input family into one folder of cases: DIR/schedule/<case>/ (manifests
 // for `schedule`) and DIR/validate/<case>/ (the new objects, and old.yaml for updates), with

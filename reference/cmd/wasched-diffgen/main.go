@@ -380,6 +380,7 @@ func (g *gen) makeRunning() {
 				continue
 			}
 			spec := obj{"schedulingPolicy": obj{"gang": obj{"minCount": len(members)}}, "priorityClassName": pcn}
+			neverForNonPreempting(spec, pcn)
 			if g.r.Float64() < 0.6 {
 				spec["disruptionMode"] = obj{"all": obj{}}
 			} else {
@@ -459,7 +460,17 @@ func (g *gen) groupSpec(policy obj, pcn string) obj {
 	if pcn != "" {
 		spec["priorityClassName"] = pcn
 	}
+	neverForNonPreempting(spec, pcn)
 	return spec
+}
+
+// neverForNonPreempting: API defaulting sets a group's unset preemptionPolicy to
+// PreemptLowerPriority before priority admission compares it with the class's, so a group of
+// the non-preempting class must spell Never itself (observed on the v1.37.2 control plane).
+func neverForNonPreempting(spec obj, pcn string) {
+	if pcn == "high-nonpreempting" {
+		spec["preemptionPolicy"] = "Never"
+	}
 }
 
 func (g *gen) basicGroup() {
@@ -572,6 +583,7 @@ func (g *gen) compositeTree() {
 		if pcn != "" {
 			spec["priorityClassName"] = pcn
 		}
+		neverForNonPreempting(spec, pcn)
 		return spec
 	}
 	cpgPolicy := func(children int) obj {

@@ -340,6 +340,7 @@ func FromAPIError(o manifest.Object, err error) []Error {
 	switch status.Reason {
 	case metav1.StatusReasonForbidden:
 		e.Type = "Forbidden"
+		e.Field = admissionField(status.Message)
 	case metav1.StatusReasonAlreadyExists:
 		e.Type, e.Field = "Duplicate", "metadata.name"
 	case metav1.StatusReasonInternalError:
@@ -445,4 +446,25 @@ func isScalar(t string) bool {
 		return true
 	}
 	return false
+}
+
+// admissionMessages: the field an admission plugin's Forbidden message is about. Admission
+// errors carry no field (no StatusCause), so the Priority plugin's messages
+// (plugin/pkg/admission/priority/admission.go) are mapped to the field they name, to be compared
+// with wasched's, which reports them at that field.
+var admissionMessages = []struct{ contains, field string }{
+	{"the string value of PreemptionPolicy", "spec.preemptionPolicy"},
+	{"the integer value of priority", "spec.priority"},
+	{"must match the priority computed", "spec.priority"},
+	{"no PriorityClass with name", "spec.priorityClassName"},
+}
+
+// admissionField: the field of an admission plugin's Forbidden message, "" when unknown.
+func admissionField(message string) string {
+	for _, m := range admissionMessages {
+		if strings.Contains(message, m.contains) {
+			return m.field
+		}
+	}
+	return ""
 }

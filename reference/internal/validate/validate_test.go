@@ -33,3 +33,18 @@ func TestParseCause(t *testing.T) {
 		}
 	}
 }
+
+// TestAdmissionField: the Priority plugin's Forbidden messages name the field wasched reports.
+func TestAdmissionField(t *testing.T) {
+	for msg, want := range map[string]string{
+		`podgroups.scheduling.k8s.io "g" is forbidden: the string value of PreemptionPolicy (PreemptLowerPriority) must not be provided in pod group spec; priority admission controller computed Never from the given PriorityClass name`: "spec.preemptionPolicy",
+		`pods "p" is forbidden: the integer value of priority (7) must not be provided in pod spec; priority admission controller computed 0 from the given PriorityClass name`:                                                            "spec.priority",
+		`podgroups.scheduling.k8s.io "g" is forbidden: priority set in the pod group (5) must match the priority computed (1000) based on the priority class set in the spec`:                                                              "spec.priority",
+		`pods "p" is forbidden: no PriorityClass with name ghost was found`: "spec.priorityClassName",
+		`something else is forbidden`:                                       "",
+	} {
+		if got := admissionField(msg); got != want {
+			t.Errorf("admissionField(%q) = %q, want %q", msg, got, want)
+		}
+	}
+}
