@@ -14,6 +14,8 @@ packages=(
   libsimdjson-dev libyaml-dev pkgconf
   libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libfmt-dev libspdlog-dev libexpected-dev
   libgtest-dev libgmock-dev librapidcheck-dev libbenchmark-dev
+  # libre2-dev: CEL `matches` in DRA device selectors (RE2, linear time, as cel-go).
+  libre2-dev
   # libssl-dev: SHA-1 (libcrypto) for JobSet's and LeaderWorkerSet's derived names (issue 19).
   libssl-dev
   # libcurl4-openssl-dev: the Kubernetes API client (src/kube/, `schedule --kubeconfig`).

@@ -95,6 +95,38 @@ spec:
   fs::remove(path);
 }
 
+// Issue 20 item 23: what the controllers would create is budgeted in bytes too. A 600-byte Job
+// with parallelism 999990 (under the object limit) took 15.6 GB and 188 s; it is now refused
+// before any pod exists, as is a modest parallelism whose template carries a large annotation.
+TEST(CompileInvalidJobsTest, CreatedPodsAreBudgetedInBytes) {
+  const std::string big = WriteTemp("bytes.yaml", R"(apiVersion: batch/v1
+kind: Job
+metadata: {name: j, namespace: default, uid: u1}
+spec:
+  parallelism: 999990
+  template: {spec: {restartPolicy: Never, containers: [{name: c}]}}
+)");
+  ExpectRefusedBeforeController(
+      big, "Job default/j: spec.parallelism: Invalid value: 999990: the controllers would create "
+           "999990 pods of about 32 KiB each in memory; with the 0 MiB of pods created before "
+           "them that exceeds wasched's limit of 6144 MiB for created pods (see README \"Input "
+           "limits\")");
+  fs::remove(big);
+  const std::string annotated = WriteTemp("annotated.yaml", R"(apiVersion: batch/v1
+kind: Job
+metadata: {name: j, namespace: default, uid: u1}
+spec:
+  parallelism: 15000
+  template:
+    metadata: {annotations: {a: ")" + std::string(200 << 10, 'x') + R"("}}
+    spec: {restartPolicy: Never, containers: [{name: c}]}
+)");
+  ExpectRefusedBeforeController(annotated,
+                                "spec.parallelism: Invalid value: 15000: the controllers would "
+                                "create 15000 pods of about 432 KiB each in memory");
+  fs::remove(annotated);
+}
+
 // Upstream's own limit for Indexed Jobs (pkg/apis/batch/validation maxParallelismForIndexedJob).
 TEST(CompileInvalidJobsTest, IndexedParallelismOver100000IsUpstreamsInvalid) {
   const std::string path = WriteTemp("indexed.yaml", R"(apiVersion: batch/v1

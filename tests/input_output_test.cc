@@ -164,7 +164,8 @@ TEST_F(InputOutputTest, YamlOutputQuotesStrings) {
             "generated: []\n");
 }
 
-// Output that cannot be written (a full disk) is an error, exit 3, for every command.
+// Output that cannot be written (a full disk) is an error, exit 3, for every command, --help and
+// --version included.
 TEST_F(InputOutputTest, FailedWriteToStdoutExitsThree) {
   if (!fs::exists("/dev/full")) GTEST_SKIP() << "no /dev/full";
   const std::string file = Write("cluster.yaml", kTwoNodes);
@@ -172,7 +173,10 @@ TEST_F(InputOutputTest, FailedWriteToStdoutExitsThree) {
   for (const std::string& args :
        std::vector<std::string>{"schedule -f '" + file + "' -o json", "schedule -f '" + file + "'",
                                 "validate -f '" + file + "'", "demo",
-                                "convert -f '" + file + "' --to scheduling.k8s.io/v1beta1"}) {
+                                "convert -f '" + file + "' --to scheduling.k8s.io/v1beta1",
+                                // issue 20 item 28: --help and --version write stdout too.
+                                "--help", "--version", "schedule --help", "simulate --help",
+                                "convert --help"}) {
     SCOPED_TRACE(args);
     const test::CommandResult r =
         test::RunCommand({"/bin/sh", "-c", "'" + bin + "' " + args + " >/dev/full"});

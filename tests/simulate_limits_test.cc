@@ -8,9 +8,12 @@
 // runs, a UTF-8 BOM is skipped, range errors state the range, --max-jobs reads only that far.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include "sim/cluster.h"
 #include "sim/csv.h"
@@ -270,6 +273,42 @@ TEST(SimulateLimits, CliTableShowsRejectedRestartsAndNodeFailures) {
   std::remove(html.c_str());
 }
 
+// Issue 20 item 25: outputs are written to a temporary file beside them and renamed at the end;
+// a run that fails (here: stdout on a full disk) leaves the previous report and timeseries as
+// they were and no temporary file behind.
+TEST(SimulateLimits, FailedRunKeepsThePreviousOutputs) {
+  if (!std::filesystem::exists("/dev/full")) GTEST_SKIP() << "no /dev/full";
+  const std::string trace = TempFile("sim_limits_atomic.csv", kPhillyHead + "2017-10-09 00:00:00,10,1\n");
+  const std::string dir = testing::TempDir() + "/sim_atomic";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string html = dir + "/report.html";
+  const std::string ts = dir + "/ts.csv";
+  {
+    std::ofstream(html) << "previous report";
+    std::ofstream(ts) << "previous timeseries";
+  }
+  const std::string command = "'" + std::string(WASCHED_BINARY) + "' simulate --trace '" + trace +
+                              "' --format philly --generate-cluster nodes=1 --report '" + html +
+                              "' --timeseries '" + ts + "' >/dev/full";
+  const auto failed = test::RunCommand({"/bin/sh", "-c", command});
+  EXPECT_EQ(failed.exit_code, 3) << failed.err;
+  EXPECT_EQ(test::ReadFile(html), "previous report");
+  EXPECT_EQ(test::ReadFile(ts), "previous timeseries");
+  std::vector<std::string> left;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) left.push_back(e.path().filename());
+  std::sort(left.begin(), left.end());
+  EXPECT_EQ(left, (std::vector<std::string>{"report.html", "ts.csv"}));
+  // The same run with a writable stdout replaces both.
+  const auto ok = test::RunCommand({WASCHED_BINARY, "simulate", "--trace", trace, "--format", "philly",
+                                    "--generate-cluster", "nodes=1", "--report", html, "--timeseries", ts});
+  ASSERT_EQ(ok.exit_code, 0) << ok.err;
+  EXPECT_NE(test::ReadFile(html).find("<html"), std::string::npos);
+  EXPECT_NE(test::ReadFile(ts).find("policy"), std::string::npos) << test::ReadFile(ts);
+  std::filesystem::remove_all(dir);
+  std::remove(trace.c_str());
+}
+
 TEST(SimulateLimits, CliChecksOutputPathsBeforeTheRuns) {
   const std::string trace = TempFile("sim_limits_ok.csv", kPhillyHead + "2017-10-09 00:00:00,10,1\n");
   const std::string ts = testing::TempDir() + "/sim_limits_ts.csv";
@@ -282,7 +321,7 @@ TEST(SimulateLimits, CliChecksOutputPathsBeforeTheRuns) {
   EXPECT_NE(missing_dir.err.find("error: cannot write output: /nonexistent-dir/r.html: No such file or directory"),
             std::string::npos)
       << missing_dir.err;
-  EXPECT_EQ(test::ReadFile(ts), "");  // the timeseries opened first was removed again
+  EXPECT_EQ(test::ReadFile(ts), "");  // the timeseries opened first was never created
   EXPECT_FALSE(std::ifstream(ts).good());
   const auto dir = test::RunCommand({WASCHED_BINARY, "simulate", "--trace", trace, "--format", "philly",
                                      "--generate-cluster", "nodes=1", "--report", testing::TempDir()});

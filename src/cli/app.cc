@@ -18,6 +18,7 @@
 #include "cli/explain_command.h"
 #include "cli/schedule_command.h"
 #include "cli/simulate_command.h"
+#include "cli/subcommand.h"
 #include "cli/validate_command.h"
 
 namespace wasched::cli {
@@ -195,8 +196,7 @@ int RunParsed(int argc, const char* const* argv, std::istream& in, std::ostream&
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    const int code = app.exit(e, out, err);
-    return code == 0 ? kExitOk : kExitUsage;
+    return ExitOnParseError(app, e, out, err);
   }
 
   if (validate->parsed()) {

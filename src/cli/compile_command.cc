@@ -60,7 +60,56 @@ std::string CreatedObjectNote(const InputError& e, const std::string& who) {
 
 }  // namespace
 
+int64_t StringMapBytes(const std::map<std::string, std::string>& m) {
+  int64_t n = 0;
+  for (const auto& [k, v] : m) n += static_cast<int64_t>(k.size() + v.size()) + 96;
+  return n;
+}
+
+int64_t EstimatedPodBytes(const api::Pod& t) {
+  // What a copy of the template adds beyond the fixed footprint: strings and entries that every
+  // created pod copies (labels, annotations, containers and their resources, selectors).
+  int64_t n = kCreatedPodBaseBytes;
+  n += StringMapBytes(t.meta.labels) + StringMapBytes(t.meta.annotations) +
+       StringMapBytes(t.node_selector);
+  for (const auto* list : {&t.containers, &t.init_containers}) {
+    for (const api::Container& c : *list) {
+      n += 256 + static_cast<int64_t>(c.name.size()) +
+           96 * static_cast<int64_t>(c.requests.size() + c.limits.size() + c.ports.size() +
+                                     c.claims.size()) +
+           StringMapBytes(c.non_integer_requests) + StringMapBytes(c.non_integer_limits);
+    }
+  }
+  n += 160 * static_cast<int64_t>(t.tolerations.size() + t.resource_claims.size() +
+                                  t.scheduling_gates.size());
+  n += 512 * static_cast<int64_t>(t.topology_spread_constraints.size() +
+                                  (t.node_affinity ? 1 : 0) + (t.pod_affinity ? 1 : 0) +
+                                  (t.pod_anti_affinity ? 1 : 0));
+  // The scheduler keeps a pod's strings in several places (pod, result, output): count twice.
+  return 2 * n;
+}
+
 std::optional<InputError> CheckCreationLimit(const api::ObjectSet& objects) {
+  // Bytes: what the created pods would hold (issue 20 item 23: one 600-byte Job with
+  // parallelism 999990 took 15.6 GB), checked with the count below.
+  int64_t bytes = 0;
+  auto over_bytes = [&](int64_t pods, const api::Pod& pod_template, const api::ObjectMeta& meta,
+                        const char* kind, const char* field,
+                        int64_t value) -> std::optional<InputError> {
+    const int64_t per_pod = EstimatedPodBytes(pod_template);
+    const int64_t before = bytes;
+    bytes = SaturatingAdd(bytes, SaturatingMul(pods, per_pod));
+    if (bytes <= kMaxCreatedPodBytes) return std::nullopt;
+    return InputError{
+        meta.source, std::string(kind) + " " + api::NamespacedName(meta),
+        FieldError{FieldErrorType::kInvalid, field, std::to_string(value),
+                   fmt::format("the controllers would create {} pods of about {} KiB each in "
+                               "memory; with the {} MiB of pods created before them that "
+                               "exceeds wasched's limit of {} MiB for created pods (see README "
+                               "\"Input limits\")",
+                               pods, per_pod / 1024, before >> 20, kMaxCreatedPodBytes >> 20),
+                   ""}};
+  };
   int64_t count = 0;
   api::ForEachKind(objects, [&](const char*, bool, const auto& list) {
     count += static_cast<int64_t>(list.size());
@@ -86,6 +135,11 @@ std::optional<InputError> CheckCreationLimit(const api::ObjectSet& objects) {
                       fmt::format("the Job controller would create {} pods", pods))) {
       return e;
     }
+    if (auto e = over_bytes(pods, job.pod_template, job.meta, "Job",
+                            by_completions ? "spec.completions" : "spec.parallelism",
+                            by_completions ? *job.completions : api::EffectiveParallelism(job))) {
+      return e;
+    }
   }
   for (const api::Deployment& d : objects.deployments) {
     const int64_t r = std::max<int64_t>(0, api::EffectiveReplicas(d.replicas));
@@ -93,11 +147,15 @@ std::optional<InputError> CheckCreationLimit(const api::ObjectSet& objects) {
                       fmt::format("its ReplicaSet would create {} pods", r))) {
       return e;
     }
+    if (auto e = over_bytes(r, d.pod_template, d.meta, "Deployment", "spec.replicas", r)) return e;
   }
   for (const api::ReplicaSet& rs : objects.replica_sets) {
     const int64_t r = std::max<int64_t>(0, api::EffectiveReplicas(rs.replicas));
     if (auto e = over(r, rs.meta, "ReplicaSet", "spec.replicas", r,
                       fmt::format("the ReplicaSet controller would create {} pods", r))) {
+      return e;
+    }
+    if (auto e = over_bytes(r, rs.pod_template, rs.meta, "ReplicaSet", "spec.replicas", r)) {
       return e;
     }
   }
@@ -107,6 +165,9 @@ std::optional<InputError> CheckCreationLimit(const api::ObjectSet& objects) {
                       fmt::format("the StatefulSet controller would create {} pods", r))) {
       return e;
     }
+    if (auto e = over_bytes(r, s.pod_template, s.meta, "StatefulSet", "spec.replicas", r)) {
+      return e;
+    }
   }
   for (const api::JobSet& js : objects.job_sets) {
     int64_t created = 2;  // a Workload and a CompositePodGroup at most
@@ -114,6 +175,11 @@ std::optional<InputError> CheckCreationLimit(const api::ObjectSet& objects) {
       const int64_t replicas = std::max<int32_t>(0, rj.replicas);
       const int64_t per_job = 2 + std::max<int32_t>(0, controller::job::WantActive(rj.job_template));
       created = SaturatingAdd(created, replicas * per_job);
+      if (auto e = over_bytes(SaturatingMul(replicas, per_job - 2), rj.job_template.pod_template,
+                              js.meta, "JobSet", "spec.replicatedJobs",
+                              static_cast<int64_t>(js.replicated_jobs.size()))) {
+        return e;
+      }
     }
     if (auto e = over(created, js.meta, "JobSet", "spec.replicatedJobs",
                       static_cast<int64_t>(js.replicated_jobs.size()),
@@ -128,6 +194,10 @@ std::optional<InputError> CheckCreationLimit(const api::ObjectSet& objects) {
     if (auto e = over(created, l.meta, "LeaderWorkerSet", "spec.leaderWorkerTemplate.size", size,
                       fmt::format("its StatefulSets, {} × {} pods and groups would be {} objects",
                                   replicas, size, created))) {
+      return e;
+    }
+    if (auto e = over_bytes(SaturatingMul(replicas, size), l.worker_template, l.meta,
+                            "LeaderWorkerSet", "spec.leaderWorkerTemplate.size", size)) {
       return e;
     }
   }
@@ -212,7 +282,7 @@ int RunCompile(const CompileOptions& options, std::istream& in, std::ostream& ou
                std::ostream& err) {
   auto loaded = codec::LoadPaths(options.paths, in);
   if (!loaded) {
-    for (const InputError& e : loaded.error()) err << "error: " << e.ToString() << '\n';
+    err << FormatErrorLines(loaded.error(), "error: ");
     return kExitInvalidInput;
   }
   for (const std::string& w : loaded->warnings) err << "warning: " << EscapeForTerminal(w) << '\n';
@@ -222,7 +292,7 @@ int RunCompile(const CompileOptions& options, std::istream& in, std::ostream& ou
   }
   const InputErrors errors = validation::ValidateCreate(objects, options.gates);
   if (!errors.empty()) {
-    for (const InputError& e : errors) err << "error: " << e.ToString() << '\n';
+    err << FormatErrorLines(errors, "error: ");
     return kExitInvalidInput;
   }
   if (objects.jobs.empty() && objects.job_sets.empty() && objects.leader_worker_sets.empty() &&

@@ -57,7 +57,20 @@ struct CompileOptions {
 // field that makes the count (`spec.parallelism` / `spec.completions` for a Job, `spec.replicas`,
 // `spec.replicatedJobs`, `spec.leaderWorkerTemplate.size`), nullopt when all fit. Upstream has no
 // such limit (controllers create pods in batches). O(objects).
+//
+// Bytes as well as objects (issue 20 item 23): the pods the controllers would create may take at
+// most kMaxCreatedPodBytes of memory, estimated per pod as kCreatedPodBaseBytes (measured: what
+// `schedule` holds per created pod of a minimal template, scheduler state and output included)
+// plus what the template's labels, annotations, containers and constraints add, twice. Past it
+// the error names the field, the pod count, the estimate per pod and the limit.
 [[nodiscard]] std::optional<InputError> CheckCreationLimit(const api::ObjectSet& objects);
+
+// kCreatedPodBaseBytes: the measured peak memory of `schedule` per created pod of a minimal Job
+// template (RSS / pods for parallelism 100,000), rounded up.
+inline constexpr int64_t kCreatedPodBaseBytes = 16 << 10;
+// kMaxCreatedPodBytes: 6 GiB of created pods (about 190,000 minimal pods, above Kubernetes'
+// documented 150,000 pods per cluster), so that a run stays well inside a 24 GiB machine.
+inline constexpr int64_t kMaxCreatedPodBytes = int64_t{6} << 30;
 
 // CreatedObjectErrors: the pre-scheduling checks (validation::ValidateForSchedule) of `objects`
 // after the controllers added `generated` to them, keeping the errors of the created objects,

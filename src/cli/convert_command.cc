@@ -41,7 +41,7 @@ int RunConvert(const ConvertCommandOptions& options, std::istream& in, std::ostr
   }
   auto result = codec::ConvertPaths(options.paths, in, convert_options);
   if (!result) {
-    for (const InputError& e : result.error()) err << "error: " << e.ToString() << '\n';
+    err << FormatErrorLines(result.error(), "error: ");
     return kExitInvalidInput;
   }
   for (const std::string& w : result->warnings) err << "warning: " << EscapeForTerminal(w) << '\n';

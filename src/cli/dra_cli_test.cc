@@ -19,6 +19,7 @@ namespace wasched::cli {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 constexpr const char* kInput = R"yaml(apiVersion: v1
 kind: Node
@@ -134,6 +135,48 @@ TEST(DraCliTest, ValidateCountsDraObjects) {
   // Node, ResourceSlice, DeviceClass, 2 ResourceClaimTemplates, 2 Pods.
   EXPECT_EQ(out.str(), "valid: 7 object(s), 0 errors\n");
   EXPECT_THAT(err.str(), HasSubstr("function \"exists\" is not supported by wasched"));
+}
+
+// Issue 20 items 20 and 27: a ResourceSlice's names and attribute values follow upstream's rules
+// (pkg/apis/resource/validation: validatePoolName, validateDeviceName = DNS-1123 label,
+// validateQualifiedName of attribute keys, DeviceAttributeMaxValueLength = 64 for string and
+// version values). Quotes, newlines and control bytes in names are errors, never table text.
+TEST(DraCliTest, ResourceSliceNamesAndAttributeLengthsAreValidatedAsUpstream) {
+  const std::string input = R"yaml(apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: bad}
+spec:
+  driver: gpu.example.com
+  nodeName: n0
+  pool: {name: "pool\"x/ok", generation: 0, resourceSliceCount: 1}
+  devices:
+  - name: "gpu\n0"
+    attributes:
+      model: {string: ")yaml" + std::string(65, 'm') + R"yaml("}
+      ok: {string: ")yaml" + std::string(64, 'm') + R"yaml("}
+      "bad key": {int: 1}
+      "Example.com/x": {int: 1}
+)yaml";
+  const std::vector<std::string> args = {"wasched", "validate", "-f", "-"};
+  std::vector<const char*> argv;
+  for (const std::string& a : args) argv.push_back(a.c_str());
+  std::istringstream in(input);
+  std::ostringstream out;
+  std::ostringstream err;
+  ASSERT_EQ(cli::Run(static_cast<int>(argv.size()), argv.data(), in, out, err), 1) << err.str();
+  const std::string e = out.str();  // validate's report
+  EXPECT_THAT(e, HasSubstr("ResourceSlice bad: spec.pool.name: Invalid value: \"pool\\\"x\": a "
+                           "lowercase RFC 1123 subdomain must consist of"));
+  EXPECT_THAT(e, HasSubstr("ResourceSlice bad: spec.devices[0].name: Invalid value: \"gpu\\n0\": "
+                           "a lowercase RFC 1123 label must consist of"));
+  EXPECT_THAT(e, HasSubstr("spec.devices[0].attributes[model].string: Too long: may not be more "
+                           "than 64 bytes"));
+  EXPECT_THAT(e, Not(HasSubstr("attributes[ok]")));
+  EXPECT_THAT(e, HasSubstr("spec.devices[0].attributes: Invalid value: \"bad key\": a valid C "
+                           "identifier must start with alphabetic character or '_'"));
+  EXPECT_THAT(e, Not(HasSubstr("\"Example.com\"")));  // the domain is checked lower-cased
+  // No raw newline inside any line of the report.
+  EXPECT_THAT(e, Not(HasSubstr("gpu\n0")));
 }
 
 }  // namespace

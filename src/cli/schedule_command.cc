@@ -13,6 +13,7 @@
 #include "cli/feature_gates.h"
 #include "cli/schedule_rounds.h"
 #include "cli/table_output.h"
+#include "codec/input_limits.h"
 #include "codec/loader.h"
 #include "kube/api_client.h"
 #include "kube/cluster_snapshot.h"
@@ -50,6 +51,20 @@ int WriteOutput(std::ostream& out, std::ostream& err, std::string_view text, int
   err << "error: cannot write output: " << (error != 0 ? std::strerror(error) : "I/O error")
       << '\n';
   return kExitInternal;
+}
+
+std::string FormatErrorLines(const InputErrors& errors, std::string_view prefix) {
+  const size_t kept = static_cast<size_t>(codec::kMaxKeptErrors);
+  const size_t shown = errors.size() <= kept + 1 ? errors.size() : kept;
+  std::string out;
+  for (size_t i = 0; i < shown; ++i) {
+    out.append(prefix).append(errors[i].ToString()).push_back('\n');
+  }
+  if (shown < errors.size()) {
+    out += fmt::format("{}{} more not shown (only the first {} are printed)\n", prefix,
+                       errors.size() - shown, kept);
+  }
+  return out;
 }
 
 namespace {
@@ -98,7 +113,7 @@ tl::expected<ScheduledInput, int> LoadAndSchedule(const ScheduleOptions& options
   }
   auto loaded = codec::LoadTextsAndPaths(cluster_texts, options.paths, in);
   if (!loaded) {
-    for (const InputError& e : loaded.error()) err << "error: " << e.ToString() << '\n';
+    err << FormatErrorLines(loaded.error(), "error: ");
     return tl::unexpected(kExitInvalidInput);
   }
   for (const std::string& w : loaded->warnings) err << "warning: " << EscapeForTerminal(w) << '\n';
@@ -112,9 +127,9 @@ tl::expected<ScheduledInput, int> LoadAndSchedule(const ScheduleOptions& options
   // validates: the same create validation as `validate`, plus the pre-scheduling checks.
   InputErrors warnings;
   InputErrors errors = validation::ValidateForSchedule(objects, options.gates, &warnings);
-  for (const InputError& w : warnings) err << "warning: " << w.ToString() << '\n';
+  err << FormatErrorLines(warnings, "warning: ");
   if (!errors.empty()) {
-    for (const InputError& e : errors) err << "error: " << e.ToString() << '\n';
+    err << FormatErrorLines(errors, "error: ");
     return tl::unexpected(kExitInvalidInput);
   }
 

@@ -22,6 +22,7 @@
 
 #include "controller/manager/controller_manager.h"
 #include "util/feature_gates.h"
+#include "util/field_error.h"
 #include "api/object_set.h"
 #include "sched/schedule_result.h"
 #include "sched/scheduler.h"
@@ -54,6 +55,12 @@ enum class OutputFormat { kTable, kJson, kYaml };
 // otherwise `code`. Every command writes its stdout through it.
 [[nodiscard]] int WriteOutput(std::ostream& out, std::ostream& err, std::string_view text,
                               int code);
+
+// FormatErrorLines: `<prefix><error>\n` per error, at most codec::kMaxKeptErrors of them, then one
+// line `<prefix>N more not shown` (issue 20 item 24: millions of error lines for one
+// hostile input). A list of kMaxKeptErrors + 1 is printed whole (the loader's own last line
+// already counts what it dropped). O(printed bytes).
+[[nodiscard]] std::string FormatErrorLines(const InputErrors& errors, std::string_view prefix);
 
 // ScheduleOptions: everything `schedule` needs, already parsed.
 struct ScheduleOptions {

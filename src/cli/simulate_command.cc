@@ -24,52 +24,32 @@
 #include "sim/report.h"
 #include "sim/simulator.h"
 #include "sim/trace.h"
+#include "util/atomic_file.h"
 #include "util/field_value.h"
 
 namespace wasched::cli {
 namespace {
 
-// OutputFile: a --timeseries / --report file, opened (created) before the runs so that a path
-// that cannot be written fails at once, and removed again when the command fails afterwards.
-struct OutputFile {
-  std::string path;
-  std::ofstream stream;
-  bool created = false;
-};
-
 std::string OsReason() { return errno != 0 ? std::strerror(errno) : "unknown error"; }
 
-// OpenOutput: opens `f->path` for writing; false with `error: cannot write output: <path>: <reason>`.
-bool OpenOutput(OutputFile* f, std::ostream& err) {
-  errno = 0;
-  f->stream.open(f->path, std::ios::binary | std::ios::trunc);
-  if (!f->stream) {
-    err << "error: cannot write output: " << EscapeForTerminal(f->path) << ": " << OsReason() << "\n";
-    return false;
-  }
-  f->created = true;
-  return true;
+// OpenOutput: creates the temporary file of a --timeseries / --report output beside it (before
+// the runs, so an unwritable folder fails at once); the target itself is replaced only at the
+// end, when everything was written (AtomicFile). False with `error: cannot write output: <path>:
+// <reason>`.
+bool OpenOutput(AtomicFile* f, const std::string& path, std::ostream& err) {
+  std::string error;
+  if (f->Open(path, &error)) return true;
+  err << "error: cannot write output: " << EscapeForTerminal(error) << "\n";
+  return false;
 }
 
-// WriteOutput: writes and closes; false with the reason (e.g. "No space left on device").
-bool WriteOutput(OutputFile* f, const std::string& text, std::ostream& err) {
-  errno = 0;
-  f->stream << text;
-  f->stream.close();
-  if (!f->stream) {
-    err << "error: cannot write output: " << EscapeForTerminal(f->path) << ": " << OsReason() << "\n";
-    return false;
-  }
-  return true;
-}
-
-void RemoveOutputs(std::vector<OutputFile*> files) {
-  for (OutputFile* f : files) {
-    if (!f->created) continue;
-    f->stream.close();
-    std::remove(f->path.c_str());
-    f->created = false;
-  }
+// CommitOutput: renames a written output into place; false with the reason (e.g. "No space left
+// on device").
+bool CommitOutput(AtomicFile* f, std::ostream& err) {
+  std::string error;
+  if (f->Commit(&error)) return true;
+  err << "error: cannot write output: " << EscapeForTerminal(error) << "\n";
+  return false;
 }
 
 // SamePath: whether two paths name the same file (existing or not).
@@ -174,14 +154,11 @@ int RunSimulate(const SimulateOptions& o, std::ostream& out, std::ostream& err) 
       return kExitUsage;
     }
   }
-  OutputFile timeseries_file, report_file;
-  timeseries_file.path = o.timeseries;
-  report_file.path = o.report;
-  if (!o.timeseries.empty() && !OpenOutput(&timeseries_file, err)) return kExitInternal;
-  if (!o.report.empty() && !OpenOutput(&report_file, err)) {
-    RemoveOutputs({&timeseries_file});
-    return kExitInternal;
-  }
+  // Both outputs are written to temporary files and renamed into place after stdout was
+  // written; on any failure (or an interrupted run) the previous files stay as they were.
+  AtomicFile timeseries_file, report_file;
+  if (!o.timeseries.empty() && !OpenOutput(&timeseries_file, o.timeseries, err)) return kExitInternal;
+  if (!o.report.empty() && !OpenOutput(&report_file, o.report, err)) return kExitInternal;
   const bool tty = isatty(STDERR_FILENO) == 1;
   std::vector<sim::SimResult> runs;
   for (sim::Policy policy : policies) {
@@ -210,20 +187,10 @@ int RunSimulate(const SimulateOptions& o, std::ostream& out, std::ostream& err) 
   ctx.gpus = runs.empty() ? 0 : runs[0].total_gpus;
   ctx.seed = o.seed;
   if (!o.timeseries.empty()) {
-    std::ostringstream csv;
-    sim::WriteTimeseriesCsv(runs, csv);
-    if (!WriteOutput(&timeseries_file, csv.str(), err)) {
-      RemoveOutputs({&timeseries_file, &report_file});
-      return kExitInternal;
-    }
+    sim::WriteTimeseriesCsv(runs, timeseries_file.stream());
   }
   if (!o.report.empty()) {
-    std::ostringstream html;
-    sim::WriteHtmlReport(ctx, runs, html);
-    if (!WriteOutput(&report_file, html.str(), err)) {
-      RemoveOutputs({&timeseries_file, &report_file});
-      return kExitInternal;
-    }
+    sim::WriteHtmlReport(ctx, runs, report_file.stream());
   }
   if (!runs.empty() && runs[0].rejected > 0) {
     // Rejection depends on the job and the cluster only: the same jobs in every run.
@@ -246,12 +213,14 @@ int RunSimulate(const SimulateOptions& o, std::ostream& out, std::ostream& err) 
   } else {
     sim::WriteTable(ctx, runs, text);
   }
+  errno = 0;
   out << text.str() << std::flush;
   if (!out) {
     err << "error: cannot write output: " << OsReason() << "\n";
-    RemoveOutputs({&timeseries_file, &report_file});
-    return kExitInternal;
+    return kExitInternal;  // the temporary files go with their AtomicFile
   }
+  if (!o.timeseries.empty() && !CommitOutput(&timeseries_file, err)) return kExitInternal;
+  if (!o.report.empty() && !CommitOutput(&report_file, err)) return kExitInternal;
   return kExitOk;
 }
 

@@ -2,6 +2,7 @@
 #include "cli/subcommand.h"
 
 #include <CLI/CLI.hpp>
+#include <sstream>
 
 #include "cli/schedule_command.h"
 
@@ -21,10 +22,17 @@ std::optional<int> ParseOrExitCode(CLI::App& app, int argc, const char* const* a
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    const int code = app.exit(e, out, err);
-    return code == 0 ? kExitOk : kExitUsage;
+    return ExitOnParseError(app, e, out, err);
   }
   return std::nullopt;
+}
+
+int ExitOnParseError(CLI::App& app, const CLI::ParseError& e, std::ostream& out,
+                     std::ostream& err) {
+  std::ostringstream text;
+  const int code = app.exit(e, text, err);
+  if (code != 0) return kExitUsage;
+  return WriteOutput(out, err, text.str(), kExitOk);
 }
 
 }  // namespace wasched::cli

@@ -10,6 +10,7 @@
 
 namespace CLI {
 class App;
+class ParseError;
 }
 
 namespace wasched::cli {
@@ -18,9 +19,15 @@ namespace wasched::cli {
 [[nodiscard]] bool IsSelected(int argc, const char* const* argv, std::string_view name);
 
 // ParseOrExitCode: parses argv with `app`. On a CLI11 parse error or --help it prints what CLI11
-// prints and returns the exit code (kExitOk for --help, kExitUsage otherwise); nullopt when the
-// parse succeeded and the command should run.
+// prints and returns the exit code (kExitOk for --help, kExitUsage otherwise; see
+// ExitOnParseError); nullopt when the parse succeeded and the command should run.
 [[nodiscard]] std::optional<int> ParseOrExitCode(CLI::App& app, int argc, const char* const* argv,
                                                  std::ostream& out, std::ostream& err);
+
+// ExitOnParseError: what CLI11 prints for `e` and the exit code. --help and --version text goes
+// to `out` through WriteOutput, so a failed write (a full disk) is kExitInternal as for every
+// other command's output (issue 20 item 28); a usage error goes to `err`, kExitUsage.
+[[nodiscard]] int ExitOnParseError(CLI::App& app, const CLI::ParseError& e, std::ostream& out,
+                                   std::ostream& err);
 
 }  // namespace wasched::cli

@@ -17,6 +17,8 @@ namespace wasched::cli {
 namespace {
 
 constexpr std::string_view kDefaultScheduler = "default-scheduler";
+// kMaxIndentLevels: the deepest tree level indented further (valid trees have at most 4).
+constexpr int kMaxIndentLevels = 6;
 
 struct Row {
   std::string pod;
@@ -196,17 +198,34 @@ std::string FormatScheduleTable(const api::ObjectSet& objects,
     } else {
       row.note = "not scheduled";
     }
+    // Every field is escaped on its own (issue 20 item 27): a newline in a name or message is
+    // `\n` inside its cell, never a line break, and the widths are those of the escaped text.
+    row.pod = EscapeForTerminal(row.pod);
+    row.where = EscapeForTerminal(row.where);
+    row.note = EscapeForTerminal(row.note);
     return row;
+  };
+  // escape_section: the same for a section's header cells and messages, once its rows are made
+  // (the rows compare the raw messages).
+  auto escape_section = [](Section& s) {
+    for (std::string& cell : s.header) cell = EscapeForTerminal(cell);
+    s.message = EscapeForTerminal(s.message);
+    s.pending_message = EscapeForTerminal(s.pending_message);
   };
 
   std::vector<Section> sections;
   for (const auto& [group, depth] : TreeOrder(result.groups)) {
     const sched::GroupResult& g = *group;
     Section s;
-    s.indent.assign(static_cast<std::size_t>(depth) * 2, ' ');
+    // Indentation is bounded (issue 20 item 22): a valid tree has at most 4 levels (KEP-6012);
+    // a deeper, refused chain must not make the table O(depth²) bytes. Deeper levels keep the
+    // last indentation and say their depth.
+    s.indent.assign(static_cast<std::size_t>(std::min(depth, kMaxIndentLevels)) * 2, ' ');
     const bool composite = g.min_group_count.has_value();
     const int32_t min = composite ? *g.min_group_count : g.min_count.value_or(0);
-    s.header.push_back(fmt::format("{}{} {}", s.indent, g.kind, g.name));
+    s.header.push_back(depth > kMaxIndentLevels
+                           ? fmt::format("{}{} {} (depth {})", s.indent, g.kind, g.name, depth)
+                           : fmt::format("{}{} {}", s.indent, g.kind, g.name));
     s.header.push_back(fmt::format("scheduled {}/{} ({} {})", g.scheduled, min,
                                    composite ? "minGroupCount" : "minCount", min));
     const api::Condition* c = MainCondition(g);
@@ -241,6 +260,7 @@ std::string FormatScheduleTable(const api::ObjectSet& objects,
       const std::vector<std::string> shown = {s.message, s.pending_message};
       for (const std::string& key : keys) s.rows.push_back(make_row(key, shown));
     }
+    escape_section(s);
     sections.push_back(std::move(s));
   }
   if (!bare.empty()) {
@@ -300,9 +320,12 @@ std::string FormatScheduleTable(const api::ObjectSet& objects,
   if (!result.allocations.empty()) {
     out += "ResourceClaims allocated\n";
     for (const sched::ClaimAllocation& a : result.allocations) {
-      out += "  " + a.claim + (a.owner.empty() ? "" : " (" + a.owner + ")") + '\n';
+      out += "  " + EscapeForTerminal(a.claim) +
+             (a.owner.empty() ? "" : " (" + EscapeForTerminal(a.owner) + ")") + '\n';
       for (const sched::ClaimAllocation::Device& d : a.devices) {
-        out += fmt::format("    {} → {}/{}/{}\n", d.request, d.driver, d.pool, d.device);
+        out += fmt::format("    {} → {}/{}/{}\n", EscapeForTerminal(d.request),
+                           EscapeForTerminal(d.driver), EscapeForTerminal(d.pool),
+                           EscapeForTerminal(d.device));
       }
     }
     out += '\n';
@@ -312,9 +335,9 @@ std::string FormatScheduleTable(const api::ObjectSet& objects,
   if (running > 0) summary += fmt::format(", {} already running", running);
   if (!result.evictions.empty()) summary += fmt::format(", {} evicted", result.evictions.size());
   out += summary + '\n';
-  // Names, node names and messages come from the input: each line is escaped for the terminal
-  // (control characters, invalid UTF-8; QA2 finding 15). Alignment is computed before, so only a
-  // row holding such characters shifts.
+  // Names, node names and messages come from the input: each field was escaped for the terminal
+  // above (control characters, invalid UTF-8; QA2 finding 15); each line is escaped once more as
+  // a safety net (EscapeForTerminal leaves escaped text unchanged).
   std::string escaped;
   escaped.reserve(out.size());
   size_t begin = 0;

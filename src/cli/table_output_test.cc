@@ -220,5 +220,52 @@ TEST(TableOutputTest, CompositeTreeIsIndented) {
             "2 bound, 1 pending\n");
 }
 
+// Issue 20 item 27: every field is escaped on its own, so a newline in a pod, node, message or
+// device name is `\n` inside its cell and never starts a line.
+TEST(TableOutputTest, NewlinesInFieldsNeverBreakLines) {
+  api::ObjectSet objects;
+  objects.pods.push_back(test::MakePod().Name("a\nb").Group("g\nh").Obj());
+  sched::ScheduleResult result;
+  result.pending = {{"default/a\nb", "Unschedulable", "line1\nline2"}};
+  result.groups = {Group("default/g\nh", 0, 1, "False", "Unschedulable", "why\nnot")};
+  sched::ClaimAllocation a;
+  a.claim = "default/c\nd";
+  a.devices.push_back({"req", "drv", "pool\n1", "gpu\n0"});
+  result.allocations.push_back(a);
+  const std::string table = FormatScheduleTable(objects, result);
+  EXPECT_EQ(table,
+            "PodGroup default/g\\nh  scheduled 0/1 (minCount 1)  PodGroupInitiallyScheduled=False "
+            "Unschedulable\n"
+            "  message: why\\nnot\n"
+            "  default/a\\nb  PENDING  Unschedulable: line1\\nline2\n"
+            "\n"
+            "ResourceClaims allocated\n"
+            "  default/c\\nd\n"
+            "    req → drv/pool\\n1/gpu\\n0\n"
+            "\n"
+            "0 bound, 1 pending\n");
+}
+
+// Issue 20 item 22: a CompositePodGroup chain deeper than any valid tree keeps a bounded
+// indentation (the table stays O(levels), not O(levels²)) and names the depth.
+TEST(TableOutputTest, DeepChainIndentationIsBounded) {
+  api::ObjectSet objects;
+  sched::ScheduleResult result;
+  constexpr int kLevels = 2000;
+  for (int i = 0; i < kLevels; ++i) {
+    sched::GroupResult g;
+    g.kind = "CompositePodGroup";
+    g.name = "default/c" + std::to_string(i);
+    g.min_group_count = 1;
+    if (i > 0) g.parent = "default/c" + std::to_string(i - 1);
+    result.groups.push_back(g);
+  }
+  const std::string table = FormatScheduleTable(objects, result);
+  EXPECT_LT(table.size(), static_cast<size_t>(kLevels) * 120);
+  EXPECT_NE(table.find("\n            CompositePodGroup default/c1999 (depth 1999)  "),
+            std::string::npos);
+  EXPECT_NE(table.find("\n            CompositePodGroup default/c6  "), std::string::npos);
+}
+
 }  // namespace
 }  // namespace wasched::cli

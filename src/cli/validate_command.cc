@@ -52,7 +52,7 @@ int RunValidate(const ValidateOptions& options, std::istream& in, std::ostream& 
     InputErrors warnings;
     errors = old ? validation::ValidateUpdateForSchedule(*old, *objects, options.gates, &warnings)
                  : validation::ValidateForSchedule(*objects, options.gates, &warnings);
-    for (const InputError& w : warnings) err << "warning: " << w.ToString() << '\n';
+    err << FormatErrorLines(warnings, "warning: ");
     // What `schedule` refuses after running the controllers (QA2 finding 16): the objects they
     // would create — waiting pods included — checked the same way, on a copy (validate prints
     // no controller events).
@@ -87,7 +87,7 @@ int RunValidate(const ValidateOptions& options, std::istream& in, std::ostream& 
   } else if (errors.empty()) {
     report = fmt::format("valid: {} object(s), 0 errors\n", objects_read);
   } else {
-    for (const InputError& e : errors) report += e.ToString() + '\n';
+    report += FormatErrorLines(errors, "");
     report += fmt::format("\n{} error(s)\n", errors.size());
   }
   return WriteOutput(out, err, report, errors.empty() ? kExitOk : kExitInvalidInput);

@@ -12,6 +12,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "util/field_error.h"
+
 namespace wasched::codec {
 
 // kMaxFileBytes: one file, or stdin. Kubernetes' documented scalability limits are 5,000 nodes
@@ -38,10 +40,19 @@ inline constexpr int kMaxNestingDepth = 256;
 // be longer than its 3 MiB request limit (above).
 inline constexpr size_t kMaxScalarBytes = size_t{3} << 20;
 
-// kMaxObjects: objects of one load (List items counted, skipped kinds included). Kubernetes'
+// kMaxObjects: objects of one load: every document that is not a List and every List item,
+// whatever it holds (skipped kinds, `{}` and malformed items included). Kubernetes'
 // scalability limit is 150,000 pods and 5,000 nodes (above); 1,000,000 leaves room for
 // PodGroups, Workloads and the rest.
 inline constexpr int64_t kMaxObjects = 1'000'000;
+
+// kMaxKeptErrors: the errors one load keeps; beyond them only a count is kept, reported as a
+// last error "N more errors not shown". The CLI prints at most as many error lines per command
+// (cli::PrintErrors). A real manifest with more errors than this is fixed in rounds anyway.
+inline constexpr int64_t kMaxKeptErrors = 1'000;
+
+// MoreErrors: the error that stands for `count` errors beyond kMaxKeptErrors.
+[[nodiscard]] InputError MoreErrors(int64_t count);
 
 // Alias expansion (billion laughs): a YAML alias is a reference, not a copy (codec/event_tape.h);
 // decoders may visit at most 2 × document bytes + 1024 nodes (Diagnostics' visit budget,
@@ -56,6 +67,7 @@ using codec::ExpansionBudget;
 using codec::kMaxFileBytes;
 using codec::kMaxNestingDepth;
 using codec::kMaxObjectBytes;
+using codec::kMaxKeptErrors;
 using codec::kMaxObjects;
 using codec::kMaxScalarBytes;
 }  // namespace internal

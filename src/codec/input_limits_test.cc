@@ -20,6 +20,7 @@ namespace {
 
 using internal::kMaxNestingDepth;
 using internal::kMaxObjectBytes;
+using internal::kMaxKeptErrors;
 using internal::kMaxObjects;
 using internal::kMaxScalarBytes;
 using ::testing::HasSubstr;
@@ -110,6 +111,38 @@ TEST(InputLimitsTest, MoreObjectsThanTheLimitIsOneError) {
   EXPECT_EQ(loaded.error()[0].ToString(),
             "many.json: document 1: items[1000000]: Too many: more than 1000000 objects in the "
             "input (see README \"Input limits\")");
+}
+
+// Issue 20 item 24: every List item counts toward kMaxObjects, an empty `{}` item too (it used
+// to be skipped before counting, so 20 MB of `{}` gave 10 million error lines), and a load keeps
+// kMaxKeptErrors errors plus one line counting the rest; the limit error comes first.
+TEST(InputLimitsTest, EmptyListItemsCountAndErrorsAreCapped) {
+  std::string json = R"({"apiVersion": "v1", "kind": "List", "items": [)";
+  for (int64_t i = 0; i < 3000; ++i) json += i == 0 ? "{}" : ",{}";
+  json += "]}";
+  auto small = LoadString(json, "empty.json");
+  ASSERT_FALSE(small.has_value());
+  // Each item: apiVersion and kind Required (6000 errors): 1000 kept, then the count.
+  ASSERT_EQ(small.error().size(), static_cast<size_t>(kMaxKeptErrors) + 1);
+  EXPECT_EQ(small.error()[0].ToString(),
+            "empty.json: document 1: items[0].apiVersion: Required value: every object needs "
+            "apiVersion and kind");
+  EXPECT_EQ(small.error().back().ToString(),
+            "Too many: 5000 more error(s) not shown (only the first 1000 are kept; see README "
+            "\"Input limits\")");
+
+  json = R"({"apiVersion": "v1", "kind": "List", "items": [)";
+  for (int64_t i = 0; i <= kMaxObjects; ++i) json += i == 0 ? "{}" : ",{}";
+  json += "]}";
+  auto many = LoadString(json, "many.json");
+  ASSERT_FALSE(many.has_value());
+  ASSERT_EQ(many.error().size(), static_cast<size_t>(kMaxKeptErrors) + 2);
+  EXPECT_EQ(many.error()[0].ToString(),
+            "many.json: document 1: items[1000000]: Too many: more than 1000000 objects in the "
+            "input (see README \"Input limits\")");
+  EXPECT_EQ(many.error().back().ToString(),
+            "Too many: 1999000 more error(s) not shown (only the first 1000 are kept; see README "
+            "\"Input limits\")");
 }
 
 TEST(InputLimitsTest, MergeKeyChainsAreBounded) {

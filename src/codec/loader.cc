@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 #include <string_view>
 #include <unordered_map>
 
@@ -36,6 +37,7 @@ using internal::Reader;
 using internal::ValueKind;
 using internal::ExpansionBudget;
 using internal::kMaxObjectBytes;
+using internal::kMaxKeptErrors;
 using internal::kMaxObjects;
 
 constexpr std::string_view kCoreV1 = "v1";
@@ -116,6 +118,8 @@ class Loader {
     int defaulted_pods = 0;
     std::string defaulted_pods_first;
     int64_t objects_seen = 0;
+    int64_t errors_dropped = 0;
+    std::optional<InputError> object_limit_error;
   };
   [[nodiscard]] Checkpoint Save() const;
   void Restore(Checkpoint checkpoint);
@@ -130,7 +134,18 @@ class Loader {
   int defaulted_pods_ = 0;
   std::string defaulted_pods_first_;
   size_t document_bytes_ = 0;  // text size of the document being decoded
-  int64_t objects_seen_ = 0;   // objects (not Lists) of this load, for kMaxObjects
+  int64_t objects_seen_ = 0;   // objects and List items of this load, for kMaxObjects
+  int64_t errors_dropped_ = 0;  // errors beyond kMaxKeptErrors (counted, not kept)
+  std::optional<InputError> object_limit_error_;  // "more than kMaxObjects objects"
+  // AddInputError: keeps the first kMaxKeptErrors errors of the load, counts the rest (issue 20
+  // item 24: 10 million error lines of a List of `{}` items took 4.6 GB).
+  void AddInputError(InputError e) {
+    if (errors_.size() < static_cast<size_t>(kMaxKeptErrors)) {
+      errors_.push_back(std::move(e));
+    } else {
+      ++errors_dropped_;
+    }
+  }
   bool abandoned_ = false;     // a deferred JSON List item was not strict JSON: stop decoding
 };
 
@@ -160,7 +175,7 @@ static_assert(sizeof(api::ObjectSet) == 17 * sizeof(std::vector<int>),
 
 Loader::Checkpoint Loader::Save() const {
   Checkpoint c{errors_.size(), result_.warnings.size(), {}, skipped_, skipped_index_,
-               defaulted_pods_, defaulted_pods_first_, objects_seen_};
+               defaulted_pods_, defaulted_pods_first_, objects_seen_, errors_dropped_, object_limit_error_};
   ForEachObjectVector(const_cast<api::ObjectSet&>(result_.objects),
                       [&](auto& v) { c.objects.push_back(v.size()); });
   return c;
@@ -176,13 +191,15 @@ void Loader::Restore(Checkpoint c) {
   defaulted_pods_ = c.defaulted_pods;
   defaulted_pods_first_ = std::move(c.defaulted_pods_first);
   objects_seen_ = c.objects_seen;
+  errors_dropped_ = c.errors_dropped;
+  object_limit_error_ = std::move(c.object_limit_error);
 }
 
 void Loader::Flush(const ObjectScope& scope, const api::SourceRef& source,
                    const std::string& label) {
   std::vector<FieldError>& errors = diag_->errors();
   for (size_t i = scope.first_error; i < errors.size(); ++i) {
-    errors_.push_back(InputError{source, label, std::move(errors[i])});
+    AddInputError(InputError{source, label, std::move(errors[i])});
   }
   errors.resize(scope.first_error);
   std::vector<std::string>& warnings = diag_->warnings();
@@ -209,6 +226,8 @@ void Loader::DecodeObject(const Reader& r, const api::SourceRef& source,
                           std::string_view default_api_version, std::string_view default_kind,
                           int list_depth) {
   if (abandoned_) return;
+  // Past kMaxObjects nothing more is decoded (the rest costs no memory and no error lines).
+  if (objects_seen_ > kMaxObjects) return;
   if (r.IsDeferred()) {
     // An item of a JSON List, parsed now (codec/json_events.h), under the item's path.
     std::optional<internal::EventTape> item = internal::ParseJsonValue(r.DeferredText());
@@ -221,6 +240,20 @@ void Loader::DecodeObject(const Reader& r, const api::SourceRef& source,
     return;
   }
   const ObjectScope scope{diag_->errors().size(), diag_->warnings().size()};
+  // Input limits (codec/input_limits.h): every document and every List item counts toward
+  // kMaxObjects, whatever it holds (an empty `{}` or a malformed item too; issue 20 item 24),
+  // reported once at its path; a List document itself does not count.
+  if (++objects_seen_ > kMaxObjects) {
+    // Kept apart, and reported first: the errors before it may have filled kMaxKeptErrors.
+    object_limit_error_ = InputError{
+        source, "",
+        FieldError{FieldErrorType::kTooMany, r.Path(), "",
+                   fmt::format("more than {} objects in the input (see README \"Input limits\")",
+                               kMaxObjects),
+                   ""}};
+    Flush(scope, source, "");
+    return;
+  }
   if (!r.ExpectKind(ValueKind::kMap)) {
     Flush(scope, source, "");
     return;
@@ -264,6 +297,7 @@ void Loader::DecodeObject(const Reader& r, const api::SourceRef& source,
       Flush(scope, source, "");
       return;
     }
+    --objects_seen_;  // a List is a container: its items count, not itself
     // A typed list's items may omit apiVersion/kind (API server responses do).
     const std::string item_kind = kind == "List" ? "" : kind.substr(0, kind.size() - 4);
     const std::string item_api_version = kind == "List" ? "" : api_version;
@@ -278,16 +312,6 @@ void Loader::DecodeObject(const Reader& r, const api::SourceRef& source,
     return;
   }
 
-  // Input limits (codec/input_limits.h): reported once each, at the object's path.
-  if (++objects_seen_ > kMaxObjects) {
-    if (objects_seen_ == kMaxObjects + 1) {
-      r.Error(FieldErrorType::kTooMany, "",
-              fmt::format("more than {} objects in the input (see README \"Input limits\")",
-                          kMaxObjects));
-    }
-    Flush(scope, source, "");
-    return;
-  }
   if (list_depth == 0 && document_bytes_ > kMaxObjectBytes) {
     r.Error(FieldErrorType::kTooLong, "",
             fmt::format("object document is {} bytes, more than the limit of {} bytes (see README "
@@ -392,7 +416,7 @@ void Loader::LoadDocuments(std::string_view text, const std::string& file,
   internal::ForEachDocument(text, [&](internal::ParsedDocument& doc) {
     const api::SourceRef source{file, doc.number};
     if (!doc.error.empty()) {
-      errors_.push_back(
+      AddInputError(
           InputError{source, "", FieldError{FieldErrorType::kInvalid, "", "", doc.error, ""}});
       return;
     }
@@ -427,6 +451,8 @@ tl::expected<LoadResult, InputErrors> Loader::Finish() {
     result_.warnings.push_back(fmt::format("skipped {} object(s) of unknown kind {} (first: {})",
                                            s.count, s.what, s.first));
   }
+  if (errors_dropped_ > 0) errors_.push_back(MoreErrors(errors_dropped_));
+  if (object_limit_error_) errors_.insert(errors_.begin(), std::move(*object_limit_error_));
   if (!errors_.empty()) return tl::make_unexpected(std::move(errors_));
   AssignGeneratedNames(&result_.objects, &result_.warnings);
   return std::move(result_);
@@ -459,6 +485,15 @@ tl::expected<LoadResult, InputErrors> LoadString(const std::string& text,
   Loader loader;
   loader.LoadText(text, file);
   return loader.Finish();
+}
+
+InputError MoreErrors(int64_t count) {
+  return InputError{{}, "",
+                    FieldError{FieldErrorType::kTooMany, "", "",
+                               fmt::format("{} more error(s) not shown (only the first {} are "
+                                           "kept; see README \"Input limits\")",
+                                           count, kMaxKeptErrors),
+                               ""}};
 }
 
 }  // namespace wasched::codec

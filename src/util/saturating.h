@@ -21,4 +21,14 @@ namespace wasched {
   return sum;
 }
 
+// SaturatingMul: a × b clamped to [INT64_MIN, INT64_MAX]. O(1), no UB.
+[[nodiscard]] inline int64_t SaturatingMul(int64_t a, int64_t b) {
+  int64_t product = 0;
+  if (__builtin_mul_overflow(a, b, &product)) {
+    return (a < 0) != (b < 0) ? std::numeric_limits<int64_t>::min()
+                              : std::numeric_limits<int64_t>::max();
+  }
+  return product;
+}
+
 }  // namespace wasched

@@ -43,6 +43,107 @@ FieldError NotFound(std::string path, std::string_view value) {
   return FieldError{FieldErrorType::kNotFound, std::move(path), Quote(value), "", ""};
 }
 
+// Upstream resource.k8s.io limits (staging/src/k8s.io/api/resource/v1/types.go).
+constexpr size_t kDriverNameMaxLength = 63;            // DriverNameMaxLength
+constexpr size_t kDeviceMaxIdLength = 32;              // DeviceMaxIDLength
+constexpr size_t kDeviceMaxDomainLength = 63;          // DeviceMaxDomainLength
+constexpr size_t kDeviceAttributeMaxValueLength = 64;  // DeviceAttributeMaxValueLength
+
+// TooLongBytes: field.TooLong: "may not be more than N bytes", value omitted.
+FieldError TooLongBytes(std::string path, size_t max) {
+  return FieldError{FieldErrorType::kTooLong, std::move(path), "",
+                    fmt::format("may not be more than {} bytes", max), ""};
+}
+
+// DriverNameErrors: upstream corevalidation.ValidateCSIDriverName (resource's validateDriverName):
+// ≤ 63 bytes, a DNS-1123 subdomain once lower-cased. `path` is reported as given.
+void DriverNameErrors(Errors& e, const std::string& path, std::string_view name) {
+  if (name.size() > kDriverNameMaxLength) e.Add(TooLongBytes(path, kDriverNameMaxLength));
+  std::string lower(name);
+  for (char& c : lower) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  for (std::string& msg : Dns1123SubdomainErrors(lower)) e.Add(Invalid(path, Quote(name), msg));
+}
+
+// PoolNameErrors: upstream validatePoolName: required, ≤ 253 bytes, each `/`-separated part a
+// DNS-1123 subdomain.
+void PoolNameErrors(Errors& e, const std::string& path, std::string_view name) {
+  if (name.empty()) {
+    e.Add(Required(path));
+    return;
+  }
+  if (name.size() > kDns1123SubdomainMaxLength) {
+    e.Add(TooLongBytes(path, kDns1123SubdomainMaxLength));
+  }
+  size_t start = 0;
+  while (true) {
+    const size_t slash = name.find('/', start);
+    const std::string_view part =
+        name.substr(start, slash == std::string_view::npos ? std::string_view::npos
+                                                             : slash - start);
+    for (std::string& msg : Dns1123SubdomainErrors(part)) e.Add(Invalid(path, Quote(part), msg));
+    if (slash == std::string_view::npos) break;
+    start = slash + 1;
+  }
+}
+
+// CIdentifierErrors: upstream validateCIdentifier: ≤ 32 bytes, `[A-Za-z_][A-Za-z0-9_]*`.
+void CIdentifierErrors(Errors& e, const std::string& path, std::string_view id) {
+  if (id.size() > kDeviceMaxIdLength) e.Add(TooLongBytes(path, kDeviceMaxIdLength));
+  bool ok = !id.empty() && !(id[0] >= '0' && id[0] <= '9');
+  for (char c : id) {
+    ok = ok && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                c == '_');
+  }
+  if (!ok) {
+    e.Add(Invalid(path, Quote(id),
+                  RegexError("a valid C identifier must start with alphabetic character or '_', "
+                             "followed by a string of alphanumeric characters or '_'",
+                             "[A-Za-z_][A-Za-z0-9_]*", {"my_name", "MY_NAME", "MyName"})));
+  }
+}
+
+// QualifiedNameErrors: upstream validateQualifiedName of attribute and capacity keys, reported at
+// the map's path: `<C identifier>` or `<driver-name domain>/<C identifier>` (a second slash is
+// accepted, as upstream's TODO notes).
+void AttributeKeyErrors(Errors& e, const std::string& map_path, std::string_view key) {
+  const size_t slash = key.find('/');
+  if (slash == std::string_view::npos) {
+    CIdentifierErrors(e, map_path, key);
+    return;
+  }
+  const std::string_view domain = key.substr(0, slash);
+  std::string_view id = key.substr(slash + 1);
+  if (id.find('/') != std::string_view::npos) return;  // a/b/c: upstream accepts it unchecked
+  if (domain.empty()) {
+    e.Add(Invalid(map_path, Quote(""), "the domain must not be empty"));
+  } else {
+    DriverNameErrors(e, map_path, domain);
+  }
+  if (id.empty()) {
+    e.Add(Invalid(map_path, Quote(""), "the name must not be empty"));
+  } else {
+    CIdentifierErrors(e, map_path, id);
+  }
+}
+
+// KeyPath: upstream fldPath.Key(truncateIfTooLong(key, 63 + 1 + 32)): `path[key]`, a longer key
+// shortened to its head, "..." and its tail.
+std::string KeyPath(const std::string& path, std::string_view key) {
+  constexpr size_t kMax = kDeviceMaxDomainLength + 1 + kDeviceMaxIdLength;
+  std::string out = path;
+  out.push_back('[');
+  if (key.size() <= kMax) {
+    out.append(key);
+  } else {
+    const size_t remaining = kMax - 3;
+    out.append(key.substr(0, (remaining + 1) / 2));
+    out.append("...");
+    out.append(key.substr(key.size() - remaining / 2));
+  }
+  out.push_back(']');
+  return out;
+}
+
 void ValidateSelectors(Errors& e, const std::vector<api::DeviceSelector>& selectors,
                        const std::string& path) {
   for (size_t i = 0; i < selectors.size(); ++i) {
@@ -228,8 +329,12 @@ void AppendDraErrors(const api::ObjectSet& objects, const FeatureGates& gates,
     if (!slice_seen.insert(s.meta.name).second) {
       e.Add(Duplicate("metadata.name", Quote(s.meta.name)));
     }
-    if (s.driver.empty()) e.Add(Required("spec.driver"));
-    if (s.pool.name.empty()) e.Add(Required("spec.pool.name"));
+    if (s.driver.empty()) {
+      e.Add(Required("spec.driver"));
+    } else {
+      DriverNameErrors(e, "spec.driver", s.driver);
+    }
+    PoolNameErrors(e, "spec.pool.name", s.pool.name);
     if (s.pool.generation < 0) {
       e.Add(Invalid("spec.pool.generation", std::to_string(s.pool.generation),
                     "must be greater than or equal to 0"));
@@ -250,11 +355,29 @@ void AppendDraErrors(const api::ObjectSet& objects, const FeatureGates& gates,
     std::set<std::string> names;
     for (size_t j = 0; j < s.devices.size(); ++j) {
       const std::string p = Index("spec.devices", j);
-      if (s.devices[j].name.empty()) {
+      const api::Device& d = s.devices[j];
+      if (d.name.empty()) {
         e.Add(Required(Child(p, "name")));
-      } else if (!names.insert(s.devices[j].name).second) {
-        e.Add(Duplicate(Child(p, "name"), Quote(s.devices[j].name)));
+      } else if (!names.insert(d.name).second) {
+        e.Add(Duplicate(Child(p, "name"), Quote(d.name)));
+      } else {
+        // Upstream validateDeviceName: a DNS-1123 label (so no quote, newline or control byte
+        // reaches a table or a claim's allocation).
+        for (FieldError& f : ShortName(Child(p, "name"), d.name)) e.Add(std::move(f));
       }
+      const std::string attributes = Child(p, "attributes");
+      for (const auto& [key, attribute] : d.attributes) {
+        AttributeKeyErrors(e, attributes, key);
+        using Kind = api::DeviceAttribute::Kind;
+        if ((attribute.kind == Kind::kString || attribute.kind == Kind::kVersion) &&
+            attribute.string_value.size() > kDeviceAttributeMaxValueLength) {
+          e.Add(TooLongBytes(
+              Child(KeyPath(attributes, key), attribute.kind == Kind::kString ? "string" : "version"),
+              kDeviceAttributeMaxValueLength));
+        }
+      }
+      const std::string capacity = Child(p, "capacity");
+      for (const auto& entry : d.capacity) AttributeKeyErrors(e, capacity, entry.first);
       published.insert(s.driver + "/" + s.pool.name + "/" + s.devices[j].name);
     }
   }

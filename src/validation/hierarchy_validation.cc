@@ -51,8 +51,8 @@ class Checker {
     for (std::size_t i = 0; i < objects_.composite_pod_groups.size(); ++i) {
       const api::CompositePodGroup* g = &objects_.composite_pod_groups[i];
       if (seen.count(g) > 0) continue;
-      std::optional<Tree> tree = TreeOf(g);
-      if (!tree) continue;  // parent missing: waits at PreEnqueue
+      std::optional<Tree> tree = TreeOf(g, &seen);
+      if (!tree) continue;  // parent missing: waits at PreEnqueue (its chain is in `seen`)
       for (const auto& [c, depth] : tree->composites) seen.insert(c);
       if (std::optional<std::string> why = Problem(*tree)) {
         HierarchyProblem p;
@@ -67,13 +67,18 @@ class Checker {
 
  private:
   // TreeOf: the tree containing `g`: climb to its root (or detect a cycle), then walk down.
-  std::optional<Tree> TreeOf(const api::CompositePodGroup* g) {
+  // When a parent is missing, the climbed chain goes into `waiting` (not climbed again).
+  std::optional<Tree> TreeOf(const api::CompositePodGroup* g,
+                             std::set<const api::CompositePodGroup*>* waiting) {
     std::set<const api::CompositePodGroup*> chain;
     const api::CompositePodGroup* top = g;
     while (top->parent_composite_pod_group_name) {
       chain.insert(top);
       auto it = composites_.find({top->meta.namespace_, *top->parent_composite_pod_group_name});
-      if (it == composites_.end()) return std::nullopt;
+      if (it == composites_.end() || waiting->count(it->second) > 0) {
+        waiting->insert(chain.begin(), chain.end());
+        return std::nullopt;
+      }
       if (chain.count(it->second) > 0) {  // a cycle: every CPG on it, no root
         Tree tree;
         tree.cyclic = true;
@@ -90,20 +95,28 @@ class Checker {
       top = it->second;
     }
     Tree tree;
-    Walk(top, 1, &tree, std::set<const api::CompositePodGroup*>{});
+    Walk(top, &tree);
     return tree;
   }
 
-  void Walk(const api::CompositePodGroup* g, int depth, Tree* tree,
-            std::set<const api::CompositePodGroup*> path) {
-    if (!path.insert(g).second) return;  // defensive: cycles are found while climbing
-    tree->composites.emplace_back(g, depth);
-    const Key key = KeyOf(g->meta);
-    if (auto it = child_pod_groups_.find(key); it != child_pod_groups_.end()) {
-      for (const api::PodGroup* pg : it->second) tree->pod_groups.emplace_back(pg, depth + 1);
-    }
-    if (auto it = child_composites_.find(key); it != child_composites_.end()) {
-      for (const api::CompositePodGroup* c : it->second) Walk(c, depth + 1, tree, path);
+  // Walk: the tree under `root`, preorder, iterative (a chain of any length neither copies a
+  // path per level nor recurses; issue 20 item 22). Each group has one parent and cycles were
+  // found while climbing, so every group is reached once. O(groups of the tree).
+  void Walk(const api::CompositePodGroup* root, Tree* tree) {
+    std::vector<std::pair<const api::CompositePodGroup*, int>> stack = {{root, 1}};
+    while (!stack.empty()) {
+      const auto [g, depth] = stack.back();
+      stack.pop_back();
+      tree->composites.emplace_back(g, depth);
+      const Key key = KeyOf(g->meta);
+      if (auto it = child_pod_groups_.find(key); it != child_pod_groups_.end()) {
+        for (const api::PodGroup* pg : it->second) tree->pod_groups.emplace_back(pg, depth + 1);
+      }
+      if (auto it = child_composites_.find(key); it != child_composites_.end()) {
+        for (auto c = it->second.rbegin(); c != it->second.rend(); ++c) {
+          stack.emplace_back(*c, depth + 1);
+        }
+      }
     }
   }
 

@@ -112,6 +112,29 @@ TEST(HierarchyValidationTest, G01BasicCompositeUnderGangRootIsFine) {
   EXPECT_THAT(FindInvalidHierarchies(set), IsEmpty());
 }
 
+// Issue 20 item 22: a 30,000-level chain (leaf first in the input, so every group climbs through
+// the rest, and root first) is one refused tree, found in linear time and memory (the walk used to
+// copy the path per level: O(levels²)).
+TEST(HierarchyValidationTest, LongChainIsOneTreeFoundLinearly) {
+  constexpr int kLevels = 30000;
+  for (bool leaf_first : {true, false}) {
+    api::ObjectSet set;
+    for (int i = 0; i < kLevels; ++i) {
+      const int level = leaf_first ? kLevels - 1 - i : i;
+      set.composite_pod_groups.push_back(
+          Cpg("c" + std::to_string(level),
+              level == 0 ? std::nullopt : std::optional<std::string>("c" + std::to_string(level - 1))));
+    }
+    const auto problems = FindInvalidHierarchies(set);
+    ASSERT_EQ(problems.size(), 1u);
+    EXPECT_EQ(problems[0].composite_pod_groups.size(), static_cast<size_t>(kLevels));
+    EXPECT_THAT(problems[0].message, HasSubstr("default/c3 is at depth 4"));
+    // The same chain under a missing root waits, every group of it, without a problem.
+    set.composite_pod_groups[leaf_first ? kLevels - 1 : 0].parent_composite_pod_group_name = "gone";
+    EXPECT_THAT(FindInvalidHierarchies(set), IsEmpty());
+  }
+}
+
 TEST(HierarchyValidationTest, CyclesAreRefusedMissingParentsWait) {
   api::ObjectSet set;
   set.composite_pod_groups = {Cpg("a", "b"), Cpg("b", "a"), Cpg("orphan", "nowhere")};

@@ -186,9 +186,12 @@ class Compiler {
     if (++depth_ > kMaxDepth) {
       if (!failed_) {
         failed_ = true;
-        error_ = CompileError{false, fmt::format("compilation failed: expression nests deeper "
-                                                 "than {} levels",
-                                                 kMaxDepth)};
+        error_ = CompileError{
+            false, fmt::format("compilation failed: max recursion depth exceeded: the expression "
+                               "nests deeper than {} levels (counted: parentheses, conditionals, "
+                               "comparisons, unary operators, indexes; a flat chain of && or || "
+                               "is one level, as in cel-go)",
+                               kMaxDepth)};
       }
       return false;
     }
@@ -225,36 +228,33 @@ class Compiler {
     }
   }
 
-  Item ParseOr() {
-    const int depth = depth_;  // a chain nests one level per operator (left-deep tree)
-    Item left = ParseAnd();
-    while (!failed_ && Accept(TokenKind::kOrOr)) {
-      if (!Enter()) return {};
-      const int32_t l = Value(left, "||");
-      const int32_t r = Value(ParseAnd(), "||");
-      CheckBool(l, "_||_");
-      CheckBool(r, "_||_");
-      if (failed_) return {};
-      left = Of(AddOp(NodeKind::kOr, StaticType::kBool, l, r));
+  // ParseOr / ParseAnd: a flat chain `a || b || c` is one level, as in cel-go (its grammar
+  // reads the chain in a loop and parser/helper.go's logicManager balances the terms into a tree
+  // of depth log2(n)); the terms go into a balanced tree here too, so evaluation recursion stays
+  // logarithmic. `&&` / `||` are commutative over errors, so the tree's shape changes no result.
+  Item ParseOr() { return ParseChain(TokenKind::kOrOr, NodeKind::kOr, "||", "_||_"); }
+  Item ParseAnd() { return ParseChain(TokenKind::kAndAnd, NodeKind::kAnd, "&&", "_&&_"); }
+
+  Item ParseChain(TokenKind token, NodeKind kind, const char* op, const char* overload) {
+    Item first = token == TokenKind::kOrOr ? ParseAnd() : ParseRelation();
+    if (failed_ || Peek().kind != token) return first;
+    std::vector<int32_t> terms{Value(first, op)};
+    while (!failed_ && Accept(token)) {
+      terms.push_back(Value(token == TokenKind::kOrOr ? ParseAnd() : ParseRelation(), op));
     }
-    depth_ = depth;
-    return left;
+    if (failed_) return {};
+    for (int32_t t : terms) CheckBool(t, overload);
+    if (failed_) return {};
+    return Of(Balanced(kind, terms, 0, terms.size() - 1));
   }
 
-  Item ParseAnd() {
-    const int depth = depth_;  // a chain nests one level per operator (left-deep tree)
-    Item left = ParseRelation();
-    while (!failed_ && Accept(TokenKind::kAndAnd)) {
-      if (!Enter()) return {};
-      const int32_t l = Value(left, "&&");
-      const int32_t r = Value(ParseRelation(), "&&");
-      CheckBool(l, "_&&_");
-      CheckBool(r, "_&&_");
-      if (failed_) return {};
-      left = Of(AddOp(NodeKind::kAnd, StaticType::kBool, l, r));
-    }
-    depth_ = depth;
-    return left;
+  // Balanced: terms[lo..hi] joined by `kind` as a balanced binary tree (left to right order).
+  int32_t Balanced(NodeKind kind, const std::vector<int32_t>& terms, size_t lo, size_t hi) {
+    if (lo == hi) return terms[lo];
+    const size_t mid = lo + (hi - lo) / 2;
+    const int32_t l = Balanced(kind, terms, lo, mid);
+    const int32_t r = Balanced(kind, terms, mid + 1, hi);
+    return AddOp(kind, StaticType::kBool, l, r);
   }
 
   Item ParseRelation() {
@@ -342,6 +342,8 @@ class Compiler {
   }
 
   Item ParseUnary() {
+    // Only an operator nests (cel-go's unnest skips single-child rules).
+    if (Peek().kind != TokenKind::kBang && Peek().kind != TokenKind::kMinus) return ParseMember();
     if (!Enter()) return {};
     Item out;
     if (Accept(TokenKind::kBang)) {
@@ -484,8 +486,9 @@ class Compiler {
     return {};
   }
 
+  // ParsePrimary: not a nesting level itself; every way back into it passes ParseExpr (counted)
+  // or a unary operator (counted), so `((x))` is two levels, as cel-go counts nested Exprs.
   Item ParsePrimary() {
-    if (!Enter()) return {};
     Item out;
     const Token& t = Peek();
     switch (t.kind) {
@@ -583,7 +586,6 @@ class Compiler {
         SyntaxError(fmt::format("unexpected '{}'", t.text));
         return {};
     }
-    --depth_;
     return out;
   }
 
@@ -693,10 +695,14 @@ class Compiler {
       n.kind = NodeKind::kMatches;
       n.a = target;
       n.text = *pattern;
-      try {
-        n.regex = std::make_unique<std::regex>(*pattern, std::regex::ECMAScript);
-      } catch (const std::regex_error& e) {
-        TypeError(fmt::format("invalid regular expression \"{}\": {}", *pattern, e.what()));
+      // RE2, as cel-go's `matches` (Go regexp: RE2 syntax, linear time). Errors are not logged
+      // to stderr; the message is the compile error.
+      re2::RE2::Options options;
+      options.set_log_errors(false);
+      n.regex = std::make_unique<re2::RE2>(*pattern, options);
+      if (!n.regex->ok()) {
+        TypeError(fmt::format("invalid regular expression \"{}\": {}", *pattern,
+                              n.regex->error()));
         return -1;
       }
       return Add(std::move(n), StaticType::kBool);

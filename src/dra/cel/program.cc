@@ -265,7 +265,7 @@ Value Program::Eval(int32_t index, const DeviceView& dev) const {
       const Value t = Eval(n.a, dev);
       if (t.type == ValueType::kError) return t;
       if (t.type != ValueType::kString) return Error(EvalErrorCode::kNoSuchOverload, index);
-      return Bool(std::regex_search(t.s.begin(), t.s.end(), *n.regex));
+      return Bool(re2::RE2::PartialMatch(re2::StringPiece(t.s.data(), t.s.size()), *n.regex));
     }
     case NodeKind::kSize: {
       const Value t = Eval(n.a, dev);

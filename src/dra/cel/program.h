@@ -14,13 +14,15 @@
 //   x in [literal, ...]
 //   int, string, bool, null literals; lists of them
 //   <string>.startsWith / endsWith / contains / matches("<RE2 pattern literal>"), size()
+//     (`matches` runs RE2, as cel-go's Go regexp does: linear in the subject, no backtracking,
+//     an unanchored search; a pattern RE2 rejects is a compile error)
 //   quantity("<literal>"), <quantity>.compareTo / isGreaterThan / isLessThan(<quantity>),
 //   <quantity>.asInteger()
 //   semver("<literal>"), isSemver(<string>), <version>.compareTo / isGreaterThan / isLessThan /
 //   major() / minor() / patch()
 // Anything else is a compile error naming the construct (`function "foo" is not supported by
 // wasched`). Compile once; Evaluate allocates nothing (except inside `matches`, whose
-// std::regex search may; the allocator caches selector verdicts per device).
+// RE2 search may fill its DFA cache; the allocator caches selector verdicts per device).
 //
 // Semantics as CEL: `&&` / `||` are commutative over errors (false && error == false);
 // a missing attribute is a runtime error "no such key: <name>"; comparing values of different
@@ -29,11 +31,11 @@
 
 #include <cstdint>
 #include <memory>
-#include <regex>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include <re2/re2.h>
 #include <tl/expected.hpp>
 
 #include "api/dra/device.h"
@@ -53,10 +55,13 @@ struct CompileError {
   std::string message;
 };
 
-// kMaxDepth: nesting limit (parentheses, operators, calls); deeper input is rejected, so any
-// string compiles or fails without exhausting the stack. Upstream CEL's parser limit is 250
-// recursion levels; selectors in practice nest fewer than 10.
-inline constexpr int kMaxDepth = 100;
+// kMaxDepth: nesting limit; deeper input is rejected ("max recursion depth exceeded", as cel-go),
+// so any string compiles or fails without exhausting the stack. cel-go's parser default
+// (parser.MaxRecursionDepth; Kubernetes does not change it) is 250 and counts nested expressions,
+// relations, selections, calls and indexes; a flat `&&` / `||` chain is one level there (the
+// terms are balanced into a tree), and here too. wasched counts parentheses and other nested
+// expressions, conditionals, comparisons, unary operators and indexes.
+inline constexpr int kMaxDepth = 250;
 // kMaxLength: longest expression accepted (upstream resource.k8s.io CELSelectorExpressionMaxLength).
 inline constexpr size_t kMaxLength = 10 * 1024;
 
@@ -96,7 +101,7 @@ struct Node {
   std::string domain, name;         // kAttribute / kCapacity / kHas*
   std::string text;                 // owned literal text (strings) / the call's name
   std::unique_ptr<api::SemVer> version;  // semver("…") literal
-  std::unique_ptr<std::regex> regex;     // matches("…") pattern
+  std::unique_ptr<re2::RE2> regex;      // matches("…") pattern (RE2 syntax)
 };
 
 // Program: a compiled expression.

@@ -102,6 +102,43 @@ TEST(CelProgram, StringsListsAndLogic) {
   EXPECT_EQ(Eval("-1 < 0"), "true");
 }
 
+// Issue 20 item 20: `matches` is RE2 (linear time, no recursion), as cel-go's Go regexp. With a
+// backtracking engine `^(a|a)+$` against 30 characters did not end, and `^(a|b)*$` against a
+// 10,000-character attribute overflowed the stack. Attributes that long are invalid input
+// (DeviceAttributeMaxValueLength, see dra_cli_test); the engine must survive them anyway.
+bool MatchLong(std::string_view pattern, std::string value) {
+  api::Device d;
+  d.name = "dev";
+  api::DeviceAttribute a;
+  a.kind = api::DeviceAttribute::Kind::kString;
+  a.string_value = std::move(value);
+  d.attributes.emplace_back("s", a);
+  auto program = Program::Compile(
+      "device.attributes['x.example.com'].s.matches('" + std::string(pattern) + "')");
+  EXPECT_TRUE(program.has_value());
+  if (!program) return false;
+  std::string error;
+  const bool ok = program->Matches(DeviceView{"x.example.com", &d}, &error);
+  EXPECT_EQ(error, "");
+  return ok;
+}
+
+TEST(CelProgram, MatchesIsLinearTimeRe2) {
+  EXPECT_FALSE(MatchLong("^(a|a)+$", std::string(30, 'a') + "b"));
+  EXPECT_TRUE(MatchLong("^(a|a)+$", std::string(30, 'a')));
+  EXPECT_TRUE(MatchLong("^(a|b)*$", std::string(10000, 'a')));
+  EXPECT_TRUE(MatchLong("^(a|b)*$", std::string(1000000, 'b')));
+  EXPECT_FALSE(MatchLong("^(a|b)*$", std::string(10000, 'a') + "c"));
+  // Unanchored search, as Go's MatchString; RE2 syntax (\d, (?i)).
+  EXPECT_TRUE(MatchLong("b+", "aaabbbccc"));
+  EXPECT_TRUE(MatchLong("^\\\\d{3}$", "123"));
+  EXPECT_TRUE(MatchLong("(?i)^abc$", "ABC"));
+  // RE2 rejects backreferences (Go too): a compile error naming the pattern.
+  EXPECT_EQ(Eval("device.attributes['gpu.example.com'].model.matches('(a)\\\\1')"),
+            "compile: compilation failed: invalid regular expression \"(a)\\1\": invalid escape "
+            "sequence: \\1");
+}
+
 TEST(CelProgram, RuntimeErrorsFollowCel) {
   EXPECT_EQ(Eval("device.attributes['gpu.example.com'].missing == 'x'"),
             "error: no such key: missing");
@@ -160,6 +197,38 @@ TEST(CelProgram, InvalidExpressionsAreErrors) {
             std::string::npos);
   EXPECT_NE(invalid(std::string(20000, ' ') + "true").find("may not be more than 10240 bytes"),
             std::string::npos);
+}
+
+// Issue 20 item 26: a flat `||` / `&&` chain is one nesting level, as in cel-go (its parser reads
+// the chain in a loop and balances the terms); 97 terms were refused as "nests deeper than 100
+// levels". Nesting beyond cel-go's default limit of 250 is still refused, and the message says
+// what was counted.
+TEST(CelProgram, FlatLogicalChainsAreNotNesting) {
+  const auto chain = [](const char* op, int terms) {
+    std::string expr = "device.driver == 'x'";
+    for (int i = 1; i < terms; ++i) {
+      expr += std::string(" ") + op + " device.attributes['gpu.example.com'].index == " +
+              std::to_string(i);
+    }
+    return expr;
+  };
+  EXPECT_EQ(Eval(chain("||", 97)), "true");   // index 3 is term 4
+  EXPECT_EQ(Eval(chain("&&", 97)), "false");
+  // The longest chain the 10 KiB limit admits.
+  std::string expr = "true";
+  while (expr.size() + 10 < kMaxLength) expr += " || false";
+  EXPECT_EQ(Eval(expr), "true");
+  auto program = Program::Compile(expr);
+  ASSERT_TRUE(program.has_value());
+  EXPECT_GT(program->nodes().size(), 2000u);
+  // Parentheses nest: 250 levels pass, 251 are refused with what was counted.
+  EXPECT_EQ(Eval(std::string(249, '(') + "true" + std::string(249, ')')), "true");
+  auto deep = Program::Compile(std::string(251, '(') + "true" + std::string(251, ')'));
+  ASSERT_FALSE(deep.has_value());
+  EXPECT_EQ(deep.error().message,
+            "compilation failed: max recursion depth exceeded: the expression nests deeper than "
+            "250 levels (counted: parentheses, conditionals, comparisons, unary operators, "
+            "indexes; a flat chain of && or || is one level, as in cel-go)");
 }
 
 // Robustness: no input crashes the compiler or the evaluator (random bytes and random

@@ -52,6 +52,32 @@ TEST(GroupTree, LinksRootsChildrenDepthAndOrder) {
   EXPECT_TRUE(tree.node(root).problem.empty());
 }
 
+// Issue 20 item 22: roots and depths of a 30,000-level chain in linear time (each group used to
+// climb the whole chain); a chain into a cycle or a missing parent is resolved the same way.
+TEST(GroupTree, LongChainResolvesLinearly) {
+  constexpr int kLevels = 30000;
+  api::ObjectSet objects;
+  for (int i = kLevels - 1; i >= 0; --i) {  // leaf first
+    auto c = MakeCompositePodGroup().Name("c" + std::to_string(i));
+    if (i > 0) c.Parent("c" + std::to_string(i - 1));
+    objects.composite_pod_groups.push_back(c.Obj());
+  }
+  objects.pod_groups.push_back(Leaf("leaf", "c" + std::to_string(kLevels - 1)));
+  GroupTree tree(objects);
+  const TreeIndex root = tree.CompositeOf(kLevels - 1);
+  EXPECT_EQ(tree.roots(), (std::vector<TreeIndex>{root}));
+  EXPECT_EQ(tree.node(tree.CompositeOf(0)).depth, kLevels);
+  EXPECT_EQ(tree.node(0).depth, kLevels + 1);
+  EXPECT_EQ(tree.node(0).root, root);
+  EXPECT_FALSE(tree.node(0).problem.empty());
+  // The root's parent missing: every group waits for it.
+  objects.composite_pod_groups.back().parent_composite_pod_group_name = "ghost";
+  GroupTree waiting(objects);
+  EXPECT_TRUE(waiting.roots().empty());
+  EXPECT_EQ(waiting.node(0).missing_parent, "ghost");
+  EXPECT_EQ(waiting.node(waiting.CompositeOf(0)).missing_parent, "ghost");
+}
+
 TEST(GroupTree, MissingParentAndCycleHaveNoRoot) {
   api::ObjectSet objects;
   objects.pod_groups.push_back(Leaf("orphan", "ghost"));
