@@ -96,19 +96,20 @@ spec:
 }
 
 // Issue 20 item 23: what the controllers would create is budgeted in bytes too. A 600-byte Job
-// with parallelism 999990 (under the object limit) took 15.6 GB and 188 s; it is now refused
+// with parallelism 999990 (under the object limit) took 15.6 GB; 999000 here leaves room for
+// the test cluster's objects under that limit and 188 s; it is now refused
 // before any pod exists, as is a modest parallelism whose template carries a large annotation.
 TEST(CompileInvalidJobsTest, CreatedPodsAreBudgetedInBytes) {
   const std::string big = WriteTemp("bytes.yaml", R"(apiVersion: batch/v1
 kind: Job
 metadata: {name: j, namespace: default, uid: u1}
 spec:
-  parallelism: 999990
+  parallelism: 999000
   template: {spec: {restartPolicy: Never, containers: [{name: c}]}}
 )");
   ExpectRefusedBeforeController(
-      big, "Job default/j: spec.parallelism: Invalid value: 999990: the controllers would create "
-           "999990 pods of about 32 KiB each in memory; with the 0 MiB of pods created before "
+      big, "Job default/j: spec.parallelism: Invalid value: 999000: the controllers would create "
+           "999000 pods of about 32 KiB each in memory; with the 0 MiB of pods created before "
            "them that exceeds wasched's limit of 6144 MiB for created pods (see README \"Input "
            "limits\")");
   fs::remove(big);
