@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# tests/differential/run.sh [--quick|--all] [--seed N] [--count N] [--parallel N]
-#                           [--upstream-parallel N] [--max-unlisted N] [--out DIR]
+# tests/differential/run.sh [--quick|--all] [--seed N] [--count N] [--affinity-count N]
+#                           [--families LIST] [--parallel N] [--upstream-parallel N]
+#                           [--max-unlisted N] [--out DIR]
 #                           [--min-validation P] [--min-scheduling P] [--fake-upstream]
 #
 # The differential suite (tests/differential/README.md): every input family through
@@ -10,10 +11,15 @@
 # and OUT/report/summary.txt, and exits 1 when agreement is below the thresholds or a divergence
 # is not in tests/differential/known-divergences.txt.
 #
-#   --quick          the CI part (default): every fixed family and the first 150 random cases
-#   --all            the whole random set (500 cases)
-#   --seed N         seed of the random clusters (default 1)
+#   --quick          the CI part (default): every fixed family, the first 150 random cases and
+#                    the first 40 affinity cases
+#   --all            the whole random set (500 cases) and 300 affinity cases
+#   --seed N         seed of the random and the affinity clusters (default 1)
 #   --count N        number of random cases (overrides --quick / --all)
+#   --affinity-count N  number of affinity cases (wasched-diffgen -family affinity: pod affinity,
+#                    spread, host ports, gangs; overrides --quick / --all)
+#   --families LIST  the families to run, comma-separated (default: all of scenarios, bug,
+#                    upstream, corpus, random, affinity)
 #   --parallel N     wasched processes at once (default: the number of cores)
 #   --upstream-parallel N  cases in one control-plane run at once (default 24; each case has its
 #                    own namespace and its own nodes, so cases cannot interact)
@@ -25,6 +31,8 @@ cd "$(dirname "$0")/../.."
 root=$PWD
 
 count=150
+affinity_count=40
+families=scenarios,bug,upstream,corpus,random,affinity
 seed=1
 parallel=$(nproc)
 upstream_parallel=24
@@ -35,10 +43,12 @@ min_scheduling=98
 fake=0
 while [ $# -gt 0 ]; do
   case "$1" in
-    --quick) count=150 ;;
-    --all) count=500 ;;
+    --quick) count=150; affinity_count=40 ;;
+    --all) count=500; affinity_count=300 ;;
     --seed) seed=$2; shift ;;
     --count) count=$2; shift ;;
+    --affinity-count) affinity_count=$2; shift ;;
+    --families) families=$2; shift ;;
     --parallel) parallel=$2; shift ;;
     --upstream-parallel) upstream_parallel=$2; shift ;;
     --max-unlisted) max_unlisted=$2; shift ;;
@@ -46,7 +56,7 @@ while [ $# -gt 0 ]; do
     --min-validation) min_validation=$2; shift ;;
     --min-scheduling) min_scheduling=$2; shift ;;
     --fake-upstream) fake=1 ;;
-    -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,29p' "$0"; exit 0 ;;
     *) echo "run.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -65,8 +75,12 @@ step "generate $count random clusters (seed $seed)"
 rm -rf "$out/random"
 "$bin/wasched-diffgen" -seed "$seed" -count "$count" -out "$out/random"
 
-step "gather the input families"
-"$bin/wasched-diff" gather --repo . --random "$out/random" --out "$out/cases"
+step "generate $affinity_count affinity clusters (seed $seed)"
+rm -rf "$out/affinity"
+"$bin/wasched-diffgen" -family affinity -seed "$seed" -count "$affinity_count" -out "$out/affinity"
+
+step "gather the input families ($families)"
+"$bin/wasched-diff" gather --repo . --random "$out/random" --affinity "$out/affinity" --families "$families" --out "$out/cases"
 
 step "wasched (schedule, tie probe, validate)"
 rm -rf "$out/wasched"
@@ -96,6 +110,6 @@ step "compare"
 status=0
 "$bin/wasched-diff" compare --cases "$out/cases" --wasched-results "$out/wasched" --upstream "$out/upstream" \
   --allow tests/differential/known-divergences.txt --known-gaps docs/known-gaps.md --report "$out/report" \
-  --expect-valid random --min-validation "$min_validation" --min-scheduling "$min_scheduling" --max-unlisted "$max_unlisted" || status=$?
+  --expect-valid random,affinity --min-validation "$min_validation" --min-scheduling "$min_scheduling" --max-unlisted "$max_unlisted" || status=$?
 step "done (report: $out/report)"
 exit $status

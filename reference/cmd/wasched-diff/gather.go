@@ -15,7 +15,7 @@ import (
 // input (new/ and, for updates, old/).
 type Case struct {
 	Name   string `json:"name"`   // <family>.<id>: the folder name under schedule/ or validate/
-	Family string `json:"family"` // scenarios, bug, upstream, corpus, random
+	Family string `json:"family"` // scenarios, bug, upstream, corpus, random, affinity
 	Mode   string `json:"mode"`   // schedule or validate
 	Source string `json:"source"` // where it came from, relative to the repository
 }
@@ -30,8 +30,9 @@ func runGather(args []string) error {
 	fl := flag.NewFlagSet("gather", flag.ExitOnError)
 	repo := fl.String("repo", ".", "repository root")
 	random := fl.String("random", "", "folder of generated cases (wasched-diffgen -out)")
+	affinity := fl.String("affinity", "", "folder of generated affinity cases (wasched-diffgen -family affinity -out)")
 	out := fl.String("out", "", "output folder")
-	families := fl.String("families", "scenarios,bug,upstream,corpus,random", "families to gather")
+	families := fl.String("families", "scenarios,bug,upstream,corpus,random,affinity", "families to gather")
 	fl.Parse(args)
 	if *out == "" {
 		return fmt.Errorf("gather: --out is required")
@@ -66,6 +67,11 @@ func runGather(args []string) error {
 	}
 	if want["random"] && *random != "" {
 		if err := g.foldersAbs("random", *random, *random, true); err != nil {
+			return err
+		}
+	}
+	if want["affinity"] && *affinity != "" {
+		if err := g.foldersAbs("affinity", *affinity, *affinity, true); err != nil {
 			return err
 		}
 	}

@@ -2,7 +2,11 @@
 // (tests/differential/README.md): one folder of manifests per case, which `wasched schedule -f`
 // and the real v1.37.2 control plane (wasched-reference) both read.
 //
-//	wasched-diffgen -seed 1 -count 500 -out DIR [-start 0]
+//	wasched-diffgen -seed 1 -count 500 -out DIR [-start 0] [-family default|affinity]
+//
+// The `affinity` family (affinity.go, cases a<S>-<i>) exercises InterPodAffinity,
+// PodTopologySpread and NodePorts on bare pods and gangs; the default family (cases r<S>-<i>) is
+// described here.
 //
 // Each case is a cluster of 2–30 nodes in zones and racks (labels topology.kubernetes.io/zone and
 // topology.example.com/rack) with distinct CPU and memory sizes (so that score ties are rare),
@@ -44,14 +48,19 @@ func main() {
 	count := flag.Int("count", 500, "number of cases")
 	start := flag.Int("start", 0, "index of the first case (cases start..start+count-1)")
 	out := flag.String("out", "", "output folder (one sub-folder per case)")
+	family := flag.String("family", "default", "default (gangs, trees, Jobs, DRA, preemption) or affinity (pod affinity, spread, host ports)")
 	flag.Parse()
-	if *out == "" || *count < 0 || *start < 0 || flag.NArg() != 0 {
-		fmt.Fprintln(os.Stderr, "usage: wasched-diffgen -out DIR [-seed N] [-count N] [-start N]")
+	if *out == "" || *count < 0 || *start < 0 || flag.NArg() != 0 || (*family != "default" && *family != "affinity") {
+		fmt.Fprintln(os.Stderr, "usage: wasched-diffgen -out DIR [-seed N] [-count N] [-start N] [-family default|affinity]")
 		os.Exit(2)
 	}
+	caseName, generate := CaseName, Generate
+	if *family == "affinity" {
+		caseName, generate = AffinityCaseName, GenerateAffinity
+	}
 	for i := *start; i < *start+*count; i++ {
-		name := CaseName(*seed, i)
-		files := Generate(*seed, i)
+		name := caseName(*seed, i)
+		files := generate(*seed, i)
 		dir := filepath.Join(*out, name)
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			fmt.Fprintln(os.Stderr, "error:", err)
@@ -99,6 +108,7 @@ type gen struct {
 	zones    []string
 	unitSeq  int
 	hasTaint bool
+	ignoreOK bool // affinity family: spread constraints may use nodeAffinityPolicy Ignore
 }
 
 // Generate: the files of case `i` of `seed`, in the order both tools read them.
@@ -127,6 +137,11 @@ func Generate(seed uint64, i int) []file {
 			g.gang()
 		}
 	}
+	return g.files()
+}
+
+// files: the case's manifests, in the order both tools read them.
+func (g *gen) files() []file {
 	var files []file
 	add := func(name string, objs []obj) {
 		if len(objs) == 0 {

@@ -97,12 +97,36 @@ func TestTransformSolo(t *testing.T) {
 		`{apiVersion: scheduling.k8s.io/v1, kind: PriorityClass, metadata: {name: d}, value: 1, globalDefault: true}`,
 		`{apiVersion: v1, kind: Pod, metadata: {name: p}, spec: {affinity: {nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: [{matchExpressions: [{key: gen, operator: Gt, values: ["3"]}]}]}}}, containers: [{name: c}]}}`,
 		`{apiVersion: v1, kind: Node, metadata: {name: n, labels: {x: ` + strings.Repeat("a", 60) + `}}}`,
+		`{apiVersion: v1, kind: Pod, metadata: {name: p}, spec: {topologySpreadConstraints: [{maxSkew: 1, topologyKey: zone, whenUnsatisfiable: DoNotSchedule, nodeAffinityPolicy: Ignore}], containers: [{name: c}]}}`,
+		`{apiVersion: v1, kind: Pod, metadata: {name: p}, spec: {affinity: {podAffinity: {requiredDuringSchedulingIgnoredDuringExecution: [{labelSelector: {}, namespaceSelector: {}, topologyKey: zone}]}}, containers: [{name: c}]}}`,
+		`{apiVersion: v1, kind: Pod, metadata: {name: p}, spec: {affinity: {podAntiAffinity: {preferredDuringSchedulingIgnoredDuringExecution: [{weight: 1, podAffinityTerm: {labelSelector: {}, namespaceSelector: {matchLabels: {team: a}}, topologyKey: zone}}]}}, containers: [{name: c}]}}`,
 	} {
 		c := NewCase(1, "c", "case", objects(t, doc))
 		c.Transform()
 		if c.Solo == "" {
 			t.Errorf("%s: not solo", doc)
 		}
+	}
+}
+
+// TestTransformPodAffinityNamespaces: the namespaces of pod (anti-)affinity terms, required and
+// preferred, are the case's own.
+func TestTransformPodAffinityNamespaces(t *testing.T) {
+	c := NewCase(3, "c", "case", objects(t,
+		`{apiVersion: v1, kind: Pod, metadata: {name: p}, spec: {affinity: {podAffinity: {requiredDuringSchedulingIgnoredDuringExecution: [{labelSelector: {}, namespaces: [default, team-b], topologyKey: zone}]}, podAntiAffinity: {preferredDuringSchedulingIgnoredDuringExecution: [{weight: 5, podAffinityTerm: {labelSelector: {}, namespaceSelector: {matchExpressions: [{key: kubernetes.io/metadata.name, operator: In, values: [team-b]}]}, topologyKey: zone}}]}}, containers: [{name: c}]}}`,
+	))
+	out := c.Transform()
+	if c.Solo != "" {
+		t.Fatalf("solo: %s", c.Solo)
+	}
+	req := get(t, out[0].Unstructured, "spec", "affinity", "podAffinity", "requiredDuringSchedulingIgnoredDuringExecution").([]interface{})[0].(map[string]interface{})
+	if got := req["namespaces"].([]interface{}); got[0] != "wr0003-default" || got[1] != "wr0003-team-b" {
+		t.Errorf("namespaces %v", got)
+	}
+	pref := get(t, out[0].Unstructured, "spec", "affinity", "podAntiAffinity", "preferredDuringSchedulingIgnoredDuringExecution").([]interface{})[0].(map[string]interface{})
+	expr := pref["podAffinityTerm"].(map[string]interface{})["namespaceSelector"].(map[string]interface{})["matchExpressions"].([]interface{})[0].(map[string]interface{})
+	if got := expr["values"].([]interface{})[0]; got != "wr0003-team-b" {
+		t.Errorf("namespaceSelector value %v", got)
 	}
 }
 

@@ -34,9 +34,17 @@
 // node counts are corrected back where the message has that form (NormalizeMessage), and the
 // differential suite compares reasons, not messages.
 //
+//   - Pod (anti-)affinity terms: `namespaces` entries and namespaceSelector
+//     kubernetes.io/metadata.name In values → P+ns (topology values are already the case's own,
+//     so terms over other cases' pods can never share a domain with this case's nodes).
+//
 // Cases that cannot be renamed faithfully run alone (Solo): a globalDefault PriorityClass (it
-// would apply to every case's pods), a renamed name or label value over its length limit, or a
-// Gt/Lt node-affinity operator (numeric label values cannot carry a prefix).
+// would apply to every case's pods), a renamed name or label value over its length limit, a
+// Gt/Lt node-affinity operator (numeric label values cannot carry a prefix), a spread constraint
+// with nodeAffinityPolicy Ignore (every case's nodes would be domains of the constraint), and a
+// pod affinity term's namespaceSelector that is empty or names other namespace labels (it would
+// select the other cases' namespaces, whose pods make the first-pod rule of required affinity
+// fail).
 package batch
 
 import (
@@ -233,6 +241,23 @@ func (c *Case) podSpec(obj map[string]interface{}, path ...string) error {
 	}
 	sel[CaseLabel] = c.Value
 	spec["nodeSelector"] = sel
+	if cs, _ := spec["topologySpreadConstraints"].([]interface{}); cs != nil {
+		for _, x := range cs {
+			if m, _ := x.(map[string]interface{}); m != nil && m["nodeAffinityPolicy"] == "Ignore" {
+				return transformError("a spread constraint with nodeAffinityPolicy Ignore counts every case's nodes as domains")
+			}
+		}
+	}
+	for _, kind := range []string{"podAffinity", "podAntiAffinity"} {
+		pa, ok, _ := unstructured.NestedMap(spec, "affinity", kind)
+		if !ok {
+			continue
+		}
+		if err := c.podAffinityTerms(pa); err != nil {
+			return err
+		}
+		_ = unstructured.SetNestedMap(spec, pa, "affinity", kind)
+	}
 	if na, ok, _ := unstructured.NestedMap(spec, "affinity", "nodeAffinity"); ok {
 		if terms, ok, _ := unstructured.NestedSlice(na, "requiredDuringSchedulingIgnoredDuringExecution", "nodeSelectorTerms"); ok {
 			if err := c.terms(terms, false); err != nil {
@@ -255,6 +280,79 @@ func (c *Case) podSpec(obj map[string]interface{}, path ...string) error {
 		_ = unstructured.SetNestedMap(spec, na, "affinity", "nodeAffinity")
 	}
 	return unstructured.SetNestedMap(obj, spec, path...)
+}
+
+// podAffinityTerms renames the namespaces of pod (anti-)affinity terms, required and preferred:
+// `namespaces` entries and kubernetes.io/metadata.name values of a namespaceSelector (the label
+// the API server sets to a namespace's name). An empty namespaceSelector (every namespace) would
+// see the other cases' pods: such a case runs alone.
+func (c *Case) podAffinityTerms(pa map[string]interface{}) error {
+	var terms []map[string]interface{}
+	req, _ := pa["requiredDuringSchedulingIgnoredDuringExecution"].([]interface{})
+	for _, t := range req {
+		if m, ok := t.(map[string]interface{}); ok {
+			terms = append(terms, m)
+		}
+	}
+	pref, _ := pa["preferredDuringSchedulingIgnoredDuringExecution"].([]interface{})
+	for _, t := range pref {
+		if m, ok := t.(map[string]interface{}); ok {
+			if pt, ok := m["podAffinityTerm"].(map[string]interface{}); ok {
+				terms = append(terms, pt)
+			}
+		}
+	}
+	for _, t := range terms {
+		if list, ok := t["namespaces"].([]interface{}); ok {
+			for i, v := range list {
+				s, _ := v.(string)
+				n, err := c.name(s, 63)
+				if err != nil {
+					return err
+				}
+				list[i] = n
+			}
+		}
+		sel, ok := t["namespaceSelector"].(map[string]interface{})
+		if !ok || sel == nil {
+			continue
+		}
+		ml, _ := sel["matchLabels"].(map[string]interface{})
+		me, _ := sel["matchExpressions"].([]interface{})
+		if len(ml) == 0 && len(me) == 0 {
+			return transformError("an empty namespaceSelector selects every case's namespaces")
+		}
+		for k, v := range ml {
+			if k != "kubernetes.io/metadata.name" {
+				return transformError("a namespaceSelector on namespace labels other than kubernetes.io/metadata.name")
+			}
+			s, _ := v.(string)
+			n, err := c.name(s, 63)
+			if err != nil {
+				return err
+			}
+			ml[k] = n
+		}
+		for _, r := range me {
+			rm, _ := r.(map[string]interface{})
+			if k, _ := rm["key"].(string); k != "kubernetes.io/metadata.name" {
+				return transformError("a namespaceSelector on namespace labels other than kubernetes.io/metadata.name")
+			}
+			if op, _ := rm["operator"].(string); op != "In" {
+				return transformError("a namespaceSelector other than kubernetes.io/metadata.name In selects other cases' namespaces")
+			}
+			vals, _ := rm["values"].([]interface{})
+			for i, v := range vals {
+				s, _ := v.(string)
+				n, err := c.name(s, 63)
+				if err != nil {
+					return err
+				}
+				vals[i] = n
+			}
+		}
+	}
+	return nil
 }
 
 // terms rewrites node selector terms in place: In/NotIn values of labels prefixed,
