@@ -31,7 +31,7 @@ differential_suite() {
     --upstream-parallel "${WASCHED_DIFFERENTIAL_PARALLEL:-24}" \
     --min-validation "${WASCHED_DIFFERENTIAL_MIN_VALIDATION:-77}" \
     --min-scheduling "${WASCHED_DIFFERENTIAL_MIN_SCHEDULING:-92}" \
-    --max-unlisted "${WASCHED_DIFFERENTIAL_MAX_UNLISTED:-170}"
+    --max-unlisted "${WASCHED_DIFFERENTIAL_MAX_UNLISTED:-150}"
 }
 
 step "build" scripts/reference.sh build
