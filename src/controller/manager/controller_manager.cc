@@ -285,7 +285,9 @@ void RunJobs(Context* ctx) {
     }
     ctx->AddPod(std::move(pod));
   }
-  for (auto& [key, wt] : waiting) {
+  for (auto& entry : waiting) {
+    // Not a structured binding: clang (Debian 12's) refuses a lambda capturing one.
+    auto& wt = entry.second;
     DeferredPods d;
     // Leaders: every pod of the ReplicatedJobs waited for (bound = ready).
     auto add_from = [&](const std::vector<api::Pod>& pods, const std::string& dep) {
