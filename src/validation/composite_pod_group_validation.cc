@@ -74,10 +74,12 @@ ErrorList ValidateCompositePodGroup(const api::CompositePodGroup& g,
   ValidatePriorityFields(fields, old != nullptr ? &old_fields : nullptr, "spec",
                          gates.pod_group_preemption_policy, &errs);
 
-  for (FieldError& e : ValidateConditions(g.conditions, "status.conditions")) {
-    errs.push_back(std::move(e));
-  }
+  // status: reset on create, kept from the stored object on update (see the header).
   return errs;
+}
+
+ErrorList ValidateCompositePodGroupStatus(const api::CompositePodGroup& g) {
+  return ValidateConditions(g.conditions, "status.conditions");
 }
 
 }  // namespace wasched::validation

@@ -6,8 +6,10 @@
 // immutable as a whole — minGroupCount cannot change on a live CompositePodGroup (README
 // "Choices", spec §12 item 5) — with the basic | gang union and minGroupCount ≥ 1 (0 Required);
 // schedulingConstraints (gate TopologyAwareWorkloadScheduling), disruptionMode and the priority
-// fields (preemptionPolicy gate PodGroupPreemptionPolicy) immutable; status.conditions as
-// metav1.Condition. The kind itself exists only while CompositePodGroup is on (checked by the
+// fields (preemptionPolicy gate PodGroupPreemptionPolicy) immutable. status is not validated on
+// create or update: the API server resets it on create and keeps the stored one on update
+// (pkg/registry/scheduling/compositepodgroup/strategy.go); ValidateCompositePodGroupStatus holds
+// the rules of a /status write (status.conditions as metav1.Condition). The kind itself exists only while CompositePodGroup is on (checked by the
 // caller, validation/api_validation.h).
 //
 //   ErrorList errs = ValidateCompositePodGroup(cpg, /*old=*/nullptr, gates);
@@ -23,5 +25,9 @@ namespace wasched::validation {
 [[nodiscard]] ErrorList ValidateCompositePodGroup(const api::CompositePodGroup& group,
                                                   const api::CompositePodGroup* old,
                                                   const FeatureGates& gates);
+
+// ValidateCompositePodGroupStatus: status.conditions of `group`, as a /status write validates
+// them (ValidateCompositePodGroupStatusUpdate). O(conditions).
+[[nodiscard]] ErrorList ValidateCompositePodGroupStatus(const api::CompositePodGroup& group);
 
 }  // namespace wasched::validation

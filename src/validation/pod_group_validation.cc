@@ -130,7 +130,7 @@ ErrorList ValidatePodGroup(const api::PodGroup& g, const api::PodGroup* old,
   ValidatePriorityFields(fields, old != nullptr ? &old_fields : nullptr, "spec",
                          gates.pod_group_preemption_policy, &errs);
 
-  Append(&errs, ValidatePodGroupStatus(g));
+  // status: reset on create, kept from the stored object on update (see the header).
   return errs;
 }
 

@@ -9,7 +9,11 @@
 //     dependentRequired);
 //   - spec.workloadRef: immutable; workloadName Required / long name, templateName Required /
 //     short name;
-//   - status (validated whenever present, see README "Choices"): conditions as metav1.Condition
+//   - status is not validated on create or update: the API server resets it on create and keeps
+//     the stored status on update (pkg/registry/scheduling/podgroup/strategy.go PrepareForCreate /
+//     PrepareForUpdate; observed on the v1.37.2 control plane: a PodGroup with invalid
+//     resourceClaimStatuses is accepted). ValidatePodGroupStatus holds the rules of a status
+//     write (the /status subresource): conditions as metav1.Condition
 //     (validation/condition_validation.h), resourceClaimStatuses ≤ 4 with unique names, each
 //     naming an entry of spec.resourceClaims (Invalid "must match the name of an entry in
 //     `spec.resourceClaims`").
@@ -23,7 +27,7 @@
 
 namespace wasched::validation {
 
-// ValidatePodGroup: every rule above; `old` nullptr = create. O(fields).
+// ValidatePodGroup: every rule above but status; `old` nullptr = create. O(fields).
 [[nodiscard]] ErrorList ValidatePodGroup(const api::PodGroup& group, const api::PodGroup* old,
                                          const FeatureGates& gates);
 
@@ -31,7 +35,8 @@ namespace wasched::validation {
 void ValidateWorkloadReference(const api::WorkloadReference& ref, const std::string& path,
                                ErrorList* errs);
 
-// ValidatePodGroupStatus: status.conditions and status.resourceClaimStatuses of `group`.
+// ValidatePodGroupStatus: status.conditions and status.resourceClaimStatuses of `group`, as a
+// write to the /status subresource validates them (ValidatePodGroupStatusUpdate). O(fields).
 [[nodiscard]] ErrorList ValidatePodGroupStatus(const api::PodGroup& group);
 
 }  // namespace wasched::validation

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 )
@@ -207,6 +208,13 @@ func sameMap(a, b map[string]string) bool {
 }
 
 // validateKey: how a validation error is identified across the tools.
+// decodeOrigin: the origin wasched-reference gives an error of the API server's JSON decoding
+// (internal/validate.DecodeOrigin).
+const decodeOrigin = "decode"
+
+// listIndex: a list index or map key in a field path ("[0]", "[memory]").
+var listIndex = regexp.MustCompile(`\[[^\]]*\]`)
+
 func validateKey(object, typ, field string, withObject bool) string {
 	if withObject {
 		return object + " " + typ + " " + field
@@ -226,10 +234,23 @@ func compareValidate(up, was *ValidateResult, upOK, wasOK bool, upO, wasO Outcom
 		}
 		return []unit{{Field: "input", Upstream: d(upOK, upO), Wasched: d(wasOK, wasO), Kind: "validation"}}, false, 0, 1
 	}
+	// An object the API server could not decode (a value of the wrong JSON type) has one error
+	// whose field path carries no list indices: wasched's fields of that object are compared
+	// without theirs.
+	decoded := map[string]bool{}
+	for _, e := range up.Errors {
+		if e.Origin == decodeOrigin {
+			decoded[e.Object] = true
+		}
+	}
 	count := func(r *ValidateResult) map[string]int {
 		m := map[string]int{}
 		for _, e := range r.Errors {
-			m[validateKey(e.Object, e.Type, e.Field, withObject)]++
+			field := e.Field
+			if decoded[e.Object] {
+				field = listIndex.ReplaceAllString(field, "")
+			}
+			m[validateKey(e.Object, e.Type, field, withObject)]++
 		}
 		return m
 	}

@@ -115,10 +115,21 @@ func Validate(ctx context.Context, opts Options, objs, olds []manifest.Object) (
 	colds, _ := prep(olds)
 
 	// Real objects: namespaces, PriorityClasses, old objects.
-	all := append(append([]manifest.Object(nil), cobjs...), colds...)
+	// Objects of a kind the API server does not serve are reported below, one by one; the
+	// namespaces of the others exist, as they would for a user who created them first.
+	var all []manifest.Object
+	for _, o := range append(append([]manifest.Object(nil), cobjs...), colds...) {
+		if apply.Rank(o.Unstructured) == apply.RankNamespace {
+			all = append(all, o)
+			continue
+		}
+		if _, err := c.Namespaced(o.GroupVersionKind()); err == nil {
+			all = append(all, o)
+		}
+	}
 	nss, err := apply.Namespaces(c, all)
 	if err != nil {
-		nss = nil // an unserved kind: reported below per object
+		nss = nil
 	}
 	var created []apply.ClusterObject
 	var createdNS []string
@@ -307,7 +318,7 @@ func objectName(o manifest.Object) string {
 		ns = "default"
 	}
 	if ns == "" {
-		return o.GetKind() + " " + o.GetName()
+		return strings.TrimSpace(o.GetKind() + " " + o.GetName())
 	}
 	return o.GetKind() + " " + ns + "/" + o.GetName()
 }
@@ -337,6 +348,12 @@ func FromAPIError(o manifest.Object, err error) []Error {
 	}
 	e := base
 	e.Detail = status.Message
+	if f, ok := decodeField(status.Message); ok {
+		// A value of the wrong JSON type never reaches validation: the API server names the Go
+		// struct field, its path without list indices ("spec.podGroupTemplates.schedulingPolicy").
+		e.Type, e.Field, e.Origin = "Invalid", f, DecodeOrigin
+		return []Error{e}
+	}
 	switch status.Reason {
 	case metav1.StatusReasonForbidden:
 		e.Type = "Forbidden"
@@ -457,6 +474,35 @@ var admissionMessages = []struct{ contains, field string }{
 	{"the integer value of priority", "spec.priority"},
 	{"must match the priority computed", "spec.priority"},
 	{"no PriorityClass with name", "spec.priorityClassName"},
+}
+
+// DecodeOrigin marks an error of the API server's JSON decoding: its field path has no list
+// indices, so the comparison drops wasched's indices for it.
+const DecodeOrigin = "decode"
+
+// decodeField: the field path of a decoding error ("json: cannot unmarshal number 1.5 into Go
+// struct field JobSpec.spec.parallelism of type int32" → "spec.parallelism"), false when the
+// message is not one.
+func decodeField(message string) (string, bool) {
+	const marker = "into Go struct field "
+	i := strings.Index(message, marker)
+	if i < 0 || !strings.Contains(message, "cannot be handled as a") {
+		return "", false
+	}
+	rest := message[i+len(marker):]
+	j := strings.Index(rest, " of type ")
+	if j < 0 {
+		return "", false
+	}
+	path := rest[:j]
+	// The Go type name comes first ("JobSpec."), then the JSON path.
+	if k := strings.Index(path, "."); k >= 0 {
+		path = path[k+1:]
+	}
+	if path == "" {
+		return "", false
+	}
+	return path, true
 }
 
 // admissionField: the field of an admission plugin's Forbidden message, "" when unknown.
