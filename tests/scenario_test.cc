@@ -193,7 +193,7 @@ std::vector<std::string> Names(std::initializer_list<const char*> names) {
   return out;
 }
 
-// ExpectHierarchyRefused: runtime hierarchy validation (spec §4.6, upstream G04–G08): every
+// ExpectHierarchyRefused: a tree the scheduler refuses (validatePodGroup, a cycle): every
 // CompositePodGroup and PodGroup of the tree has a False *InitiallyScheduled condition with
 // reason SchedulerError whose message contains `why`; its pods are pending SchedulerError;
 // nothing binds.
@@ -631,26 +631,36 @@ const std::map<std::string, Check>& Checks() {
          ExpectAllPending(o, Names({"p1", "p2", "p3"}));
          ExpectCondition(o, "default/pg", "True", api::kReasonScheduled);
        }},
-      // Queue / hierarchy-validation scenarios (issue 4, queue half).
+      // Queue / hierarchy-validation scenarios.
       {"hv-g04-podgroup-depth-five",
        [](const Outcome& o) {
-         ExpectHierarchyRefused(o, {"cpg-root", "cpg1", "cpg2", "cpg3"}, {"pg1"}, {"p1"}, "depth");
+         // KEP-6012 would refuse this tree; v1.37.2 schedules it (differential, observed).
+         ExpectAllBound(o, Names({"p1"}));
+         ExpectCondition(o, "default/pg1", "True", api::kReasonScheduled);
        }},
       {"hv-g05-composite-depth-four",
        [](const Outcome& o) {
-         ExpectHierarchyRefused(o, {"cpg-root", "cpg1", "cpg2", "cpg3"}, {"pg1"}, {"p1"}, "cpg3 is at depth 4");
+         // KEP-6012 would refuse this tree; v1.37.2 schedules it (differential, observed).
+         ExpectAllBound(o, Names({"p1"}));
+         ExpectCondition(o, "default/pg1", "True", api::kReasonScheduled);
        }},
       {"hv-g06-several-workloads",
        [](const Outcome& o) {
-         ExpectHierarchyRefused(o, {"cpg-root"}, {"pg1"}, {"p1"}, "several Workloads");
+         // KEP-6012 would refuse this tree; v1.37.2 schedules it (differential, observed).
+         ExpectAllBound(o, Names({"p1"}));
+         ExpectCondition(o, "default/pg1", "True", api::kReasonScheduled);
        }},
       {"hv-g07-gang-composite-basic-child",
        [](const Outcome& o) {
-         ExpectHierarchyRefused(o, {"cpg-root"}, {"pg1"}, {"p1"}, "Basic child PodGroup");
+         // KEP-6012 would refuse this tree; v1.37.2 schedules it (differential, observed).
+         ExpectAllBound(o, Names({"p1"}));
+         ExpectCondition(o, "default/pg1", "True", api::kReasonScheduled);
        }},
       {"hv-g08-all-parent-single-child",
        [](const Outcome& o) {
-         ExpectHierarchyRefused(o, {"cpg-root"}, {"pg1"}, {"p1"}, "disruption mode all");
+         // KEP-6012 would refuse this tree; v1.37.2 schedules it (differential, observed).
+         ExpectAllBound(o, Names({"p1"}));
+         ExpectCondition(o, "default/pg1", "True", api::kReasonScheduled);
        }},
       {"q1-tree-below-quorum",
        [](const Outcome& o) {
@@ -777,19 +787,20 @@ const std::map<std::string, Check>& Checks() {
        }},
       {"p19-tree-mixed-group-policy",
        [](const Outcome& o) {
-         // validatePodGroup (gate PodGroupPreemptionPolicy on): child c1 says Never, the root
-         // PreemptLowerPriority -> SchedulerError on every level, nothing bound, no eviction.
-         ExpectHierarchyRefused(o, {"root"}, {"c1", "c2"}, {"c1p", "c2p"},
-                                "all pod groups in a hierarchy should have the same preemption "
-                                "policy as the root pod group's preemption policy, got Never");
-         EXPECT_THAT(o.result.evictions, IsEmpty());
+         // Child c1 says Never, the root PreemptLowerPriority: v1.37.2's validatePodGroup compares
+         // pods with the root only, so the tree is scheduled and preempts v2 and v3 (observed on
+         // the v1.37.2 control plane; the differential suite holds it). The two zones tie: upstream
+         // evicted v2 and v3 (zone z1), wasched's deterministic tie-break takes z0's v0 and v1.
+         ExpectAllBound(o, Names({"c1p", "c2p"}));
+         EXPECT_EQ(Evicted(o, "CompositePodGroup default/root"), Names({"v0", "v1"}));
        }},
       {"p19-pod-policy-differs-from-group",
        [](const Outcome& o) {
          // Pod g1's class is Never, its group's PreemptLowerPriority -> SchedulerError, no eviction.
          ExpectHierarchyRefused(o, {}, {"g"}, {"g0", "g1"},
-                                "all pods in a pod group hierarchy should have the same preemption "
-                                "policy as the root pod group's preemption policy, got Never (\"g1\")");
+                                "all pods in a single pod group should have the same preemption "
+                                "policy as the pod group's preemption policy, got Never and "
+                                "PreemptLowerPriority");
          EXPECT_THAT(o.result.evictions, IsEmpty());
        }},
       {"p22-evicted-member-not-rebound",

@@ -594,71 +594,49 @@ void Run::ScheduleGroup(TreeIndex root) {
   if (todo.empty()) return;
   SortInQueueOrder(todo, pods_);
 
-  // validatePodGroup (schedule_one_podgroup.go): one schedulerName and one priority per
-  // hierarchy (every pod and group has the root's priority).
+  // validatePodGroup (pkg/scheduler/schedule_one_podgroup.go, v1.37.2): every pod of the
+  // hierarchy has the first pod's schedulerName and the root group's priority; gate
+  // PodGroupPreemptionPolicy on, the root group's own preemptionPolicy (PreemptLowerPriority when
+  // unset), gate off, the first pod's policy. Other groups of the tree are not compared with the
+  // root (observed on v1.37.2: scenario p19-tree-mixed-group-policy binds). Messages as upstream's.
   const int32_t priority = TreePriority(root);
   std::string invalid;
-  for (TreeIndex t : groups) {
-    if (TreePriority(t) != priority) {
-      invalid = fmt::format(
-          "all pod groups in a pod group hierarchy should have the same priority as the root: "
-          "{} has priority {}, {} has {}",
-          tree_->node(t).key, TreePriority(t), root_node.key, priority);
-      break;
-    }
-  }
-  // preemptionPolicy consistency (validatePodGroup, QA finding 19): gate PodGroupPreemptionPolicy
-  // on, every group and pod of the hierarchy has the root group's resolved policy; gate off, the
-  // first pod's policy is the hierarchy's and every pod must agree with it.
   const bool gate = options_.pod_group_preemption_policy;
-  auto group_policy = [&](TreeIndex t) {
-    const GroupTreeNode& n = tree_->node(t);
-    return n.is_composite
-               ? post_filter_->OwnGroupPolicy(n.composite->preemption_policy,
-                                              n.composite->priority_class_name)
-               : post_filter_->OwnGroupPolicy(n.pod_group->preemption_policy,
-                                              n.pod_group->priority_class_name);
-  };
+  // The root's policy as admission stored it (its own, else its PriorityClass's).
   const api::PreemptionPolicy root_policy =
-      gate ? group_policy(root) : post_filter_->PodPolicy(todo.front());
-  for (TreeIndex t : groups) {
-    if (!invalid.empty() || !gate) break;
-    const api::PreemptionPolicy own = group_policy(t);
-    if (own != root_policy) {
-      invalid = fmt::format(
-          "all pod groups in a hierarchy should have the same preemption policy as the root pod "
-          "group's preemption policy, got {} (\"{}\") and {} (\"{}\")",
-          api::PreemptionPolicyName(own), tree_->node(t).key,
-          api::PreemptionPolicyName(root_policy), root_node.key);
-    }
-  }
+      !gate ? post_filter_->PodPolicy(todo.front())
+      : root_node.is_composite
+          ? post_filter_->OwnGroupPolicy(root_node.composite->preemption_policy,
+                                         root_node.composite->priority_class_name)
+          : post_filter_->OwnGroupPolicy(root_node.pod_group->preemption_policy,
+                                         root_node.pod_group->priority_class_name);
+  const std::string& scheduler_name = pods_[todo.front()].pod->scheduler_name;
   for (PodIndex p : todo) {
-    if (!invalid.empty()) break;
     const PodInfo& pi = pods_[p];
-    if (pi.pod->scheduler_name != pods_[todo.front()].pod->scheduler_name) {
-      invalid = "all pods in a pod group hierarchy should have the same .spec.schedulerName set";
+    if (pi.pod->scheduler_name != scheduler_name) {
+      invalid = fmt::format(
+          "all pods in a single pod group should have the same .spec.schedulerName set, got: "
+          "\"{}\" and \"{}\"",
+          pi.pod->scheduler_name, scheduler_name);
       break;
     }
     if (pi.priority != priority) {
       invalid = fmt::format(
-          "all pods in a pod group hierarchy should have the same priority as the pod group: "
-          "pod {} has priority {}, pod group {} has {}",
-          PodKey(pi), pi.priority, root_node.key, priority);
+          "all pods in a single pod group should have the same priority as the pod group's "
+          "priority, got {} and {}",
+          pi.priority, priority);
       break;
     }
     const api::PreemptionPolicy own = post_filter_->PodPolicy(p);
     if (own != root_policy) {
-      invalid =
-          gate ? fmt::format(
-                     "all pods in a pod group hierarchy should have the same preemption policy as "
-                     "the root pod group's preemption policy, got {} (\"{}\") and {} (\"{}\")",
-                     api::PreemptionPolicyName(own), pi.pod->meta.name,
-                     api::PreemptionPolicyName(root_policy), root_node.key)
-               : fmt::format(
-                     "all pods in a pod group hierarchy should have the same preemption policy, "
-                     "got {} (\"{}\") and {} (\"{}\")",
-                     api::PreemptionPolicyName(own), pi.pod->meta.name,
-                     api::PreemptionPolicyName(root_policy), pods_[todo.front()].pod->meta.name);
+      invalid = gate ? fmt::format(
+                           "all pods in a single pod group should have the same preemption policy "
+                           "as the pod group's preemption policy, got {} and {}",
+                           api::PreemptionPolicyName(own), api::PreemptionPolicyName(root_policy))
+                     : fmt::format(
+                           "all pods in a single pod group should have the same preemption "
+                           "policy, got {} and {}",
+                           api::PreemptionPolicyName(own), api::PreemptionPolicyName(root_policy));
       break;
     }
   }

@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "sched/scheduler.h"
+#include "validation/hierarchy_validation.h"
 #include "support/builders.h"
 
 namespace wasched::sched {
@@ -175,8 +176,9 @@ TEST(SchedulerQueueTest, MissingCompositeSpecWaits) {
   EXPECT_EQ(g->parent, std::optional<std::string>("default/ghost"));
 }
 
-// §4.6: every level of a refused tree is False/SchedulerError and no pod binds — even a leaf
-// whose own pods would fit. A True condition from the input never regresses.
+// Every level of a refused tree (here: deeper than validation::kMaxSchedulingTreeDepth, wasched's
+// own limit) is False/SchedulerError and no pod binds — even a leaf whose own pods would fit. A
+// True condition from the input never regresses.
 TEST(SchedulerQueueTest, RefusedHierarchyMarksEveryLevelWithoutRegressing) {
   api::ObjectSet in = OneNode();
   api::CompositePodGroup root = MakeCompositePodGroup().Name("root").MinGroupCount(1).Obj();
@@ -188,7 +190,14 @@ TEST(SchedulerQueueTest, RefusedHierarchyMarksEveryLevelWithoutRegressing) {
   ok.disruption_mode = root.disruption_mode;
   ok.conditions.push_back(
       api::Condition{api::kPodGroupInitiallyScheduled, "True", api::kReasonScheduled, "", 0, 0});
-  in.pod_groups = {ok, Leaf("single", "root", 1)};  // single under an `all` parent: refused
+  std::string parent = "mid";  // mid is depth 2: 63 more levels make the deepest depth 65
+  for (int d = 3; d <= validation::kMaxSchedulingTreeDepth + 1; ++d) {
+    const std::string name = "c" + std::to_string(d);
+    in.composite_pod_groups.push_back(MakeCompositePodGroup().Name(name).Parent(parent).Obj());
+    in.composite_pod_groups.back().disruption_mode = root.disruption_mode;
+    parent = name;
+  }
+  in.pod_groups = {ok, Leaf("single", parent, 1)};
   AddPods(in, "ok", 1);
   AddPods(in, "single", 1);
   ScheduleResult r = Schedule(in, Verified());
@@ -196,7 +205,7 @@ TEST(SchedulerQueueTest, RefusedHierarchyMarksEveryLevelWithoutRegressing) {
   ASSERT_EQ(r.pending.size(), 2u);
   for (const auto& p : r.pending) {
     EXPECT_EQ(p.reason, api::kReasonSchedulerError) << p.pod;
-    EXPECT_THAT(p.message, HasSubstr("disruption mode all")) << p.pod;
+    EXPECT_THAT(p.message, HasSubstr("is at depth 65")) << p.pod;
   }
   for (const auto& [kind, name] : std::vector<std::pair<std::string, std::string>>{
            {"CompositePodGroup", "default/root"},

@@ -558,8 +558,8 @@ TEST(SchedulerTest, PodsOfAGroupMustAgreeOnPreemptionPolicy) {
   for (const auto& p : r.pending) {
     EXPECT_EQ(p.reason, api::kReasonSchedulerError) << p.pod;
     EXPECT_EQ(p.message,
-              "all pods in a pod group hierarchy should have the same preemption policy, got Never "
-              "(\"g1\") and PreemptLowerPriority (\"g0\")")
+              "all pods in a single pod group should have the same preemption policy, got Never "
+              "and PreemptLowerPriority")
         << p.pod;
   }
   // Gate on: every pod must have the group's PreemptLowerPriority; g1 does not.
@@ -569,9 +569,8 @@ TEST(SchedulerTest, PodsOfAGroupMustAgreeOnPreemptionPolicy) {
   EXPECT_TRUE(r.evictions.empty());
   ASSERT_EQ(r.pending.size(), 2u);
   EXPECT_EQ(r.pending[0].message,
-            "all pods in a pod group hierarchy should have the same preemption policy as the root "
-            "pod group's preemption policy, got Never (\"g1\") and PreemptLowerPriority "
-            "(\"default/g\")");
+            "all pods in a single pod group should have the same preemption policy as the pod "
+            "group's preemption policy, got Never and PreemptLowerPriority");
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
 // File: validation/hierarchy_validation.cc
 //
-// FindInvalidHierarchies (see hierarchy_validation.h). Rules from KEP-6012 and the 1.37
-// scheduler integration test described in spec/upstream-cases.md G04–G08.
+// FindInvalidHierarchies (see hierarchy_validation.h): cycles, as v1.37.2's scheduler cache
+// (pkg/scheduler/backend/cache/cache.go buildPodGroupStateSnapshotTree), and wasched's own depth
+// limit.
 #include "validation/hierarchy_validation.h"
 
 #include <fmt/format.h>
@@ -17,8 +18,6 @@ namespace {
 using Key = std::pair<std::string, std::string>;  // (namespace, name)
 
 Key KeyOf(const api::ObjectMeta& meta) { return {meta.namespace_, meta.name}; }
-
-bool IsAll(const std::optional<api::DisruptionMode>& mode) { return mode && mode->all; }
 
 // Tree: the groups under one root (or one cycle), with each group's depth.
 struct Tree {
@@ -125,65 +124,14 @@ class Checker {
       return fmt::format("the CompositePodGroup hierarchy of {} is cyclic",
                          api::NamespacedName(tree.composites.front().first->meta));
     }
+    // Depth: v1.37.2 refuses no depth (its upward walk stops after kWorkloadMaxTreeDepth
+    // levels); wasched refuses only chains beyond kMaxSchedulingTreeDepth, its own limit.
     for (const auto& [c, depth] : tree.composites) {
-      if (depth >= api::kWorkloadMaxTreeDepth) {
-        return fmt::format("CompositePodGroup {} is at depth {}; the maximum hierarchy depth is {}",
-                           api::NamespacedName(c->meta), depth, api::kWorkloadMaxTreeDepth);
-      }
-    }
-    for (const auto& [pg, depth] : tree.pod_groups) {
-      if (depth > api::kWorkloadMaxTreeDepth) {
-        return fmt::format("PodGroup {} is at depth {}; the maximum hierarchy depth is {}",
-                           api::NamespacedName(pg->meta), depth, api::kWorkloadMaxTreeDepth);
-      }
-    }
-    const api::CompositePodGroup* root = tree.composites.front().first;
-    const std::string workload = root->workload_ref ? root->workload_ref->workload_name : "";
-    auto other_workload = [&](const std::optional<api::WorkloadReference>& ref) {
-      return (ref ? ref->workload_name : "") != workload;
-    };
-    for (const auto& [c, depth] : tree.composites) {
-      if (other_workload(c->workload_ref)) {
-        return fmt::format("the hierarchy of CompositePodGroup {} spans several Workloads",
-                           api::NamespacedName(root->meta));
-      }
-    }
-    for (const auto& [pg, depth] : tree.pod_groups) {
-      if (other_workload(pg->workload_ref)) {
-        return fmt::format("the hierarchy of CompositePodGroup {} spans several Workloads",
-                           api::NamespacedName(root->meta));
-      }
-    }
-    for (const auto& [c, depth] : tree.composites) {
-      const Key key = KeyOf(c->meta);
-      auto pgs = child_pod_groups_.find(key);
-      if (c->scheduling_policy.gang && pgs != child_pod_groups_.end()) {
-        for (const api::PodGroup* pg : pgs->second) {
-          if (pg->scheduling_policy.basic) {
-            return fmt::format("Gang CompositePodGroup {} has the Basic child PodGroup {}",
-                               api::NamespacedName(c->meta), api::NamespacedName(pg->meta));
-          }
-        }
-      }
-      if (!IsAll(c->disruption_mode)) continue;
-      if (pgs != child_pod_groups_.end()) {
-        for (const api::PodGroup* pg : pgs->second) {
-          if (!IsAll(pg->disruption_mode)) {
-            return fmt::format(
-                "CompositePodGroup {} has disruption mode all but its child PodGroup {} has single",
-                api::NamespacedName(c->meta), api::NamespacedName(pg->meta));
-          }
-        }
-      }
-      if (auto cs = child_composites_.find(key); cs != child_composites_.end()) {
-        for (const api::CompositePodGroup* child : cs->second) {
-          if (!IsAll(child->disruption_mode)) {
-            return fmt::format(
-                "CompositePodGroup {} has disruption mode all but its child CompositePodGroup {} "
-                "has single",
-                api::NamespacedName(c->meta), api::NamespacedName(child->meta));
-          }
-        }
+      if (depth > kMaxSchedulingTreeDepth) {
+        return fmt::format(
+            "CompositePodGroup {} is at depth {}; wasched schedules hierarchies up to {} levels "
+            "deep",
+            api::NamespacedName(c->meta), depth, kMaxSchedulingTreeDepth);
       }
     }
     return std::nullopt;

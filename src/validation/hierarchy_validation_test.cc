@@ -1,7 +1,7 @@
 // File: validation/hierarchy_validation_test.cc
 //
-// The refused hierarchies of spec/upstream-cases.md G04–G08, the accepted tree of G01 (a Basic
-// CompositePodGroup under a Gang root is fine), cycles and missing parents.
+// Upstream cases G01 and G04–G08 (tests/data/upstream-cases), as v1.37.2 schedules them, wasched's
+// depth limit, cycles and missing parents.
 #include "validation/hierarchy_validation.h"
 
 #include <string>
@@ -38,63 +38,61 @@ TEST(HierarchyValidationTest, ChosenReasonIsSchedulerError) {
   EXPECT_STREQ(kInvalidHierarchyReason, "SchedulerError");
 }
 
-TEST(HierarchyValidationTest, G04PodGroupAtDepthFive) {
-  api::ObjectSet set;
-  set.composite_pod_groups = {Cpg("cpg-root", std::nullopt), Cpg("cpg1", "cpg-root"),
-                              Cpg("cpg2", "cpg1"), Cpg("cpg3", "cpg2")};
-  set.pod_groups = {Pg("pg1", "cpg3")};
-  const auto problems = FindInvalidHierarchies(set);
-  ASSERT_EQ(problems.size(), 1u);
-  EXPECT_EQ(problems[0].composite_pod_groups.size(), 4u);  // every group of the tree
-  EXPECT_EQ(problems[0].pod_groups.size(), 1u);
-  EXPECT_THAT(problems[0].message, HasSubstr("default/cpg3 is at depth 4"));
+// The KEP-6012 rules of upstream cases G04–G08 are not applied by v1.37.2: observed on its
+// control plane (tests/differential scenarios hv-g04 … hv-g08), each of these trees is scheduled.
+TEST(HierarchyValidationTest, KepRulesNotInV1372AreNotApplied) {
+  {  // G04: a PodGroup at depth five
+    api::ObjectSet set;
+    set.composite_pod_groups = {Cpg("cpg-root", std::nullopt), Cpg("cpg1", "cpg-root"),
+                                Cpg("cpg2", "cpg1"), Cpg("cpg3", "cpg2")};
+    set.pod_groups = {Pg("pg1", "cpg3")};
+    EXPECT_THAT(FindInvalidHierarchies(set), IsEmpty());
+  }
+  {  // G06: several Workloads
+    api::ObjectSet set;
+    set.composite_pod_groups = {Cpg("cpg-root", std::nullopt, "wl-1")};
+    set.pod_groups = {Pg("pg1", "cpg-root", "wl-2")};
+    EXPECT_THAT(FindInvalidHierarchies(set), IsEmpty());
+  }
+  {  // G07: a Gang root over a Basic child PodGroup
+    api::ObjectSet set;
+    api::CompositePodGroup root = Cpg("cpg-root", std::nullopt);
+    root.scheduling_policy = {};
+    root.scheduling_policy.gang = api::CompositeGangSchedulingPolicy{1};
+    set.composite_pod_groups = {root};
+    api::PodGroup child = Pg("pg1", "cpg-root");
+    child.scheduling_policy = {};
+    child.scheduling_policy.basic.emplace();
+    set.pod_groups = {child};
+    EXPECT_THAT(FindInvalidHierarchies(set), IsEmpty());
+  }
+  {  // G08: an `all` root over a `single` child
+    api::ObjectSet set;
+    api::CompositePodGroup root = Cpg("cpg-root", std::nullopt);
+    root.disruption_mode = api::DisruptionMode{false, true};
+    set.composite_pod_groups = {root};
+    api::PodGroup child = Pg("pg1", "cpg-root");
+    child.disruption_mode = api::DisruptionMode{true, false};
+    set.pod_groups = {child};
+    EXPECT_THAT(FindInvalidHierarchies(set), IsEmpty());
+  }
 }
 
-TEST(HierarchyValidationTest, G05EmptyCompositeAtDepthFour) {
+// wasched's own limit: a CompositePodGroup deeper than kMaxSchedulingTreeDepth refuses the tree.
+TEST(HierarchyValidationTest, DepthLimitIsWaschedsOwn) {
   api::ObjectSet set;
-  set.composite_pod_groups = {Cpg("cpg-root", std::nullopt), Cpg("cpg1", "cpg-root"),
-                              Cpg("cpg2", "cpg1"), Cpg("cpg3", "cpg2")};
-  set.pod_groups = {Pg("pg1", "cpg-root")};
-  const auto problems = FindInvalidHierarchies(set);
-  ASSERT_EQ(problems.size(), 1u);
-  EXPECT_EQ(problems[0].pod_groups.size(), 1u);
-}
-
-TEST(HierarchyValidationTest, G06SeveralWorkloads) {
-  api::ObjectSet set;
-  set.composite_pod_groups = {Cpg("cpg-root", std::nullopt, "wl-1")};
-  set.pod_groups = {Pg("pg1", "cpg-root", "wl-2")};
-  const auto problems = FindInvalidHierarchies(set);
-  ASSERT_EQ(problems.size(), 1u);
-  EXPECT_THAT(problems[0].message, HasSubstr("spans several Workloads"));
-}
-
-TEST(HierarchyValidationTest, G07GangRootWithBasicChildPodGroup) {
-  api::ObjectSet set;
-  api::CompositePodGroup root = Cpg("cpg-root", std::nullopt);
-  root.scheduling_policy = {};
-  root.scheduling_policy.gang = api::CompositeGangSchedulingPolicy{1};
-  set.composite_pod_groups = {root};
-  api::PodGroup child = Pg("pg1", "cpg-root");
-  child.scheduling_policy = {};
-  child.scheduling_policy.basic.emplace();
-  set.pod_groups = {child};
-  const auto problems = FindInvalidHierarchies(set);
-  ASSERT_EQ(problems.size(), 1u);
-  EXPECT_THAT(problems[0].message, HasSubstr("Basic child PodGroup default/pg1"));
-}
-
-TEST(HierarchyValidationTest, G08AllRootWithSingleChild) {
-  api::ObjectSet set;
-  api::CompositePodGroup root = Cpg("cpg-root", std::nullopt);
-  root.disruption_mode = api::DisruptionMode{false, true};
-  set.composite_pod_groups = {root};
-  api::PodGroup child = Pg("pg1", "cpg-root");
-  child.disruption_mode = api::DisruptionMode{true, false};
-  set.pod_groups = {child};
-  ASSERT_EQ(FindInvalidHierarchies(set).size(), 1u);
-  set.pod_groups[0].disruption_mode = api::DisruptionMode{false, true};
+  set.composite_pod_groups.push_back(Cpg("c1", std::nullopt));
+  for (int i = 2; i <= kMaxSchedulingTreeDepth; ++i) {
+    set.composite_pod_groups.push_back(Cpg("c" + std::to_string(i), "c" + std::to_string(i - 1)));
+  }
   EXPECT_THAT(FindInvalidHierarchies(set), IsEmpty());
+  set.composite_pod_groups.push_back(
+      Cpg("c" + std::to_string(kMaxSchedulingTreeDepth + 1),
+          "c" + std::to_string(kMaxSchedulingTreeDepth)));
+  const auto problems = FindInvalidHierarchies(set);
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_THAT(problems[0].message, HasSubstr("is at depth 65; wasched schedules hierarchies up to "
+                                             "64 levels deep"));
 }
 
 TEST(HierarchyValidationTest, G01BasicCompositeUnderGangRootIsFine) {
@@ -128,7 +126,7 @@ TEST(HierarchyValidationTest, LongChainIsOneTreeFoundLinearly) {
     const auto problems = FindInvalidHierarchies(set);
     ASSERT_EQ(problems.size(), 1u);
     EXPECT_EQ(problems[0].composite_pod_groups.size(), static_cast<size_t>(kLevels));
-    EXPECT_THAT(problems[0].message, HasSubstr("default/c3 is at depth 4"));
+    EXPECT_THAT(problems[0].message, HasSubstr("default/c64 is at depth 65"));
     // The same chain under a missing root waits, every group of it, without a problem.
     set.composite_pod_groups[leaf_first ? kLevels - 1 : 0].parent_composite_pod_group_name = "gone";
     EXPECT_THAT(FindInvalidHierarchies(set), IsEmpty());
