@@ -51,11 +51,9 @@ TEST_P(MalformedValuesTest, ScheduleRefusesWithThePathOnStderr) {
   EXPECT_THAT(r.err, HasSubstr(c.field));
 }
 
-const std::string kDeep = [] {
-  std::string path = "spec.compositePodGroupTemplates[0]";
-  for (int i = 0; i < 32; ++i) path += ".compositePodGroupTemplates[0]";
-  return path;
-}();
+// 40 nested templates: read whole, refused by the depth rule at the top-level template, as the
+// v1.37.2 API server does ("maximum template hierarchy depth is 4"; differential, observed).
+const std::string kDeep = "spec.compositePodGroupTemplates[0]";
 
 INSTANTIATE_TEST_SUITE_P(
     Manifests, MalformedValuesTest,

@@ -14,9 +14,12 @@
 
 namespace wasched::codec::internal {
 
-// kMaxTemplateNesting: deepest compositePodGroupTemplates nesting decoded (the API allows
-// depth 4; deeper input is an error here so that hostile input cannot recurse without bound).
-inline constexpr int kMaxTemplateNesting = 32;
+// kMaxTemplateNesting: deepest compositePodGroupTemplates nesting decoded, a guard so that the
+// decoder cannot recurse without bound. The input nesting limit (kMaxNestingDepth, 256: two
+// levels per template) stops deeper input first, so every Workload that loads is read whole and
+// the depth rule (4 levels) reports it at the top-level template, as v1.37.2 does (observed:
+// differential case corpus.malformed_workload-nested-too-deep, 40 levels).
+inline constexpr int kMaxTemplateNesting = 128;
 
 // DecodeSchedulingConstraints: `{topology: [{key}]}`; null leaves `*out` unset, `{}` sets it empty
 // (the two differ: gates forbid a set value). O(fields).

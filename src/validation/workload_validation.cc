@@ -253,15 +253,21 @@ void ValidateHandWritten(const api::Workload& w, ErrorList* errs) {
     }
   }
 
+  // validateWorkloadPriority (pkg/apis/scheduling/validation/validation.go): a difference among
+  // the PodGroupTemplates and one found among the composites have different details.
   PriorityCheck priority;
   bool same = true;
   for (const api::PodGroupTemplate& t : w.pod_group_templates) {
     same = same && priority.Check(t.priority_class_name, t.priority);
   }
-  for (const api::CompositePodGroupTemplate& t : w.composite_pod_group_templates) {
-    same = same && priority.CheckComposite(t);
+  if (!same) {
+    errs->push_back(Invalid("spec", kNullValue, kMultiplePriorityDetail));
+  } else {
+    for (const api::CompositePodGroupTemplate& t : w.composite_pod_group_templates) {
+      same = same && priority.CheckComposite(t);
+    }
+    if (!same) errs->push_back(Invalid("spec", kNullValue, kCompositePriorityDetail));
   }
-  if (!same) errs->push_back(Invalid("spec", kNullValue, kMultiplePriorityDetail));
 
   CheckNonEmptyComposites(w.composite_pod_group_templates, composites_path, errs);
 }

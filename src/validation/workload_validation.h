@@ -6,7 +6,7 @@
 //   - template names unique across the whole Workload (every list, every depth) → Duplicate
 //     `<list>[i].name` (duplicates inside one list are DV's Duplicate `<list>[i]`);
 //   - no CompositePodGroupTemplate at depth 4 (top level = 1) → Invalid
-//     `spec.compositePodGroupTemplates[j]` "maximum tree depth is 4";
+//     `spec.compositePodGroupTemplates[j]` "maximum template hierarchy depth is 4";
 //   - one priority configuration (identical priorityClassName and priority on every template) →
 //     Invalid `spec` "detected multiple priority configurations" (also when the composite list
 //     is forbidden by its gate);
@@ -24,10 +24,14 @@
 
 namespace wasched::validation {
 
-// kWorkloadMaxDepthDetail: the depth rule's detail (spec/upstream-cases.md A59; a later upstream
-// snapshot words it "maximum template hierarchy depth is 4").
-inline constexpr const char* kWorkloadMaxDepthDetail = "maximum tree depth is 4";
+// kWorkloadMaxDepthDetail: the depth rule's detail, as v1.37.2 words it (upstream case A59,
+// observed on its control plane; pkg/apis/scheduling/validation/validation.go).
+inline constexpr const char* kWorkloadMaxDepthDetail = "maximum template hierarchy depth is 4";
+// Priority details of validateWorkloadPriority: a difference among the PodGroupTemplates, and one
+// found while walking the CompositePodGroupTemplates.
 inline constexpr const char* kMultiplePriorityDetail = "detected multiple priority configurations";
+inline constexpr const char* kCompositePriorityDetail =
+    "all priority and priorityClassName values must be identical, detected multiple values";
 inline constexpr const char* kEmptyCompositeDetail =
     "must have at least one child PodGroupTemplate or CompositePodGroupTemplate";
 

@@ -94,7 +94,7 @@ TEST(WorkloadValidationTest, DepthThreeCompositeLevelsAreFineFourAreNot) {
   EXPECT_THAT(ValidateWorkload(WithComposites({chain(3)}), nullptr, FeatureGates{}), IsEmpty());
   const ErrorList errs = ValidateWorkload(WithComposites({chain(4)}), nullptr, FeatureGates{});
   EXPECT_THAT(Summary(errs), ElementsAre("Invalid spec.compositePodGroupTemplates[0]"));
-  EXPECT_EQ(errs[0].detail, "maximum tree depth is 4");
+  EXPECT_EQ(errs[0].detail, "maximum template hierarchy depth is 4");
 }
 
 TEST(WorkloadValidationTest, PriorityConfigurationEvenWhenCompositesAreForbidden) {
