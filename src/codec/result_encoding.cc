@@ -73,7 +73,8 @@ std::string EncodeScheduleResultJson(const sched::ScheduleResult& result) {
   doc["pending"] = std::move(pending);
   Json evictions = Json::array();
   for (const sched::Eviction& e : result.evictions) {
-    evictions.push_back(Json{{"pod", e.pod}, {"node", e.node}, {"preemptor", e.preemptor}});
+    evictions.push_back(Json{
+        {"pod", e.pod}, {"node", e.node}, {"preemptor", e.preemptor}, {"reason", e.reason}});
   }
   doc["evictions"] = std::move(evictions);
   Json groups = Json::array();
@@ -129,6 +130,7 @@ std::string EncodeScheduleResultYaml(const sched::ScheduleResult& result) {
     EmitKeyString(out, "pod", e.pod);
     EmitKeyString(out, "node", e.node);
     EmitKeyString(out, "preemptor", e.preemptor);
+    EmitKeyString(out, "reason", e.reason);
   });
   EmitList(out, "groups", result.groups, [&](const sched::GroupResult& g) {
     EmitKeyString(out, "kind", g.kind);

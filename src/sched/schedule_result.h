@@ -41,8 +41,9 @@ struct Eviction {
   std::string pod;
   std::string node;
   std::string preemptor;
-  // reason: why this pod was chosen (priority, its disruption unit, PDBs), for the table; not
-  // part of the JSON contract.
+  // reason: why this pod was chosen (the victim's priority against the preemptor's, its
+  // disruptionMode unit, PDBs), as the table prints it; JSON / YAML key `reason` (issue 20
+  // item 9).
   std::string reason;
 };
 
