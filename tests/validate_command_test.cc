@@ -227,5 +227,28 @@ TEST(ValidateCommandTest, NothingReadableIsNotValid) {
                                       "object(s) were skipped"));
 }
 
+// Issue 20 item 10: a basic PodGroup has no minCount: the table shows `basic` and each pod's
+// result (not `scheduled 1/1 (minCount 1)`), its failure message no minCount, and its JSON group
+// `"policy": "basic"`.
+TEST(ValidateCommandTest, BasicPodGroupShowsBasicAndPerPodResults) {
+  const std::string file = kDir + "job-basic-policy.yaml";
+  const test::CommandResult table = test::RunCommand({WASCHED_BINARY, "schedule", "-f", file});
+  ASSERT_EQ(table.exit_code, 0) << table.err;
+  EXPECT_THAT(table.out, ::testing::MatchesRegex(
+                             "PodGroup default/etl-[a-z0-9-]+  scheduled 1 \\(basic\\)  "
+                             "PodGroupInitiallyScheduled=True Scheduled\n"
+                             "  default/etl-[a-z0-9]+  PENDING  Unschedulable: 0/1 nodes are "
+                             "available: 1 Insufficient cpu.\n"
+                             "  default/etl-[a-z0-9]+  n1\n\n1 bound, 1 pending\n"));
+  EXPECT_THAT(table.out, Not(HasSubstr("minCount")));
+  const test::CommandResult json =
+      test::RunCommand({WASCHED_BINARY, "schedule", "-f", file, "-o", "json"});
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  const nlohmann::json doc = nlohmann::json::parse(json.out);
+  ASSERT_EQ(doc["groups"].size(), 1u);
+  EXPECT_EQ(doc["groups"][0]["policy"], "basic");
+  EXPECT_EQ(doc["groups"][0]["scheduled"], 1);
+}
+
 }  // namespace
 }  // namespace wasched

@@ -83,6 +83,7 @@ std::string EncodeScheduleResultJson(const sched::ScheduleResult& result) {
     group["kind"] = g.kind;
     group["name"] = g.name;
     group["scheduled"] = g.scheduled;
+    if (!g.policy.empty()) group["policy"] = g.policy;
     if (g.min_count) group["minCount"] = *g.min_count;
     if (g.min_group_count) group["minGroupCount"] = *g.min_group_count;
     if (g.parent) group["parent"] = *g.parent;
@@ -136,6 +137,7 @@ std::string EncodeScheduleResultYaml(const sched::ScheduleResult& result) {
     EmitKeyString(out, "kind", g.kind);
     EmitKeyString(out, "name", g.name);
     out << YAML::Key << "scheduled" << YAML::Value << g.scheduled;
+    if (!g.policy.empty()) EmitKeyString(out, "policy", g.policy);
     if (g.min_count) out << YAML::Key << "minCount" << YAML::Value << *g.min_count;
     if (g.min_group_count) out << YAML::Key << "minGroupCount" << YAML::Value << *g.min_group_count;
     if (g.parent) EmitKeyString(out, "parent", *g.parent);

@@ -63,6 +63,10 @@ struct GroupResult {
   int32_t scheduled = 0;
   std::optional<int32_t> min_count;
   std::optional<int32_t> min_group_count;
+  // policy: a PodGroup's scheduling policy, "gang" or "basic" (issue 20 item 10: a basic group
+  // has no quorum; its `min_count` is the placeholder 1 and the table shows `basic` instead);
+  // empty for a CompositePodGroup (JSON key omitted).
+  std::string policy;
   std::optional<std::string> parent;
   std::vector<api::Condition> conditions;
 };
