@@ -19,6 +19,7 @@ namespace wasched {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 const std::string kDir = std::string(WASCHED_TESTDATA_DIR) + "/data/validate/";
 
@@ -119,6 +120,134 @@ TEST(ValidateCommandTest, MalformedOldIsReportedWithItsFile) {
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_THAT(r.out, HasSubstr("workload-policy-list.yaml: document 1: Workload default/w: "
                                "spec.podGroupTemplates[0].schedulingPolicy"));
+}
+
+// Issue 20 item 5: misspelled fields are errors by default (kubectl's --validate=strict), in
+// kubectl's words, for validate and schedule; warn schedules with warnings; ignore is silent.
+TEST(ValidateCommandTest, UnknownFieldsFollowKubectlValidate) {
+  const std::string file = kDir + "job-misspelled-fields.yaml";
+  const std::vector<std::string> expected = {
+      ": document 1: Job default/train: unknown field \"spec.paralellism\"",
+      ": document 1: Job default/train: unknown field "
+      "\"spec.template.spec.containers[0].resources.requets\"",
+      ": document 1: Job default/train: unknown field "
+      "\"spec.scheduling.schedulingPolicy.gang.minCout\""};
+  const test::CommandResult validate = test::RunCommand({WASCHED_BINARY, "validate", "-f", file});
+  EXPECT_EQ(validate.exit_code, 1);
+  EXPECT_EQ(Lines(validate.out, file), expected) << validate.out;
+  EXPECT_THAT(validate.out, HasSubstr("\n3 error(s)\n"));
+  const test::CommandResult schedule = test::RunCommand({WASCHED_BINARY, "schedule", "-f", file});
+  EXPECT_EQ(schedule.exit_code, 1);
+  EXPECT_EQ(schedule.out, "");
+  EXPECT_EQ(Lines(schedule.err, "error: " + file), expected) << schedule.err;
+
+  const test::CommandResult warned = test::RunCommand(
+      {WASCHED_BINARY, "validate", "-f", file, "--validate=warn", "-o", "json"});
+  EXPECT_EQ(warned.exit_code, 0) << warned.out;
+  const nlohmann::json doc = nlohmann::json::parse(warned.out);
+  EXPECT_TRUE(doc["errors"].empty());
+  ASSERT_EQ(doc["warnings"].size(), 3u);
+  EXPECT_EQ(doc["warnings"][0], file + expected[0]);
+  const test::CommandResult scheduled =
+      test::RunCommand({WASCHED_BINARY, "schedule", "-f", file, "--validate", "warn"});
+  EXPECT_EQ(scheduled.exit_code, 0) << scheduled.err;
+  EXPECT_EQ(Lines(scheduled.err, "warning: " + file), expected) << scheduled.err;
+  const test::CommandResult ignored =
+      test::RunCommand({WASCHED_BINARY, "schedule", "-f", file, "--validate=ignore"});
+  EXPECT_EQ(ignored.exit_code, 0) << ignored.err;
+  EXPECT_THAT(ignored.err, Not(HasSubstr("unknown field")));
+  const test::CommandResult bad =
+      test::RunCommand({WASCHED_BINARY, "validate", "-f", file, "--validate=loose"});
+  EXPECT_EQ(bad.exit_code, 2);
+}
+
+// Issue 20 item 6: the report holds every warning and every error of the file, warnings first:
+// the mis-indented DeviceClass's unknown field explains its `cel: Required value`.
+TEST(ValidateCommandTest, WarningsComeFirstAndExplainTheError) {
+  const std::string file = kDir + "deviceclass-misindented.yaml";
+  const test::CommandResult strict = test::RunCommand({WASCHED_BINARY, "validate", "-f", file});
+  EXPECT_EQ(strict.exit_code, 1);
+  EXPECT_EQ(strict.out,
+            file + ": document 1: DeviceClass example-device-class: unknown field "
+                   "\"spec.selectors[0].expression\"\n" +
+                file + ": document 1: DeviceClass example-device-class: spec.selectors[0].cel: "
+                       "Required value: exactly one selector type is required\n\n2 error(s)\n");
+  const test::CommandResult warned =
+      test::RunCommand({WASCHED_BINARY, "validate", "-f", file, "--validate=warn"});
+  EXPECT_EQ(warned.exit_code, 1);
+  EXPECT_EQ(warned.out,
+            "warning: " + file + ": document 1: DeviceClass example-device-class: unknown field "
+                                 "\"spec.selectors[0].expression\"\n" +
+                file + ": document 1: DeviceClass example-device-class: spec.selectors[0].cel: "
+                       "Required value: exactly one selector type is required\n\n"
+                       "1 error(s), 1 warning(s)\n");
+  const test::CommandResult schedule =
+      test::RunCommand({WASCHED_BINARY, "schedule", "-f", file, "--validate=warn"});
+  EXPECT_EQ(schedule.exit_code, 1);
+  EXPECT_EQ(schedule.err,
+            "warning: " + file + ": document 1: DeviceClass example-device-class: unknown field "
+                                 "\"spec.selectors[0].expression\"\nerror: " +
+                file + ": document 1: DeviceClass example-device-class: spec.selectors[0].cel: "
+                       "Required value: exactly one selector type is required\n");
+}
+
+// Issue 20 item 4: a file whose every object is of a kind or version wasched does not read is
+// not "valid: 0 object(s)": each is an error naming what v1.37 serves; with --skip-unknown-kinds
+// they are warnings, and nothing left to read is still an error, for validate and schedule.
+TEST(ValidateCommandTest, NothingReadableIsNotValid) {
+  const std::string file = kDir + "only-skipped-kinds.yaml";
+  const test::CommandResult validate = test::RunCommand({WASCHED_BINARY, "validate", "-f", file});
+  EXPECT_EQ(validate.exit_code, 1);
+  const std::vector<std::string> lines = Lines(validate.out, file + ": document ");
+  ASSERT_EQ(lines.size(), 4u) << validate.out;
+  EXPECT_THAT(lines[0], HasSubstr("PodGroup pg: apiVersion: Unsupported value: "
+                                  "\"scheduling.k8s.io/v1\": PodGroup is served as "
+                                  "scheduling.k8s.io/v1beta1 and scheduling.k8s.io/v1alpha3"));
+  EXPECT_THAT(lines[1], HasSubstr("Job j: apiVersion: Unsupported value: \"batch/v2\": Job is "
+                                  "served as batch/v1"));
+  EXPECT_THAT(lines[2], HasSubstr("pod p: kind: Unsupported value: \"pod\": unknown kind "
+                                  "\"pod\": did you mean \"Pod\" (v1)?"));
+  EXPECT_THAT(lines[3], HasSubstr("scheduling.k8s.io/v1alpha2 was removed in v1.37 (it serves "
+                                  "scheduling.k8s.io/v1beta1 and scheduling.k8s.io/v1alpha3); "
+                                  "run `wasched convert"));
+  // The ConfigMap is only a note.
+  EXPECT_THAT(validate.out, HasSubstr("warning: skipped 1 object(s) of v1 ConfigMap: not used "
+                                      "for scheduling"));
+  const test::CommandResult skipped =
+      test::RunCommand({WASCHED_BINARY, "validate", "-f", file, "--skip-unknown-kinds"});
+  EXPECT_EQ(skipped.exit_code, 1);
+  EXPECT_THAT(skipped.out, HasSubstr("no object wasched reads in the input: all 5 object(s) "
+                                     "were skipped"));
+  EXPECT_THAT(skipped.out, Not(HasSubstr("valid:")));
+  const test::CommandResult schedule =
+      test::RunCommand({WASCHED_BINARY, "schedule", "-f", file, "--skip-unknown-kinds"});
+  EXPECT_EQ(schedule.exit_code, 1);
+  EXPECT_EQ(schedule.out, "");
+  EXPECT_THAT(schedule.err, HasSubstr("error: no object wasched reads in the input: all 5 "
+                                      "object(s) were skipped"));
+}
+
+// Issue 20 item 10: a basic PodGroup has no minCount: the table shows `basic` and each pod's
+// result (not `scheduled 1/1 (minCount 1)`), its failure message no minCount, and its JSON group
+// `"policy": "basic"`.
+TEST(ValidateCommandTest, BasicPodGroupShowsBasicAndPerPodResults) {
+  const std::string file = kDir + "job-basic-policy.yaml";
+  const test::CommandResult table = test::RunCommand({WASCHED_BINARY, "schedule", "-f", file});
+  ASSERT_EQ(table.exit_code, 0) << table.err;
+  EXPECT_THAT(table.out, ::testing::MatchesRegex(
+                             "PodGroup default/etl-[a-z0-9-]+  scheduled 1 \\(basic\\)  "
+                             "PodGroupInitiallyScheduled=True Scheduled\n"
+                             "  default/etl-[a-z0-9]+  PENDING  Unschedulable: 0/1 nodes are "
+                             "available: 1 Insufficient cpu.\n"
+                             "  default/etl-[a-z0-9]+  n1\n\n1 bound, 1 pending\n"));
+  EXPECT_THAT(table.out, Not(HasSubstr("minCount")));
+  const test::CommandResult json =
+      test::RunCommand({WASCHED_BINARY, "schedule", "-f", file, "-o", "json"});
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  const nlohmann::json doc = nlohmann::json::parse(json.out);
+  ASSERT_EQ(doc["groups"].size(), 1u);
+  EXPECT_EQ(doc["groups"][0]["policy"], "basic");
+  EXPECT_EQ(doc["groups"][0]["scheduled"], 1);
 }
 
 }  // namespace

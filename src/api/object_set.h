@@ -5,6 +5,7 @@
 // validated; compiling them into Workloads and PodGroups is the Job controller's work).
 #pragma once
 
+#include <cstddef>
 #include <vector>
 
 #include "api/dra/device.h"
@@ -70,6 +71,13 @@ void ForEachKind(Set& objects, F&& f) {
   f("StatefulSet", true, objects.stateful_sets);
   f("JobSet", true, objects.job_sets);
   f("LeaderWorkerSet", true, objects.leader_worker_sets);
+}
+
+// CountObjects: the number of objects of every kind in `objects`. O(kinds).
+[[nodiscard]] inline std::size_t CountObjects(const ObjectSet& objects) {
+  std::size_t n = 0;
+  ForEachKind(objects, [&](const char*, bool, const auto& list) { n += list.size(); });
+  return n;
 }
 
 }  // namespace wasched::api

@@ -29,6 +29,7 @@ constexpr const char* kVersion = "wasched 0.1.0";
 // CommonFlags: flags `schedule` and `demo` share, as given on the command line.
 struct CommonFlags {
   controller::ManagerOptions controllers;
+  LoadFlags load;
   std::string output = "table";
   std::vector<std::string> feature_gates;
   std::string scoring_strategy = "LeastAllocated";
@@ -36,6 +37,7 @@ struct CommonFlags {
 
 void AddCommonFlags(CLI::App* cmd, CommonFlags* flags) {
   AddControllerFlags(cmd, &flags->controllers);
+  AddLoadFlags(cmd, &flags->load);
   cmd->add_option("-o,--output", flags->output, "Output format: table (for people), json, yaml")
       ->check(CLI::IsMember({"table", "json", "yaml"}))
       ->capture_default_str();
@@ -71,6 +73,9 @@ tl::expected<ScheduleOptions, std::string> ToScheduleOptions(const CommonFlags& 
   if (!scoring) return tl::unexpected(scoring.error());
   options.scheduler.scoring = *scoring;
   options.controllers = flags.controllers;
+  auto load = ToLoadOptions(flags.load);
+  if (!load) return tl::unexpected(load.error());
+  options.load = *load;
   return options;
 }
 
@@ -149,6 +154,7 @@ int RunParsed(int argc, const char* const* argv, std::istream& in, std::ostream&
   explain->add_option("--scoring-strategy", explain_flags.scoring_strategy,
                       "NodeResourcesFit scoring: LeastAllocated or MostAllocated")
       ->check(CLI::IsMember({"LeastAllocated", "MostAllocated"}));
+  AddLoadFlags(explain, &explain_flags.load);
 
   CLI::App* validate = app.add_subcommand(
       "validate", "Check manifests and report every error found (the report goes to stdout)");
@@ -168,6 +174,8 @@ int RunParsed(int argc, const char* const* argv, std::istream& in, std::ostream&
       ->type_name("K=V,...");
   controller::ManagerOptions validate_controllers;
   AddControllerFlags(validate, &validate_controllers);
+  LoadFlags validate_load;
+  AddLoadFlags(validate, &validate_load);
   std::vector<std::string> validate_old;
   validate
       ->add_option("--old", validate_old,
@@ -211,6 +219,12 @@ int RunParsed(int argc, const char* const* argv, std::istream& in, std::ostream&
     }
     validate_options.gates = *gates;
     validate_options.controllers = validate_controllers;
+    auto load = ToLoadOptions(validate_load);
+    if (!load) {
+      err << "error: " << load.error() << '\n';
+      return kExitUsage;
+    }
+    validate_options.load = *load;
     return RunValidate(validate_options, in, out, err);
   }
 

@@ -278,11 +278,35 @@ void AddControllerFlags(CLI::App* cmd, controller::ManagerOptions* options) {
                 "flat PodGroup per group, which spec.scheduling gives)");
 }
 
+void AddLoadFlags(CLI::App* cmd, LoadFlags* flags) {
+  cmd->add_option("--validate", flags->validate,
+                  "Unknown and duplicate fields: strict (or true) makes them errors, warn warns, "
+                  "ignore (or false) drops them silently (kubectl's --validate)")
+      ->check(CLI::IsMember({"strict", "true", "warn", "ignore", "false"}))
+      ->capture_default_str();
+  cmd->add_flag("--skip-unknown-kinds", flags->skip_unknown_kinds,
+                "Skip objects of kinds and versions wasched does not read (with a warning) "
+                "instead of refusing them");
+}
+
+tl::expected<codec::LoadOptions, std::string> ToLoadOptions(const LoadFlags& flags) {
+  auto mode = codec::ParseFieldValidation(flags.validate);
+  if (!mode) return tl::unexpected(mode.error());
+  return codec::LoadOptions{.field_validation = *mode,
+                            .skip_unknown_kinds = flags.skip_unknown_kinds};
+}
+
+std::string FormatLoadFailure(const codec::LoadErrors& failure) {
+  std::string out;
+  for (const std::string& w : failure.warnings) out += "warning: " + EscapeForTerminal(w) + '\n';
+  return out + FormatErrorLines(failure, "error: ");
+}
+
 int RunCompile(const CompileOptions& options, std::istream& in, std::ostream& out,
                std::ostream& err) {
-  auto loaded = codec::LoadPaths(options.paths, in);
+  auto loaded = codec::LoadPaths(options.paths, in, options.load);
   if (!loaded) {
-    err << FormatErrorLines(loaded.error(), "error: ");
+    err << FormatLoadFailure(loaded.error());
     return kExitInvalidInput;
   }
   for (const std::string& w : loaded->warnings) err << "warning: " << EscapeForTerminal(w) << '\n';
@@ -325,6 +349,7 @@ std::optional<int> RunCompileIfSelected(CLI::App& app, int argc, const char* con
     std::string output = "yaml";
     std::vector<std::string> gates;
     controller::ManagerOptions controllers;
+    LoadFlags load;
   };
   // The flags are bound to `flags`; the no-op callback keeps them alive as long as `app`.
   auto flags = std::make_shared<Flags>();
@@ -342,6 +367,7 @@ std::optional<int> RunCompileIfSelected(CLI::App& app, int argc, const char* con
       ->allow_extra_args(false)
       ->type_name("K=V,...");
   AddControllerFlags(compile, &flags->controllers);
+  AddLoadFlags(compile, &flags->load);
 
   if (!IsSelected(argc, argv, "compile")) return std::nullopt;
   if (auto code = ParseOrExitCode(app, argc, argv, out, err)) return code;
@@ -357,6 +383,12 @@ std::optional<int> RunCompileIfSelected(CLI::App& app, int argc, const char* con
   }
   options.gates = *gates;
   options.controllers = flags->controllers;
+  auto load = ToLoadOptions(flags->load);
+  if (!load) {
+    err << "error: " << load.error() << '\n';
+    return kExitUsage;
+  }
+  options.load = *load;
   return RunCompile(options, in, out, err);
 }
 

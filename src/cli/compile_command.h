@@ -28,7 +28,11 @@
 #include <string>
 #include <vector>
 
+#include <tl/expected.hpp>
+
 #include "api/object_set.h"
+#include "codec/load_options.h"
+#include "codec/loader.h"
 #include "controller/manager/controller_manager.h"
 #include "util/feature_gates.h"
 #include "util/field_error.h"
@@ -46,6 +50,7 @@ struct CompileOptions {
   FeatureGates gates;
   // controllers: the options of ControllerManager (`gates` are copied in by the commands).
   controller::ManagerOptions controllers;
+  codec::LoadOptions load;  // --validate, --skip-unknown-kinds
 };
 
 // CheckCreationLimit: the input object limit (codec::kMaxObjects, codec/input_limits.h) applied
@@ -104,6 +109,24 @@ inline constexpr int64_t kMaxCreatedPodBytes = int64_t{6} << 30;
 // AddControllerFlags: --jobset-gang-of-gangs and --lws-composite-groups on `cmd`, bound to
 // `options`.
 void AddControllerFlags(CLI::App* cmd, controller::ManagerOptions* options);
+
+// LoadFlags: the loader's flags (codec/load_options.h) as given on the command line:
+// `--validate strict|warn|ignore` (kubectl's, also true / false; default strict) and
+// `--skip-unknown-kinds`. Every command that reads manifests takes them (AddLoadFlags).
+struct LoadFlags {
+  std::string validate = "strict";
+  bool skip_unknown_kinds = false;
+};
+
+// AddLoadFlags: --validate and --skip-unknown-kinds on `cmd`, bound to `flags`.
+void AddLoadFlags(CLI::App* cmd, LoadFlags* flags);
+
+// ToLoadOptions: the parsed flags, or a usage error message.
+[[nodiscard]] tl::expected<codec::LoadOptions, std::string> ToLoadOptions(const LoadFlags& flags);
+
+// FormatLoadFailure: a failed load as stderr lines: its warnings first (`warning: …`, often the
+// cause of an error), then its errors (`error: …`).
+[[nodiscard]] std::string FormatLoadFailure(const codec::LoadErrors& failure);
 
 // RunCompile: the pipeline above; `in` serves "-". Output is written only on success.
 // O(input size + generated objects).

@@ -67,6 +67,15 @@ std::string FormatErrorLines(const InputErrors& errors, std::string_view prefix)
   return out;
 }
 
+std::string NothingReadMessage(int64_t skipped) {
+  if (skipped > 0) {
+    return fmt::format("no object wasched reads in the input: all {} object(s) were skipped (see "
+                       "the warnings above)",
+                       skipped);
+  }
+  return "no object wasched reads in the input: it holds no objects";
+}
+
 namespace {
 
 // kClientQps / kClientBurst: kube-scheduler's clientConnection defaults (v1.37.2
@@ -111,12 +120,16 @@ tl::expected<ScheduledInput, int> LoadAndSchedule(const ScheduleOptions& options
     if (!texts) return tl::unexpected(texts.error());
     cluster_texts = std::move(*texts);
   }
-  auto loaded = codec::LoadTextsAndPaths(cluster_texts, options.paths, in);
+  auto loaded = codec::LoadTextsAndPaths(cluster_texts, options.paths, in, options.load);
   if (!loaded) {
-    err << FormatErrorLines(loaded.error(), "error: ");
+    err << FormatLoadFailure(loaded.error());
     return tl::unexpected(kExitInvalidInput);
   }
   for (const std::string& w : loaded->warnings) err << "warning: " << EscapeForTerminal(w) << '\n';
+  if (api::CountObjects(loaded->objects) == 0) {
+    err << "error: " << NothingReadMessage(loaded->skipped) << '\n';
+    return tl::unexpected(kExitInvalidInput);
+  }
 
   api::ObjectSet objects = std::move(loaded->objects);
   for (const std::string& w : ApplyFeatureGates(options.gates, &objects)) {

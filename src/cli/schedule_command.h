@@ -14,12 +14,14 @@
 // (one "error: ..." line per problem on stderr and nothing at all on stdout).
 #pragma once
 
+#include <cstdint>
 #include <iosfwd>
 #include <string>
 #include <string_view>
 #include <tl/expected.hpp>
 #include <vector>
 
+#include "codec/load_options.h"
 #include "controller/manager/controller_manager.h"
 #include "util/feature_gates.h"
 #include "util/field_error.h"
@@ -62,6 +64,10 @@ enum class OutputFormat { kTable, kJson, kYaml };
 // already counts what it dropped). O(printed bytes).
 [[nodiscard]] std::string FormatErrorLines(const InputErrors& errors, std::string_view prefix);
 
+// NothingReadMessage: the error when the input holds no object wasched reads: `skipped` objects
+// were skipped (their kinds have warnings), or the input held none.
+[[nodiscard]] std::string NothingReadMessage(int64_t skipped);
+
 // ScheduleOptions: everything `schedule` needs, already parsed.
 struct ScheduleOptions {
   std::vector<std::string> paths;  // files, folders or "-" (stdin), in order
@@ -76,6 +82,7 @@ struct ScheduleOptions {
   FeatureGates gates;
   sched::SchedulerOptions scheduler;
   controller::ManagerOptions controllers;  // the controllers' options (their gates: `gates`)
+  codec::LoadOptions load;                 // --validate, --skip-unknown-kinds
 };
 
 // ScheduledInput: the objects scheduled (input plus what the Job controller created) and the result.
@@ -85,8 +92,9 @@ struct ScheduledInput {
 };
 
 // LoadAndSchedule: the pipeline above up to the result (no output): errors and warnings go to
-// `err`; on failure the exit code (kExitInvalidInput, kExitCluster). Shared by `schedule` and
-// `explain`.
+// `err`; on failure the exit code (kExitInvalidInput, kExitCluster). Input where nothing wasched
+// reads remains (every object skipped, or none at all) is invalid: `error: no object wasched
+// reads in the input …`. Shared by `schedule` and `explain`.
 [[nodiscard]] tl::expected<ScheduledInput, int> LoadAndSchedule(const ScheduleOptions& options,
                                                                 std::istream& in,
                                                                 std::ostream& err);

@@ -226,8 +226,12 @@ std::string FormatScheduleTable(const api::ObjectSet& objects,
     s.header.push_back(depth > kMaxIndentLevels
                            ? fmt::format("{}{} {} (depth {})", s.indent, g.kind, g.name, depth)
                            : fmt::format("{}{} {}", s.indent, g.kind, g.name));
-    s.header.push_back(fmt::format("scheduled {}/{} ({} {})", g.scheduled, min,
-                                   composite ? "minGroupCount" : "minCount", min));
+    // A basic PodGroup has no quorum (issue 20 item 10): its count and `basic`, its pods' rows
+    // say how each one fared.
+    s.header.push_back(g.policy == "basic"
+                           ? fmt::format("scheduled {} (basic)", g.scheduled)
+                           : fmt::format("scheduled {}/{} ({} {})", g.scheduled, min,
+                                         composite ? "minGroupCount" : "minCount", min));
     const api::Condition* c = MainCondition(g);
     s.header.push_back(c == nullptr
                            ? "no condition"

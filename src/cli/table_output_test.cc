@@ -114,6 +114,25 @@ TEST(TableOutputTest, PendingMessageExtendingTheConditionIsNotRepeated) {
             "0 bound, 2 pending\n");
 }
 
+// Issue 20 item 10: a basic PodGroup shows `basic`, not a minCount it does not have.
+TEST(TableOutputTest, BasicGroupShowsBasicNotMinCount) {
+  api::ObjectSet objects;
+  objects.pods.push_back(test::MakePod().Name("a").Group("etl").Obj());
+  objects.pods.push_back(test::MakePod().Name("b").Group("etl").Obj());
+  sched::ScheduleResult result;
+  result.bindings = {{"default/a", "n1"}};
+  result.pending = {{"default/b", "Unschedulable", "0/1 nodes are available: 1 Insufficient cpu."}};
+  sched::GroupResult g = Group("default/etl", 1, 1, "True", "Scheduled");
+  g.policy = "basic";
+  result.groups = {g};
+  EXPECT_EQ(FormatScheduleTable(objects, result),
+            "PodGroup default/etl  scheduled 1 (basic)  PodGroupInitiallyScheduled=True Scheduled\n"
+            "  default/a  n1\n"
+            "  default/b  PENDING  Unschedulable: 0/1 nodes are available: 1 Insufficient cpu.\n"
+            "\n"
+            "1 bound, 1 pending\n");
+}
+
 TEST(TableOutputTest, EmptyResult) {
   EXPECT_EQ(FormatScheduleTable(api::ObjectSet{}, sched::ScheduleResult{}), "0 bound, 0 pending\n");
 }

@@ -20,21 +20,19 @@
 namespace wasched::cli {
 namespace {
 
-std::size_t CountObjects(const api::ObjectSet& o) {
-  std::size_t n = 0;
-  api::ForEachKind(o, [&](const char*, bool, const auto& list) { n += list.size(); });
-  return n;
-}
-
-// Load: the objects of `paths`, or nullopt with the decoding errors appended to `errors`.
+// Load: the objects of `paths`, or nullopt with the decoding errors appended to `errors`; the
+// warnings (of a failed load too) are appended to `warnings`; `skipped` counts skipped objects.
 std::optional<api::ObjectSet> Load(const std::vector<std::string>& paths, std::istream& in,
-                                   std::ostream& err, InputErrors* errors) {
-  auto loaded = codec::LoadPaths(paths, in);
+                                   const codec::LoadOptions& options, InputErrors* errors,
+                                   std::vector<std::string>* warnings, int64_t* skipped) {
+  auto loaded = codec::LoadPaths(paths, in, options);
   if (!loaded) {
+    for (std::string& w : loaded.error().warnings) warnings->push_back(std::move(w));
     for (InputError& e : loaded.error()) errors->push_back(std::move(e));
     return std::nullopt;
   }
-  for (const std::string& w : loaded->warnings) err << "warning: " << EscapeForTerminal(w) << '\n';
+  for (std::string& w : loaded->warnings) warnings->push_back(std::move(w));
+  *skipped += loaded->skipped;
   return std::move(loaded->objects);
 }
 
@@ -43,16 +41,31 @@ std::optional<api::ObjectSet> Load(const std::vector<std::string>& paths, std::i
 int RunValidate(const ValidateOptions& options, std::istream& in, std::ostream& out,
                 std::ostream& err) {
   InputErrors errors;
+  std::vector<std::string> warnings;  // every warning of the input, in the order found
   std::size_t objects_read = 0;
-  std::optional<api::ObjectSet> objects = Load(options.paths, in, err, &errors);
+  int64_t skipped = 0;
+  std::optional<api::ObjectSet> objects =
+      Load(options.paths, in, options.load, &errors, &warnings, &skipped);
   std::optional<api::ObjectSet> old;
-  if (!options.old_paths.empty()) old = Load(options.old_paths, in, err, &errors);
+  if (!options.old_paths.empty()) {
+    int64_t old_skipped = 0;
+    old = Load(options.old_paths, in, options.load, &errors, &warnings, &old_skipped);
+  }
   if (errors.empty() && objects) {
-    objects_read = CountObjects(*objects);
-    InputErrors warnings;
-    errors = old ? validation::ValidateUpdateForSchedule(*old, *objects, options.gates, &warnings)
-                 : validation::ValidateForSchedule(*objects, options.gates, &warnings);
-    err << FormatErrorLines(warnings, "warning: ");
+    objects_read = api::CountObjects(*objects);
+    if (objects_read == 0) {
+      // Nothing to validate is not "valid" (issue 20 item 4): every object was skipped.
+      InputError nothing;
+      nothing.error.detail = NothingReadMessage(skipped);
+      errors.push_back(std::move(nothing));
+    }
+  }
+  if (errors.empty() && objects) {
+    InputErrors validation_warnings;
+    errors = old ? validation::ValidateUpdateForSchedule(*old, *objects, options.gates,
+                                                         &validation_warnings)
+                 : validation::ValidateForSchedule(*objects, options.gates, &validation_warnings);
+    for (const InputError& w : validation_warnings) warnings.push_back(w.ToString());
     // What `schedule` refuses after running the controllers (QA2 finding 16): the objects they
     // would create — waiting pods included — checked the same way, on a copy (validate prints
     // no controller events).
@@ -81,14 +94,21 @@ int RunValidate(const ValidateOptions& options, std::istream& in, std::ostream& 
     }
   }
 
+  // The report holds every warning and every error, warnings first (issue 20 item 6: the
+  // unknown-field warning is often what explains an error).
   std::string report;
   if (options.json) {
-    report = codec::EncodeValidationReportJson(errors);
-  } else if (errors.empty()) {
-    report = fmt::format("valid: {} object(s), 0 errors\n", objects_read);
+    report = codec::EncodeValidationReportJson(errors, warnings);
   } else {
-    report += FormatErrorLines(errors, "");
-    report += fmt::format("\n{} error(s)\n", errors.size());
+    for (const std::string& w : warnings) report += "warning: " + EscapeForTerminal(w) + '\n';
+    const std::string warned =
+        warnings.empty() ? "" : fmt::format(", {} warning(s)", warnings.size());
+    if (errors.empty()) {
+      report += fmt::format("valid: {} object(s), 0 errors{}\n", objects_read, warned);
+    } else {
+      report += FormatErrorLines(errors, "");
+      report += fmt::format("\n{} error(s){}\n", errors.size(), warned);
+    }
   }
   return WriteOutput(out, err, report, errors.empty() ? kExitOk : kExitInvalidInput);
 }

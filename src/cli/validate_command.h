@@ -10,18 +10,24 @@
 // would).
 //
 // Contract (design.md): the report goes to stdout whatever it holds; exit 1 when it holds any
-// error, else 0; warnings go to stderr. Decoding errors (malformed YAML, wrong types) are
-// reported the same way, with their field paths. The JSON report is
+// error, else 0. The report holds every warning of the input and every error, warnings first
+// (issue 20 item 6: an unknown-field warning often explains an error). Decoding errors
+// (malformed YAML, wrong types, unknown fields under --validate=strict, kinds wasched does not
+// read) are reported the same way, with their field paths; input where nothing wasched reads
+// remains is an error. The JSON report is
 //   {"errors": [{"object": "Workload ns/name", "type": "Invalid", "field": "...",
-//                "origin": "minimum", "detail": "..."}]}
-// the table is one line per error (`file: document N: Kind ns/name: field: Type: value: detail`)
-// and a count, or `valid: N object(s), 0 errors`.
+//                "origin": "minimum", "detail": "..."}],
+//    "warnings": ["file: document 1: Job ns/j: unknown field \"spec.x\"", ...]}
+// the table is `warning: …` lines, one line per error
+// (`file: document N: Kind ns/name: field: Type: value: detail`) and a count, or
+// `valid: N object(s), 0 errors` (`, K warning(s)` appended when there are warnings).
 #pragma once
 
 #include <iosfwd>
 #include <string>
 #include <vector>
 
+#include "codec/load_options.h"
 #include "controller/manager/controller_manager.h"
 #include "util/feature_gates.h"
 #include "util/field_error.h"
@@ -36,6 +42,7 @@ struct ValidateOptions {
   bool json = false;
   FeatureGates gates;
   controller::ManagerOptions controllers;  // what `schedule` would run (their gates: `gates`)
+  codec::LoadOptions load;                 // --validate, --skip-unknown-kinds (both -f and --old)
 };
 
 // RunValidate: returns 0 (no error) or 1 (any error); the report is always written to `out`.

@@ -13,8 +13,9 @@ namespace {
 
 using ::testing::HasSubstr;
 
+// (--validate=warn: the tests check unknown fields' warnings.)
 LoadResult MustLoad(const std::string& text) {
-  auto r = LoadString(text, "f.yaml");
+  auto r = LoadString(text, "f.yaml", LoadOptions{.field_validation = FieldValidation::kWarn});
   EXPECT_TRUE(r) << (r ? "" : r.error()[0].ToString());
   return r ? *r : LoadResult{};
 }

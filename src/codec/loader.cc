@@ -14,6 +14,7 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "codec/api_kinds.h"
 #include "codec/decode_apps.h"
 #include "codec/decode_batch.h"
 #include "codec/decode_core.h"
@@ -47,12 +48,24 @@ constexpr std::string_view kSchedulingV1 = "scheduling.k8s.io/v1";
 constexpr std::string_view kSchedulingV1beta1 = "scheduling.k8s.io/v1beta1";
 constexpr std::string_view kSchedulingV1alpha3 = "scheduling.k8s.io/v1alpha3";
 constexpr std::string_view kResourceV1 = "resource.k8s.io/v1";
+// resource.k8s.io/v1beta2 has v1's fields (v1 was introduced as a copy of it); v1.37 serves it
+// when enabled, so it is read as v1, with a note.
+constexpr std::string_view kResourceV1beta2 = "resource.k8s.io/v1beta2";
 constexpr std::string_view kAppsV1 = "apps/v1";
 constexpr std::string_view kJobSetV1alpha2 = "jobset.x-k8s.io/v1alpha2";
 constexpr std::string_view kLeaderWorkerSetV1 = "leaderworkerset.x-k8s.io/v1";
 
 // kMaxListNesting: Lists inside Lists are expanded up to this depth.
 constexpr int kMaxListNesting = 8;
+
+bool IsResourceV1(std::string_view api_version) {
+  return api_version == kResourceV1 || api_version == kResourceV1beta2;
+}
+
+bool IsDraKind(std::string_view kind) {
+  return kind == "DeviceClass" || kind == "ResourceSlice" || kind == "ResourceClaim" ||
+         kind == "ResourceClaimTemplate";
+}
 
 // Location: "file document N" (+ ", items[3]") for summaries.
 std::string Location(const api::SourceRef& source, const std::string& path) {
@@ -66,11 +79,12 @@ std::string Location(const api::SourceRef& source, const std::string& path) {
 // Loader: accumulates objects, errors and warnings over every text of one load.
 class Loader {
  public:
+  explicit Loader(const LoadOptions& options) : options_(options) {}
   void LoadText(std::string_view text, const std::string& file);
   // errors / warnings: where path-level problems go, in order with the objects' ones.
   InputErrors* errors() { return &errors_; }
   std::vector<std::string>* warnings() { return &result_.warnings; }
-  tl::expected<LoadResult, InputErrors> Finish();
+  tl::expected<LoadResult, LoadErrors> Finish();
 
  private:
   // ObjectScope: marks where one object's diagnostics start, to label them when it is done.
@@ -84,8 +98,16 @@ class Loader {
                     int list_depth);
   // Flush: turns the diagnostics recorded since `scope` into InputErrors / warnings.
   void Flush(const ObjectScope& scope, const api::SourceRef& source, const std::string& label);
+  // Skip: an object whose apiVersion + kind is not decoded: a note for kinds that do not affect
+  // scheduling, else an error at `apiVersion` / `kind` (codec/api_kinds.h), or with
+  // skip_unknown_kinds a warning. `label` names the object ("PodGroup ns/name").
+  void Skip(const Reader& r, std::string_view api_version, std::string_view kind,
+            const api::SourceRef& source, const std::string& label);
   void NoteSkipped(std::string_view api_version, std::string_view kind,
-                   const api::SourceRef& source, const std::string& path);
+                   const api::SourceRef& source, const std::string& path, std::string detail);
+  // NoteReadAs: a resource.k8s.io/v1beta2 object read as resource.k8s.io/v1 (one note per kind).
+  void NoteReadAs(std::string_view api_version, std::string_view kind,
+                  const api::SourceRef& source, const std::string& path);
 
   template <typename T, typename DecodeFn>
   void DecodeInto(const Reader& r, const api::SourceRef& source, std::string_view kind,
@@ -105,6 +127,7 @@ class Loader {
     std::string what;   // "apps/v1 Deployment"
     int count = 0;
     std::string first;  // location of the first one
+    std::string detail;  // why it was skipped (codec/api_kinds.h)
   };
 
   // Checkpoint: what one text added can be taken back (a JSON List whose items turn out not to
@@ -115,6 +138,9 @@ class Loader {
     std::vector<size_t> objects;  // size of each ObjectSet vector
     std::vector<Skipped> skipped;
     std::unordered_map<std::string, size_t> skipped_index;
+    std::vector<Skipped> read_as;
+    std::unordered_map<std::string, size_t> read_as_index;
+    int64_t skipped_objects = 0;
     int defaulted_pods = 0;
     std::string defaulted_pods_first;
     int64_t objects_seen = 0;
@@ -126,11 +152,15 @@ class Loader {
   void LoadDocuments(std::string_view text, const std::string& file,
                      const internal::DocumentOptions& options);
 
+  LoadOptions options_;
+  std::unordered_map<std::string, internal::SkippedKind> verdicts_;  // by "apiVersion kind"
   LoadResult result_;
   InputErrors errors_;
   Diagnostics* diag_ = nullptr;  // diagnostics of the document being decoded
   std::vector<Skipped> skipped_;
   std::unordered_map<std::string, size_t> skipped_index_;
+  std::vector<Skipped> read_as_;  // resource.k8s.io/v1beta2 objects read as v1
+  std::unordered_map<std::string, size_t> read_as_index_;
   int defaulted_pods_ = 0;
   std::string defaulted_pods_first_;
   size_t document_bytes_ = 0;  // text size of the document being decoded
@@ -174,8 +204,11 @@ static_assert(sizeof(api::ObjectSet) == 17 * sizeof(std::vector<int>),
               "ForEachObjectVector must list every vector of api::ObjectSet");
 
 Loader::Checkpoint Loader::Save() const {
-  Checkpoint c{errors_.size(), result_.warnings.size(), {}, skipped_, skipped_index_,
-               defaulted_pods_, defaulted_pods_first_, objects_seen_, errors_dropped_, object_limit_error_};
+  Checkpoint c{errors_.size(),       result_.warnings.size(), {},
+               skipped_,            skipped_index_,          read_as_,
+               read_as_index_,      result_.skipped,         defaulted_pods_,
+               defaulted_pods_first_, objects_seen_,         errors_dropped_,
+               object_limit_error_};
   ForEachObjectVector(const_cast<api::ObjectSet&>(result_.objects),
                       [&](auto& v) { c.objects.push_back(v.size()); });
   return c;
@@ -188,6 +221,9 @@ void Loader::Restore(Checkpoint c) {
   ForEachObjectVector(result_.objects, [&](auto& v) { v.resize(c.objects[i++]); });
   skipped_ = std::move(c.skipped);
   skipped_index_ = std::move(c.skipped_index);
+  read_as_ = std::move(c.read_as);
+  read_as_index_ = std::move(c.read_as_index);
+  result_.skipped = c.skipped_objects;
   defaulted_pods_ = c.defaulted_pods;
   defaulted_pods_first_ = std::move(c.defaulted_pods_first);
   objects_seen_ = c.objects_seen;
@@ -215,11 +251,41 @@ void Loader::Flush(const ObjectScope& scope, const api::SourceRef& source,
 }
 
 void Loader::NoteSkipped(std::string_view api_version, std::string_view kind,
-                         const api::SourceRef& source, const std::string& path) {
+                         const api::SourceRef& source, const std::string& path,
+                         std::string detail) {
   std::string what = fmt::format("{} {}", api_version, kind);
   auto [it, inserted] = skipped_index_.try_emplace(what, skipped_.size());
-  if (inserted) skipped_.push_back(Skipped{what, 0, Location(source, path)});
+  if (inserted) skipped_.push_back(Skipped{what, 0, Location(source, path), std::move(detail)});
   ++skipped_[it->second].count;
+  ++result_.skipped;
+}
+
+void Loader::NoteReadAs(std::string_view api_version, std::string_view kind,
+                        const api::SourceRef& source, const std::string& path) {
+  std::string what = fmt::format("{} {}", api_version, kind);
+  auto [it, inserted] = read_as_index_.try_emplace(what, read_as_.size());
+  if (inserted) read_as_.push_back(Skipped{what, 0, Location(source, path), ""});
+  ++read_as_[it->second].count;
+}
+
+void Loader::Skip(const Reader& r, std::string_view api_version, std::string_view kind,
+                  const api::SourceRef& source, const std::string& label) {
+  // One classification per apiVersion + kind (a List may hold a million of them).
+  const std::string key = fmt::format("{} {}", api_version, kind);
+  auto cached = verdicts_.find(key);
+  if (cached == verdicts_.end()) {
+    cached = verdicts_.emplace(key, internal::ClassifySkippedKind(api_version, kind)).first;
+  }
+  internal::SkippedKind verdict = cached->second;
+  if (verdict.verdict == internal::SkippedKind::Verdict::kNote || options_.skip_unknown_kinds) {
+    NoteSkipped(api_version, kind, source, r.Path(), std::move(verdict.detail));
+    return;
+  }
+  const std::string bad = verdict.field == "kind" ? std::string(kind) : std::string(api_version);
+  verdict.detail += " (--skip-unknown-kinds skips such objects)";
+  AddInputError(InputError{source, label,
+                           FieldError{FieldErrorType::kNotSupported, r.ChildPath(verdict.field),
+                                      internal::QuoteValue(bad), std::move(verdict.detail), ""}});
 }
 
 void Loader::DecodeObject(const Reader& r, const api::SourceRef& source,
@@ -262,6 +328,7 @@ void Loader::DecodeObject(const Reader& r, const api::SourceRef& source,
   std::string api_version(default_api_version);
   std::string kind(default_kind);
   bool has_items = false;
+  std::string name;  // metadata.namespace/name, for the label of a skipped object
   // A first look: the decoder's own walk reports unknown fields and repeated keys, labelled
   // with the object's name.
   r.PeekFields([&](std::string_view key, const Reader& f) {
@@ -271,6 +338,14 @@ void Loader::DecodeObject(const Reader& r, const api::SourceRef& source,
       f.Read(&kind);
     } else if (key == "items") {
       has_items = true;
+    } else if (key == "metadata") {
+      std::string ns;
+      f.PeekFields([&](std::string_view mkey, const Reader& m) {
+        if (m.Kind() != ValueKind::kString) return;
+        if (mkey == "name") name = m.Scalar();
+        if (mkey == "namespace") ns = m.Scalar();
+      });
+      if (!ns.empty() && !name.empty()) name = ns + "/" + name;
     }
   });
   if (diag_->errors().size() > scope.first_error) {
@@ -355,16 +430,16 @@ void Loader::DecodeObject(const Reader& r, const api::SourceRef& source,
                  internal::DecodeCompositePodGroup(r, &g);
                  g.api_version = api_version;
                });
-  } else if (api_version == kResourceV1 && kind == "DeviceClass") {
+  } else if (IsResourceV1(api_version) && kind == "DeviceClass") {
     DecodeInto(r, source, label_kind, &objects.device_classes,
                [&](api::DeviceClass& o) { internal::DecodeDeviceClass(r, &o); });
-  } else if (api_version == kResourceV1 && kind == "ResourceSlice") {
+  } else if (IsResourceV1(api_version) && kind == "ResourceSlice") {
     DecodeInto(r, source, label_kind, &objects.resource_slices,
                [&](api::ResourceSlice& o) { internal::DecodeResourceSlice(r, &o); });
-  } else if (api_version == kResourceV1 && kind == "ResourceClaim") {
+  } else if (IsResourceV1(api_version) && kind == "ResourceClaim") {
     DecodeInto(r, source, label_kind, &objects.resource_claims,
                [&](api::ResourceClaim& o) { internal::DecodeResourceClaim(r, &o); });
-  } else if (api_version == kResourceV1 && kind == "ResourceClaimTemplate") {
+  } else if (IsResourceV1(api_version) && kind == "ResourceClaimTemplate") {
     DecodeInto(r, source, label_kind, &objects.resource_claim_templates,
                [&](api::ResourceClaimTemplate& o) { internal::DecodeResourceClaimTemplate(r, &o); });
   } else if (api_version == kBatchV1 && kind == "Job") {
@@ -395,7 +470,10 @@ void Loader::DecodeObject(const Reader& r, const api::SourceRef& source,
     DecodeInto(r, source, label_kind, &objects.pod_disruption_budgets,
                [&](api::PodDisruptionBudget& b) { internal::DecodePodDisruptionBudget(r, &b); });
   } else {
-    NoteSkipped(api_version, kind, source, r.Path());
+    Skip(r, api_version, kind, source, name.empty() ? kind : kind + " " + name);
+  }
+  if (api_version == kResourceV1beta2 && IsDraKind(kind)) {
+    NoteReadAs(api_version, kind, source, r.Path());
   }
   Flush(scope, source, "");
 }
@@ -422,7 +500,7 @@ void Loader::LoadDocuments(std::string_view text, const std::string& file,
     }
     if (internal::Classify(doc.tape, doc.tape.root()) == ValueKind::kNull) return;  // empty
     // Budget: a document cannot have more nodes than bytes unless aliases repeat them.
-    Diagnostics diag(ExpansionBudget(doc.text_size));
+    Diagnostics diag(ExpansionBudget(doc.text_size), options_.field_validation);
     diag_ = &diag;
     document_bytes_ = doc.text_size;
     const Reader root(doc.tape, doc.tape.root(), "", &diag);
@@ -431,48 +509,51 @@ void Loader::LoadDocuments(std::string_view text, const std::string& file,
   }, options);
 }
 
-tl::expected<LoadResult, InputErrors> Loader::Finish() {
+tl::expected<LoadResult, LoadErrors> Loader::Finish() {
   if (defaulted_pods_ > 0) {
     result_.warnings.push_back(fmt::format(
         "assumed kubelet's default maxPods {} for {} node(s) without status.allocatable[pods] "
         "(first: {})",
         internal::kDefaultMaxPods, defaulted_pods_, defaulted_pods_first_));
   }
+  for (const Skipped& s : read_as_) {
+    result_.warnings.push_back(fmt::format(
+        "read {} object(s) of {} as resource.k8s.io/v1 (the same fields; v1.37 serves v1beta2 "
+        "only when enabled) (first: {})",
+        s.count, s.what, s.first));
+  }
   for (const Skipped& s : skipped_) {
-    if (s.what.starts_with("scheduling.k8s.io/v1alpha1 ") ||
-        s.what.starts_with("scheduling.k8s.io/v1alpha2 ")) {
-      // Removed versions (spec/was-v1.37.md §1): say how to migrate instead of "unknown".
-      result_.warnings.push_back(fmt::format(
-          "skipped {} object(s) of {}: this version is not served by Kubernetes 1.37; migrate "
-          "with `wasched convert --to scheduling.k8s.io/v1beta1` (first: {})",
-          s.count, s.what, s.first));
-      continue;
-    }
-    result_.warnings.push_back(fmt::format("skipped {} object(s) of unknown kind {} (first: {})",
-                                           s.count, s.what, s.first));
+    result_.warnings.push_back(fmt::format("skipped {} object(s) of {}: {} (first: {})", s.count,
+                                           s.what, s.detail, s.first));
   }
   if (errors_dropped_ > 0) errors_.push_back(MoreErrors(errors_dropped_));
   if (object_limit_error_) errors_.insert(errors_.begin(), std::move(*object_limit_error_));
-  if (!errors_.empty()) return tl::make_unexpected(std::move(errors_));
+  if (!errors_.empty()) {
+    LoadErrors failure(std::move(errors_));
+    failure.warnings = std::move(result_.warnings);
+    return tl::make_unexpected(std::move(failure));
+  }
   AssignGeneratedNames(&result_.objects, &result_.warnings);
   return std::move(result_);
 }
 
 }  // namespace
 
-tl::expected<LoadResult, InputErrors> LoadPaths(const std::vector<std::string>& paths,
-                                                std::istream& stdin_stream) {
-  Loader loader;
+tl::expected<LoadResult, LoadErrors> LoadPaths(const std::vector<std::string>& paths,
+                                               std::istream& stdin_stream,
+                                               const LoadOptions& options) {
+  Loader loader(options);
   internal::ForEachManifestText(
       paths, stdin_stream, loader.errors(), loader.warnings(),
       [&](const std::string& file, std::string_view text) { loader.LoadText(text, file); });
   return loader.Finish();
 }
 
-tl::expected<LoadResult, InputErrors> LoadTextsAndPaths(const std::vector<NamedText>& texts,
-                                                        const std::vector<std::string>& paths,
-                                                        std::istream& stdin_stream) {
-  Loader loader;
+tl::expected<LoadResult, LoadErrors> LoadTextsAndPaths(const std::vector<NamedText>& texts,
+                                                       const std::vector<std::string>& paths,
+                                                       std::istream& stdin_stream,
+                                                       const LoadOptions& options) {
+  Loader loader(options);
   for (const NamedText& t : texts) loader.LoadText(t.text, t.name);
   internal::ForEachManifestText(
       paths, stdin_stream, loader.errors(), loader.warnings(),
@@ -480,9 +561,9 @@ tl::expected<LoadResult, InputErrors> LoadTextsAndPaths(const std::vector<NamedT
   return loader.Finish();
 }
 
-tl::expected<LoadResult, InputErrors> LoadString(const std::string& text,
-                                                 const std::string& file) {
-  Loader loader;
+tl::expected<LoadResult, LoadErrors> LoadString(const std::string& text, const std::string& file,
+                                                const LoadOptions& options) {
+  Loader loader(options);
   loader.LoadText(text, file);
   return loader.Finish();
 }

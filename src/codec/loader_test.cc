@@ -26,8 +26,13 @@ using ::testing::IsEmpty;
 
 const std::string kTestData = WASCHED_TESTDATA_DIR;
 
-LoadResult MustLoad(const std::string& text, const std::string& file = "f.yaml") {
-  auto loaded = LoadString(text, file);
+// kLenient: --validate=warn --skip-unknown-kinds, for the tests of the warnings themselves.
+constexpr LoadOptions kLenient{.field_validation = FieldValidation::kWarn,
+                               .skip_unknown_kinds = true};
+
+LoadResult MustLoad(const std::string& text, const std::string& file = "f.yaml",
+                    const LoadOptions& options = {}) {
+  auto loaded = LoadString(text, file, options);
   if (!loaded) {
     std::string all;
     for (const InputError& e : loaded.error()) all += e.ToString() + "\n";
@@ -37,8 +42,9 @@ LoadResult MustLoad(const std::string& text, const std::string& file = "f.yaml")
   return std::move(*loaded);
 }
 
-InputErrors MustFail(const std::string& text, const std::string& file = "f.yaml") {
-  auto loaded = LoadString(text, file);
+InputErrors MustFail(const std::string& text, const std::string& file = "f.yaml",
+                     const LoadOptions& options = {}) {
+  auto loaded = LoadString(text, file, options);
   if (loaded) {
     ADD_FAILURE() << "expected errors, got none";
     return {};
@@ -393,14 +399,15 @@ items:
 - {apiVersion: v1, kind: Node, metadata: {name: n1}, status: {allocatable: {pods: "10"}}}
 - {apiVersion: v1, kind: Pod, metadata: {name: p1}, spec: {bogus: 1}}
 - {apiVersion: apps/v1, kind: DaemonSet, metadata: {name: d}}
-)");
+)",
+                                "f.yaml", kLenient);
   EXPECT_EQ(r.objects.nodes.size(), 1u);
   ASSERT_EQ(r.objects.pods.size(), 1u);
   EXPECT_EQ(r.objects.pods[0].meta.source.document, 1);
   EXPECT_THAT(r.warnings,
               ElementsAre("f.yaml: document 1: Pod default/p1: unknown field \"items[1].spec.bogus\"",
-                          "skipped 1 object(s) of unknown kind apps/v1 DaemonSet (first: f.yaml "
-                          "document 1, items[2])"));
+                          "skipped 1 object(s) of apps/v1 DaemonSet: not used for scheduling "
+                          "(first: f.yaml document 1, items[2])"));
 }
 
 TEST(LoaderTest, ListItemErrorsUseItemPaths) {
@@ -434,9 +441,11 @@ items: []
 apiVersion: example.com/v1
 kind: ShoppingList
 spec: {}
-)");
-  EXPECT_THAT(r.warnings, ElementsAre("skipped 1 object(s) of unknown kind example.com/v1 "
-                                      "ShoppingList (first: f.yaml document 3)"));
+)",
+                                "f.yaml", kLenient);
+  EXPECT_THAT(r.warnings, ElementsAre("skipped 1 object(s) of example.com/v1 ShoppingList: "
+                                      "unknown API example.com/v1 ShoppingList: not a Kubernetes "
+                                      "v1.37 API that wasched reads (first: f.yaml document 3)"));
 }
 
 TEST(LoaderTest, TypedListItemsInheritKind) {
@@ -472,19 +481,157 @@ spec: {podGroupTemplates: [{name: w, schedulingPolicy: {gang: {minCount: 2}}}]}
 apiVersion: scheduling.k8s.io/v1alpha1
 kind: Workload
 metadata: {name: older}
-)");
+)",
+                                "f.yaml", kLenient);
   EXPECT_THAT(r.objects.workloads, IsEmpty());
+  EXPECT_EQ(r.skipped, 6);
   EXPECT_THAT(
       r.warnings,
       ElementsAre(
-          "skipped 1 object(s) of unknown kind v1 ConfigMap (first: f.yaml document 1)",
-          "skipped 3 object(s) of unknown kind apps/v1 DaemonSet (first: f.yaml document 2)",
-          "skipped 1 object(s) of scheduling.k8s.io/v1alpha2 Workload: this version is not "
-          "served by Kubernetes 1.37; migrate with `wasched convert --to "
-          "scheduling.k8s.io/v1beta1` (first: f.yaml document 5)",
-          "skipped 1 object(s) of scheduling.k8s.io/v1alpha1 Workload: this version is not "
-          "served by Kubernetes 1.37; migrate with `wasched convert --to "
-          "scheduling.k8s.io/v1beta1` (first: f.yaml document 6)"));
+          "skipped 1 object(s) of v1 ConfigMap: not used for scheduling (first: f.yaml document 1)",
+          "skipped 3 object(s) of apps/v1 DaemonSet: not used for scheduling (first: f.yaml "
+          "document 2)",
+          "skipped 1 object(s) of scheduling.k8s.io/v1alpha2 Workload: scheduling.k8s.io/v1alpha2 "
+          "was removed in v1.37 (it serves scheduling.k8s.io/v1beta1 and "
+          "scheduling.k8s.io/v1alpha3); run `wasched convert --to scheduling.k8s.io/v1beta1` "
+          "(first: f.yaml document 5)",
+          "skipped 1 object(s) of scheduling.k8s.io/v1alpha1 Workload: scheduling.k8s.io/v1alpha1 "
+          "was removed in v1.37 (it serves scheduling.k8s.io/v1beta1 and "
+          "scheduling.k8s.io/v1alpha3); run `wasched convert --to scheduling.k8s.io/v1beta1` "
+          "(first: f.yaml document 6)"));
+}
+
+// Issue 20 item 4: kinds and versions wasched does not read are errors naming what v1.37 serves
+// (not silently skipped, so that `validate` cannot call such a file valid); kinds of APIs that do
+// not affect scheduling are skipped with a note.
+TEST(LoaderTest, UnknownKindsAndVersionsAreErrorsNamingWhatIsServed) {
+  EXPECT_THAT(
+      ErrorStrings(MustFail(R"(apiVersion: scheduling.k8s.io/v1
+kind: PodGroup
+metadata: {name: pg, namespace: ml}
+---
+apiVersion: batch/v2
+kind: Job
+metadata: {name: j}
+---
+apiVersion: v1
+kind: pod
+metadata: {name: p}
+---
+apiVersion: scheduling.k8s.io/v1alpha2
+kind: PodGroup
+metadata: {name: old}
+---
+apiVersion: v1
+kind: List
+items:
+- {apiVersion: example.com/v1, kind: Widget, metadata: {name: w}}
+---
+apiVersion: resource.k8s.io/v1beta1
+kind: ResourceClaim
+metadata: {name: c}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: cm}
+)")),
+      ElementsAre(
+          "f.yaml: document 1: PodGroup ml/pg: apiVersion: Unsupported value: "
+          "\"scheduling.k8s.io/v1\": PodGroup is served as scheduling.k8s.io/v1beta1 and "
+          "scheduling.k8s.io/v1alpha3 in v1.37 (wasched reads those) (--skip-unknown-kinds skips "
+          "such objects)",
+          "f.yaml: document 2: Job j: apiVersion: Unsupported value: \"batch/v2\": Job is served "
+          "as batch/v1 in v1.37 (wasched reads those) (--skip-unknown-kinds skips such objects)",
+          "f.yaml: document 3: pod p: kind: Unsupported value: \"pod\": unknown kind \"pod\": did "
+          "you mean \"Pod\" (v1)? kinds are case-sensitive (--skip-unknown-kinds skips such "
+          "objects)",
+          "f.yaml: document 4: PodGroup old: apiVersion: Unsupported value: "
+          "\"scheduling.k8s.io/v1alpha2\": scheduling.k8s.io/v1alpha2 was removed in v1.37 (it "
+          "serves scheduling.k8s.io/v1beta1 and scheduling.k8s.io/v1alpha3); run `wasched convert "
+          "--to scheduling.k8s.io/v1beta1` (--skip-unknown-kinds skips such objects)",
+          "f.yaml: document 5: Widget w: items[0].apiVersion: Unsupported value: "
+          "\"example.com/v1\": unknown API example.com/v1 Widget: not a Kubernetes v1.37 API that "
+          "wasched reads (--skip-unknown-kinds skips such objects)",
+          "f.yaml: document 6: ResourceClaim c: apiVersion: Unsupported value: "
+          "\"resource.k8s.io/v1beta1\": ResourceClaim is served as resource.k8s.io/v1 and "
+          "resource.k8s.io/v1beta2 in v1.37 (wasched reads those); resource.k8s.io/v1beta1 (off "
+          "by default in v1.37) has an older shape: write the object as resource.k8s.io/v1 "
+          "(--skip-unknown-kinds skips such objects)"));
+}
+
+// A DRA kind of resource.k8s.io/v1beta2 (v1's fields; served by v1.37 when enabled) is read as
+// v1, with a note: never silently.
+TEST(LoaderTest, DraV1beta2IsReadAsV1WithANote) {
+  const LoadResult r = MustLoad(R"(apiVersion: resource.k8s.io/v1beta2
+kind: DeviceClass
+metadata: {name: gpu.example.com}
+spec:
+  selectors:
+  - cel: {expression: "device.driver == 'gpu.example.com'"}
+)");
+  ASSERT_EQ(r.objects.device_classes.size(), 1u);
+  EXPECT_THAT(r.warnings,
+              ElementsAre("read 1 object(s) of resource.k8s.io/v1beta2 DeviceClass as "
+                          "resource.k8s.io/v1 (the same fields; v1.37 serves v1beta2 only when "
+                          "enabled) (first: f.yaml document 1)"));
+}
+
+// Issue 20 item 5: kubectl's --validate. strict (the default): unknown fields are errors in
+// kubectl's words; warn: warnings; ignore: nothing. Repeated keys likewise.
+TEST(LoaderTest, FieldValidationModes) {
+  const std::string job = R"(apiVersion: batch/v1
+kind: Job
+metadata: {name: train}
+spec:
+  paralellism: 2
+  parallelism: 1
+  parallelism: 3
+  template:
+    spec:
+      containers:
+      - name: c
+        resources: {requets: {cpu: 1}}
+)";
+  EXPECT_THAT(ErrorStrings(MustFail(job)),
+              ElementsAre("f.yaml: document 1: Job default/train: unknown field "
+                          "\"spec.paralellism\"",
+                          "f.yaml: document 1: Job default/train: spec.parallelism: Duplicate "
+                          "value: mapping key already defined",
+                          "f.yaml: document 1: Job default/train: unknown field "
+                          "\"spec.template.spec.containers[0].resources.requets\""));
+  const LoadResult warned =
+      MustLoad(job, "f.yaml", LoadOptions{.field_validation = FieldValidation::kWarn});
+  EXPECT_THAT(warned.warnings,
+              ElementsAre("f.yaml: document 1: Job default/train: unknown field "
+                          "\"spec.paralellism\"",
+                          "f.yaml: document 1: Job default/train: duplicate field "
+                          "\"spec.parallelism\"",
+                          "f.yaml: document 1: Job default/train: unknown field "
+                          "\"spec.template.spec.containers[0].resources.requets\""));
+  const LoadResult ignored =
+      MustLoad(job, "f.yaml", LoadOptions{.field_validation = FieldValidation::kIgnore});
+  EXPECT_THAT(ignored.warnings, IsEmpty());
+  ASSERT_EQ(ignored.objects.jobs.size(), 1u);
+  EXPECT_EQ(ignored.objects.jobs[0].parallelism, std::optional<int32_t>(1));  // the first one
+}
+
+// Issue 20 item 6: a failed load keeps its warnings (the cause of an error is often one).
+TEST(LoaderTest, FailedLoadKeepsItsWarnings) {
+  auto loaded = LoadString(R"(apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: example-device-class}
+spec:
+  selectors:
+  - cel:
+    expression: device.driver == "driver.example.com"
+)",
+                           "dc.yaml", LoadOptions{.field_validation = FieldValidation::kWarn});
+  ASSERT_FALSE(loaded);
+  EXPECT_THAT(loaded.error().warnings,
+              ElementsAre("dc.yaml: document 1: DeviceClass example-device-class: unknown field "
+                          "\"spec.selectors[0].expression\""));
+  EXPECT_THAT(ErrorStrings(loaded.error()),
+              ElementsAre(HasSubstr("spec.selectors[0].cel: Required value")));
 }
 
 TEST(LoaderTest, UnknownFieldsWarnButKnownIgnoredFieldsDoNot) {
@@ -511,7 +658,8 @@ status:
   hostIP: 1.2.3.4
   whatever: {}
 extra: 1
-)");
+)",
+                                "f.yaml", kLenient);
   ASSERT_EQ(r.objects.pods.size(), 1u);
   EXPECT_THAT(
       r.warnings,
@@ -975,7 +1123,7 @@ TEST(LoaderTest, JsonListWithANonJsonItemIsReadAgainAsYaml) {
       R"({"apiVersion": "v1", "kind": "List", "items": [
            {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "a"}},
            {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "b"}, "x": tru}]})",
-      "l.json");
+      "l.json", kLenient);
   ASSERT_EQ(r.objects.nodes.size(), 2u);
   EXPECT_EQ(r.objects.nodes[0].meta.name, "a");
   EXPECT_EQ(r.objects.nodes[1].meta.name, "b");
@@ -999,7 +1147,9 @@ TEST(LoaderTest, AliasBombIsBounded) {
                         i, i - 1);
   }
   text += "spec: {compositePodGroupTemplates: [*a29, *a29]}\n";
-  auto loaded = LoadString(text, "bomb.yaml");  // must return promptly, not hang or crash
+  // (The x<i> anchors are unknown fields: --validate=ignore, so that only the budget speaks.)
+  auto loaded = LoadString(text, "bomb.yaml",  // must return promptly, not hang or crash
+                           LoadOptions{.field_validation = FieldValidation::kIgnore});
   ASSERT_FALSE(loaded.has_value());
   EXPECT_THAT(ErrorStrings(loaded.error()), ElementsAre(HasSubstr("too many nodes")));
 }
@@ -1201,7 +1351,7 @@ TEST(LoaderRealDataTest, KubernetesWebsiteOlderGenerationsAreSkipped) {
   auto loaded = LoadPaths({dir + "v1.35-v1alpha1_workload-and-pod-workloadRef.yaml",
                            dir + "v1.36-v1alpha2_podgroup-topology-constraint.yaml",
                            dir + "v1.36-v1alpha2_workload-podgroup-pod.yaml"},
-                          in);
+                          in, kLenient);
   ASSERT_TRUE(loaded.has_value()) << loaded.error()[0].ToString();
   EXPECT_THAT(loaded->objects.workloads, IsEmpty());
   EXPECT_THAT(loaded->objects.pod_groups, IsEmpty());
@@ -1209,21 +1359,27 @@ TEST(LoaderRealDataTest, KubernetesWebsiteOlderGenerationsAreSkipped) {
   EXPECT_THAT(loaded->warnings,
               ElementsAre(HasSubstr("unknown field \"spec.workloadRef\""),
                           HasSubstr("skipped 1 object(s) of scheduling.k8s.io/v1alpha1 "
-                                    "Workload: this version is not served"),
+                                    "Workload: scheduling.k8s.io/v1alpha1 was removed in v1.37"),
                           HasSubstr("skipped 2 object(s) of scheduling.k8s.io/v1alpha2 "
-                                    "PodGroup: this version is not served"),
+                                    "PodGroup: scheduling.k8s.io/v1alpha2 was removed in v1.37"),
                           HasSubstr("skipped 1 object(s) of scheduling.k8s.io/v1alpha2 "
-                                    "Workload: this version is not served")));
+                                    "Workload: scheduling.k8s.io/v1alpha2 was removed in v1.37")));
   EXPECT_EQ(loaded->objects.pods[1].pod_group_name, "training-worker-0");
 }
 
 TEST(LoaderRealDataTest, KubernetesWebsiteWholeFolderDoesNotCrash) {
   std::istringstream in;
   auto loaded = LoadPaths({kTestData + "/data/kubernetes-website/workload-api"}, in);
-  // The *.fragment.yaml files are partial objects (no apiVersion/kind): errors, not crashes.
+  // The *.fragment.yaml files are partial objects (no apiVersion/kind): errors, not crashes; the
+  // v1.35 / v1.36 objects are errors naming `wasched convert` (and a v1.35 Pod's workloadRef an
+  // unknown field).
   ASSERT_FALSE(loaded.has_value());
   for (const InputError& e : loaded.error()) {
-    EXPECT_THAT(e.source.file, HasSubstr(".fragment.yaml")) << e.ToString();
+    const bool old_generation = e.source.file.find("/v1.3") != std::string::npos;
+    EXPECT_TRUE(e.source.file.ends_with(".fragment.yaml") || old_generation) << e.ToString();
+    if (!e.source.file.ends_with(".fragment.yaml") && e.error.field == "apiVersion") {
+      EXPECT_THAT(e.error.detail, HasSubstr("run `wasched convert")) << e.ToString();
+    }
   }
 }
 

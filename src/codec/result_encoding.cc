@@ -73,7 +73,8 @@ std::string EncodeScheduleResultJson(const sched::ScheduleResult& result) {
   doc["pending"] = std::move(pending);
   Json evictions = Json::array();
   for (const sched::Eviction& e : result.evictions) {
-    evictions.push_back(Json{{"pod", e.pod}, {"node", e.node}, {"preemptor", e.preemptor}});
+    evictions.push_back(Json{
+        {"pod", e.pod}, {"node", e.node}, {"preemptor", e.preemptor}, {"reason", e.reason}});
   }
   doc["evictions"] = std::move(evictions);
   Json groups = Json::array();
@@ -82,6 +83,7 @@ std::string EncodeScheduleResultJson(const sched::ScheduleResult& result) {
     group["kind"] = g.kind;
     group["name"] = g.name;
     group["scheduled"] = g.scheduled;
+    if (!g.policy.empty()) group["policy"] = g.policy;
     if (g.min_count) group["minCount"] = *g.min_count;
     if (g.min_group_count) group["minGroupCount"] = *g.min_group_count;
     if (g.parent) group["parent"] = *g.parent;
@@ -129,11 +131,13 @@ std::string EncodeScheduleResultYaml(const sched::ScheduleResult& result) {
     EmitKeyString(out, "pod", e.pod);
     EmitKeyString(out, "node", e.node);
     EmitKeyString(out, "preemptor", e.preemptor);
+    EmitKeyString(out, "reason", e.reason);
   });
   EmitList(out, "groups", result.groups, [&](const sched::GroupResult& g) {
     EmitKeyString(out, "kind", g.kind);
     EmitKeyString(out, "name", g.name);
     out << YAML::Key << "scheduled" << YAML::Value << g.scheduled;
+    if (!g.policy.empty()) EmitKeyString(out, "policy", g.policy);
     if (g.min_count) out << YAML::Key << "minCount" << YAML::Value << *g.min_count;
     if (g.min_group_count) out << YAML::Key << "minGroupCount" << YAML::Value << *g.min_group_count;
     if (g.parent) EmitKeyString(out, "parent", *g.parent);

@@ -17,7 +17,7 @@ sched::ScheduleResult SampleResult() {
   sched::ScheduleResult r;
   r.bindings = {{"ml/a-0", "node-1"}, {"ml/a-1", "node-2"}};
   r.pending = {{"ml/b-0", "Unschedulable", "0/3 nodes are available: 3 Insufficient cpu."}};
-  r.evictions = {{"ml/old", "node-2", "PodGroup ml/a", ""}};
+  r.evictions = {{"ml/old", "node-2", "PodGroup ml/a", "priority 0 < 100"}};
   sched::GroupResult pg;
   pg.kind = "PodGroup";
   pg.name = "ml/a";
@@ -72,7 +72,8 @@ TEST(ResultEncodingTest, FullResultJson) {
     {
       "pod": "ml/old",
       "node": "node-2",
-      "preemptor": "PodGroup ml/a"
+      "preemptor": "PodGroup ml/a",
+      "reason": "priority 0 < 100"
     }
   ],
   "groups": [

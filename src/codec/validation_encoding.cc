@@ -9,12 +9,14 @@ namespace {
 
 // ContractType: design.md fixes `type` to Required, Invalid, NotSupported, Forbidden, TooMany,
 // Duplicate, InternalError. Upstream's other types (and wasched's TypeInvalid for a wrong YAML
-// type) are all kinds of invalid value: they become Invalid, with ContractDetail saying which.
+// type, and an unknown field under --validate=strict) are all kinds of invalid value: they become
+// Invalid, with ContractDetail saying which.
 const char* ContractType(FieldErrorType type) {
   switch (type) {
     case FieldErrorType::kNotFound:
     case FieldErrorType::kTypeInvalid:
     case FieldErrorType::kTooLong:
+    case FieldErrorType::kUnknownField:
       return FieldErrorTypeName(FieldErrorType::kInvalid);
     default:
       return FieldErrorTypeName(type);
@@ -23,7 +25,7 @@ const char* ContractType(FieldErrorType type) {
 
 // ContractDetail: the detail, made to stand on its own where the type no longer says it:
 // NotFound becomes `not found: "ghost"` (the value; then upstream's detail, if any), an empty
-// TooLong detail `too long`.
+// TooLong detail `too long`, an unknown field kubectl's `unknown field "spec.x"`.
 std::string ContractDetail(const FieldError& e) {
   if (e.type == FieldErrorType::kNotFound) {
     std::string detail = "not found";
@@ -32,12 +34,16 @@ std::string ContractDetail(const FieldError& e) {
     return detail;
   }
   if (e.type == FieldErrorType::kTooLong && e.detail.empty()) return "too long";
+  if (e.type == FieldErrorType::kUnknownField) {
+    return "unknown field " + QuoteString(e.field) + (e.detail.empty() ? "" : ": " + e.detail);
+  }
   return e.detail;
 }
 
 }  // namespace
 
-std::string EncodeValidationReportJson(const InputErrors& errors) {
+std::string EncodeValidationReportJson(const InputErrors& errors,
+                                       const std::vector<std::string>& warnings) {
   using Json = nlohmann::ordered_json;
   Json list = Json::array();
   for (const InputError& e : errors) {
@@ -54,7 +60,9 @@ std::string EncodeValidationReportJson(const InputErrors& errors) {
     if (!e.error.bad_value.empty()) item["value"] = e.error.bad_value;
     list.push_back(std::move(item));
   }
-  Json doc{{"errors", std::move(list)}};
+  Json doc = Json::object();
+  doc["errors"] = std::move(list);
+  doc["warnings"] = warnings;
   return doc.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 

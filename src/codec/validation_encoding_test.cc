@@ -26,7 +26,8 @@ TEST(ValidationEncodingTest, ContractShapeAndEscaping) {
   EXPECT_EQ(doc["errors"][0]["file"], "wl.yaml");
   EXPECT_EQ(doc["errors"][0]["document"], 1);
   EXPECT_EQ(doc["errors"][0]["value"], "-1");
-  EXPECT_EQ(EncodeValidationReportJson({}), "{\n  \"errors\": []\n}\n");
+  EXPECT_EQ(EncodeValidationReportJson({}),
+            "{\n  \"errors\": [],\n  \"warnings\": []\n}\n");
 }
 
 // Only the contract's seven types appear; the field path and origin are kept as they are, and a

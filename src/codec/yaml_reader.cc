@@ -263,7 +263,16 @@ void Reader::TypeError(std::string_view expected) const {
 }
 
 void Reader::ReportDuplicateKey() const {
-  Error(FieldErrorType::kDuplicate, "", "mapping key already defined");
+  switch (diag_->field_validation()) {
+    case FieldValidation::kStrict:
+      Error(FieldErrorType::kDuplicate, "", "mapping key already defined");
+      return;
+    case FieldValidation::kWarn:
+      Warn(fmt::format("duplicate field \"{}\"", Path()));
+      return;
+    case FieldValidation::kIgnore:
+      return;
+  }
 }
 
 void Reader::ReportDuplicateKeysBelow() const {
@@ -299,7 +308,19 @@ void Reader::ReportDuplicateKeysBelow() const {
 
 void Reader::Warn(std::string message) const { diag_->AddWarning(std::move(message)); }
 
-void Reader::WarnUnknownField() const { Warn(fmt::format("unknown field \"{}\"", Path())); }
+void Reader::WarnUnknownField() const {
+  switch (diag_->field_validation()) {
+    case FieldValidation::kStrict:
+      // kubectl's (and the API server's strict decoding's) wording: `unknown field "<path>"`.
+      Error(FieldErrorType::kUnknownField, "", "");
+      return;
+    case FieldValidation::kWarn:
+      Warn(fmt::format("unknown field \"{}\"", Path()));
+      return;
+    case FieldValidation::kIgnore:
+      return;
+  }
+}
 
 void Reader::WarnUnsupportedField() const {
   Warn(fmt::format("field \"{}\" is not supported by wasched and is ignored", Path()));

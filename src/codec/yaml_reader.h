@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "codec/event_tape.h"
+#include "codec/load_options.h"
 #include "util/field_error.h"
 
 namespace wasched::codec::internal {
@@ -62,7 +63,13 @@ enum class ValueKind { kNull, kString, kInteger, kFloat, kBool, kMap, kList };
 // error is recorded and every further ForEach* stops.
 class Diagnostics {
  public:
-  explicit Diagnostics(int64_t visit_budget) : budget_(visit_budget) {}
+  // `field_validation`: what Reader makes of an unknown field or a repeated key (an error, a
+  // warning or nothing; codec/load_options.h).
+  explicit Diagnostics(int64_t visit_budget,
+                       FieldValidation field_validation = FieldValidation::kStrict)
+      : budget_(visit_budget), field_validation_(field_validation) {}
+
+  [[nodiscard]] FieldValidation field_validation() const { return field_validation_; }
 
   void AddError(FieldError error) { errors_.push_back(std::move(error)); }
   void AddWarning(std::string message) { warnings_.push_back(std::move(message)); }
@@ -86,6 +93,7 @@ class Diagnostics {
 
  private:
   int64_t budget_;
+  FieldValidation field_validation_;
   bool exhausted_ = false;
   bool exhaustion_reported_ = false;
   // Per-node bits of the tape they were sized for (EventTape::NodeIndex); a new tape resets them.
@@ -150,13 +158,14 @@ class Reader {
 
   // ForEachField: walks a map whose keys are field names. `fn(std::string_view key,
   // const Reader& value) -> bool` returns false for a field it does not know, which is then
-  // reported as a warning `unknown field "<path>"`. Null = no fields; a non-map is a TypeInvalid
-  // error. O(fields).
+  // reported as `unknown field "<path>"` (an error, a warning or nothing: WarnUnknownField).
+  // Null = no fields; a non-map is a TypeInvalid error. O(fields).
   //
   // A key given twice (`cpu: 1` and `cpu: 2` in one map) is, as for kubectl and the API server's
   // strict decoding, an error: Duplicate at the repeated key's path, detail `mapping key already
-  // defined`, reported once per map however often it is walked; the repeated entry is skipped
-  // (the first one is read). The same holds for ForEachEntry.
+  // defined`, reported once per map however often it is walked (a warning or nothing under
+  // FieldValidation kWarn / kIgnore); the repeated entry is skipped (the first one is read). The
+  // same holds for ForEachEntry.
   template <typename Fn>
   void ForEachField(Fn&& fn) const {
     if (!ExpectKind(ValueKind::kMap)) return;
@@ -273,7 +282,8 @@ class Reader {
   void TypeError(std::string_view expected) const;
   // Warn: records a warning about this object (`message` is complete, path included).
   void Warn(std::string message) const;
-  // WarnUnknownField: `unknown field "<path>"`.
+  // WarnUnknownField: `unknown field "<path>"`: an UnknownField error under
+  // FieldValidation::kStrict, a warning under kWarn, nothing under kIgnore.
   void WarnUnknownField() const;
   // WarnUnsupportedField: `field "<path>" is not supported by wasched and is ignored`.
   void WarnUnsupportedField() const;
@@ -283,7 +293,9 @@ class Reader {
 
   Reader(NodeId node, const Reader* parent, Segment segment, std::string_view name, size_t index);
   void AppendPath(std::string* out) const;
-  // ReportDuplicateKey: Duplicate `mapping key already defined` at this node's path.
+  // ReportDuplicateKey: Duplicate `mapping key already defined` at this node's path under
+  // FieldValidation::kStrict, the warning `duplicate field "<path>"` under kWarn, nothing under
+  // kIgnore.
   void ReportDuplicateKey() const;
   [[nodiscard]] std::optional<int64_t> ReadInteger(int64_t min, int64_t max,
                                                    std::string_view type_name) const;

@@ -66,7 +66,7 @@ spec:
   - {n: 3, s: x, b: true, m: {k: v}}
   - {n: "3"}
 )");
-  Diagnostics diag(1000);
+  Diagnostics diag(1000, FieldValidation::kWarn);
   const Reader root(tape, tape.root(), "items[2]", &diag);
   std::vector<std::string> paths;
   root.ForEachField([&](std::string_view, const Reader& spec) {

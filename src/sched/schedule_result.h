@@ -41,8 +41,9 @@ struct Eviction {
   std::string pod;
   std::string node;
   std::string preemptor;
-  // reason: why this pod was chosen (priority, its disruption unit, PDBs), for the table; not
-  // part of the JSON contract.
+  // reason: why this pod was chosen (the victim's priority against the preemptor's, its
+  // disruptionMode unit, PDBs), as the table prints it; JSON / YAML key `reason` (issue 20
+  // item 9).
   std::string reason;
 };
 
@@ -62,6 +63,10 @@ struct GroupResult {
   int32_t scheduled = 0;
   std::optional<int32_t> min_count;
   std::optional<int32_t> min_group_count;
+  // policy: a PodGroup's scheduling policy, "gang" or "basic" (issue 20 item 10: a basic group
+  // has no quorum; its `min_count` is the placeholder 1 and the table shows `basic` instead);
+  // empty for a CompositePodGroup (JSON key omitted).
+  std::string policy;
   std::optional<std::string> parent;
   std::vector<api::Condition> conditions;
 };

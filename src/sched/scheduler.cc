@@ -692,7 +692,8 @@ void Run::ScheduleGroup(TreeIndex root) {
       if (s.code != Code::kSuccess) {
         r.status = Status(s.code, {GroupFailureMessage(
                                       s, g.key, scheduled,
-                                      static_cast<int32_t>(todo.size()) + scheduled, g.min_count)});
+                                      static_cast<int32_t>(todo.size()) + scheduled, g.min_count,
+                                      g.is_gang)});
         return r;
       }
       for (PodIndex q : s.placed) r.placements.push_back({q, pods_[q].node});
@@ -708,7 +709,7 @@ void Run::ScheduleGroup(TreeIndex root) {
   }
   // Upstream fails every pod of an unschedulable group with the group's status.
   std::string group_message = GroupFailureMessage(
-      a, g.key, scheduled, static_cast<int32_t>(todo.size()) + scheduled, g.min_count);
+      a, g.key, scheduled, static_cast<int32_t>(todo.size()) + scheduled, g.min_count, g.is_gang);
   if (!post.empty()) group_message = WithGroupPreemption(std::move(group_message), post);
   for (PodIndex p : todo) {
     pending_reason_[p] = "Unschedulable";
@@ -1037,6 +1038,7 @@ ScheduleResult Run::Assemble() const {
     } else {
       for (PodIndex p : groups_[t].members) gr.scheduled += pods_[p].node != kNoNode ? 1 : 0;
       gr.min_count = groups_[t].min_count;
+      gr.policy = groups_[t].is_gang ? "gang" : "basic";
       gr.conditions = groups_[t].conditions;
     }
     r.groups.push_back(std::move(gr));

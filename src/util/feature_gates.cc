@@ -47,6 +47,36 @@ const std::vector<Dependency>& Dependencies() {
   return deps;
 }
 
+// kRemovedGates: gates of earlier releases that v1.37 no longer has, and the gate that took each
+// over (docs/upstream.md "Workload-aware scheduling feature gates": the GangScheduling plugin and
+// workload-aware preemption act under GenericWorkload in 1.37).
+struct RemovedGate {
+  std::string_view name;
+  std::string_view successor;
+};
+constexpr RemovedGate kRemovedGates[] = {
+    {"GangScheduling", "GenericWorkload"},
+    {"WorkloadAwarePreemption", "GenericWorkload"},
+};
+
+// UnknownGateError: "unrecognized feature gate: X" (upstream's wording), then what to use
+// instead: the successor of a gate removed in v1.37, and the accepted gates.
+std::string UnknownGateError(std::string_view key) {
+  std::string accepted;
+  for (const Gate& g : kGates) {
+    if (!accepted.empty()) accepted += ", ";
+    accepted += g.name;
+  }
+  for (const RemovedGate& r : kRemovedGates) {
+    if (r.name == key) {
+      return fmt::format(
+          "unrecognized feature gate: {} (removed in v1.37: {} took it over; accepted gates: {})",
+          key, r.successor, accepted);
+    }
+  }
+  return fmt::format("unrecognized feature gate: {} (accepted gates: {})", key, accepted);
+}
+
 std::string_view Trim(std::string_view s) {
   const char* ws = " \t\n\r";
   std::size_t b = s.find_first_not_of(ws);
@@ -90,7 +120,7 @@ tl::expected<FeatureGates, std::string> ParseFeatureGates(std::string_view spec)
     const Gate* gate = std::find_if(std::begin(kGates), std::end(kGates),
                                     [&](const Gate& g) { return g.name == key; });
     if (gate == std::end(kGates)) {
-      return tl::unexpected(fmt::format("unrecognized feature gate: {}", key));
+      return tl::unexpected(UnknownGateError(key));
     }
     if (eq == std::string_view::npos) {
       return tl::unexpected(fmt::format("missing bool value for {}", key));

@@ -7,7 +7,7 @@
 // global gate registry. Source of the gate names: spec/was-v1.37.md §11.
 //
 //   auto gates = ParseFeatureGates("CompositePodGroup=false,GenericWorkload=true");
-//   if (!gates) { err << gates.error(); return 2; }          // "unrecognized feature gate: X"
+//   if (!gates) { err << gates.error(); return 2; }  // "unrecognized feature gate: X (…)"
 //   auto errors = validation::ValidateCreate(objects, *gates);
 #pragma once
 
@@ -40,7 +40,9 @@ struct FeatureGates {
 // ParseFeatureGates: `spec` is a comma-separated list of `Name=bool` (bool as Go's
 // strconv.ParseBool: 1 t T TRUE true True 0 f F FALSE false False); empty items are ignored and
 // later pairs win. Starts from the defaults. Errors (upstream's wording):
-// "unrecognized feature gate: X", "missing bool value for X", "invalid value of X=V, err: ...".
+// "unrecognized feature gate: X", "missing bool value for X", "invalid value of X=V, err: ...";
+// an unrecognized gate's error goes on to list the accepted gates and, for a gate removed in
+// v1.37 (GangScheduling, WorkloadAwarePreemption), the gate that took it over (GenericWorkload).
 // Dependencies (spec §11, KEP-6012; upstream defaultKubernetesFeatureGateDependencies):
 // CompositePodGroup depends on GenericWorkload and TopologyAwareWorkloadScheduling. Setting
 // CompositePodGroup=true explicitly while one of them is false is an error ("CompositePodGroup is

@@ -1,6 +1,7 @@
 // File: util/feature_gates_test.cc
 #include "util/feature_gates.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 namespace wasched {
@@ -29,11 +30,25 @@ TEST(FeatureGatesTest, ParsesPairsLaterWins) {
 }
 
 TEST(FeatureGatesTest, ErrorsUseUpstreamWording) {
-  EXPECT_EQ(ParseFeatureGates("Bogus=true").error(), "unrecognized feature gate: Bogus");
+  EXPECT_EQ(ParseFeatureGates("Bogus=true").error(),
+            "unrecognized feature gate: Bogus (accepted gates: GenericWorkload, "
+            "TopologyAwareWorkloadScheduling, DRAWorkloadResourceClaims, CompositePodGroup, "
+            "WorkloadWithJob, PodGroupPreemptionPolicy)");
   EXPECT_EQ(ParseFeatureGates("GenericWorkload").error(), "missing bool value for GenericWorkload");
   EXPECT_EQ(ParseFeatureGates("GenericWorkload=yes").error(),
             "invalid value of GenericWorkload=yes, err: strconv.ParseBool: parsing \"yes\": "
             "invalid syntax");
+}
+
+// Issue 20 item 7: a gate removed in v1.37 names the gate that took it over.
+TEST(FeatureGatesTest, RemovedGateNamesItsSuccessor) {
+  EXPECT_EQ(ParseFeatureGates("GangScheduling=true").error(),
+            "unrecognized feature gate: GangScheduling (removed in v1.37: GenericWorkload took it "
+            "over; accepted gates: GenericWorkload, TopologyAwareWorkloadScheduling, "
+            "DRAWorkloadResourceClaims, CompositePodGroup, WorkloadWithJob, "
+            "PodGroupPreemptionPolicy)");
+  EXPECT_THAT(ParseFeatureGates("WorkloadAwarePreemption=false").error(),
+              ::testing::HasSubstr("removed in v1.37: GenericWorkload took it over"));
 }
 
 TEST(FeatureGatesTest, CompositePodGroupExplicitlyOnNeedsItsDependencies) {

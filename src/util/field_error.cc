@@ -21,6 +21,7 @@ const char* FieldErrorTypeName(FieldErrorType t) {
     case FieldErrorType::kTooMany: return "TooMany";
     case FieldErrorType::kInternal: return "InternalError";
     case FieldErrorType::kTypeInvalid: return "TypeInvalid";
+    case FieldErrorType::kUnknownField: return "UnknownField";
   }
   return "Invalid";
 }
@@ -37,6 +38,7 @@ const char* FieldErrorTypeText(FieldErrorType t) {
     case FieldErrorType::kTooMany: return "Too many";
     case FieldErrorType::kInternal: return "Internal error";
     case FieldErrorType::kTypeInvalid: return "Invalid value";
+    case FieldErrorType::kUnknownField: return "Unknown field";
   }
   return "Invalid value";
 }
@@ -159,6 +161,11 @@ std::string EscapeForTerminal(std::string_view text) {
 }
 
 std::string FieldError::ToString() const {
+  if (type == FieldErrorType::kUnknownField) {
+    std::string out = "unknown field " + EscapeForTerminal(QuoteString(field));
+    if (!detail.empty()) out += ": " + EscapeForTerminal(detail);
+    return out;
+  }
   std::string out = field.empty() ? std::string() : EscapeForTerminal(field) + ": ";
   out += FieldErrorTypeText(type);
   if (!bad_value.empty()) out += ": " + EscapeForTerminal(RenderValue(bad_value));

@@ -28,6 +28,7 @@ enum class FieldErrorType {
   kTooMany,        // "Too many"
   kInternal,       // "Internal error"
   kTypeInvalid,    // "Invalid value" (wrong type: a list where a map belongs, …)
+  kUnknownField,   // `unknown field "<field>"` (kubectl's strict decoding; not a field.ErrorType)
 };
 
 // FieldError: one error at one field path. `bad_value` is the rendered value ("" when upstream
@@ -39,7 +40,8 @@ struct FieldError {
   std::string detail;
   std::string origin;
 
-  // ToString: `<field>: <type text>[: <value>][: <detail>]` as upstream's Error().
+  // ToString: `<field>: <type text>[: <value>][: <detail>]` as upstream's Error(); an
+  // UnknownField error reads as kubectl's `unknown field "<field>"[: <detail>]`.
   [[nodiscard]] std::string ToString() const;
 };
 

@@ -10,10 +10,13 @@
 namespace wasched::sched {
 
 std::string GroupFailureMessage(const GroupAttempt& a, const std::string& group_key,
-                                int32_t scheduled, int32_t total, int32_t min_count) {
+                                int32_t scheduled, int32_t total, int32_t min_count, bool gang) {
   if (a.none_schedulable) return "no pods were schedulable: " + a.first_failed_message;
-  std::string summary = fmt::format("Pod group {}: {} of {} pods fit, minCount {}.", group_key,
-                                    a.fit_count + scheduled, total, min_count);
+  std::string summary =
+      gang ? fmt::format("Pod group {}: {} of {} pods fit, minCount {}.", group_key,
+                         a.fit_count + scheduled, total, min_count)
+           : fmt::format("Pod group {} (basic): {} of {} pods fit.", group_key,
+                         a.fit_count + scheduled, total);
   return a.first_failed >= 0 ? a.first_failed_message + " " + summary : summary;
 }
 

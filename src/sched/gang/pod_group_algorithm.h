@@ -48,9 +48,11 @@ struct GroupAttempt {
 // GroupFailureMessage: the message of a failed group attempt (upstream fails every pod with the
 // group's status, whose message is the failing pod's FitError); wasched appends how many pods fit
 // against minCount: "<FitError> Pod group ns/pg: 2 of 4 pods fit, minCount 4." `scheduled`
-// members were placed before the cycle, `total` counts them too.
+// members were placed before the cycle, `total` counts them too. A basic group (`gang` false)
+// has no minCount: "<FitError> Pod group ns/pg (basic): 0 of 2 pods fit." (issue 20 item 10).
 [[nodiscard]] std::string GroupFailureMessage(const GroupAttempt& a, const std::string& group_key,
-                                              int32_t scheduled, int32_t total, int32_t min_count);
+                                              int32_t scheduled, int32_t total, int32_t min_count,
+                                              bool gang = true);
 
 class PodGroupAlgorithm {
  public:

@@ -340,9 +340,10 @@ Code TreeAlgorithm::EvaluateLeaf(TreeIndex t, const plugins::Placement& placemen
   }
   out.code = a.code;
   out.satisfied = 0;
+  const bool gang = node.pod_group->scheduling_policy.gang.has_value();
   out.message = GroupFailureMessage(a, node.key, scheduled_[t],
                                     static_cast<int32_t>(todo_[t].size()) + scheduled_[t],
-                                    node.quorum);
+                                    node.quorum, gang);
   return a.code;
 }
 
