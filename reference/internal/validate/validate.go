@@ -244,7 +244,7 @@ func Validate(ctx context.Context, opts Options, objs, olds []manifest.Object) (
 			report.Errors = append(report.Errors, errs...)
 			continue
 		}
-		_, err = ri.Create(ctx, u, metav1.CreateOptions{DryRun: dry})
+		_, err = ri.Create(ctx, u, metav1.CreateOptions{DryRun: dry, FieldValidation: fieldValidation(dry)})
 		report.Errors = append(report.Errors, FromAPIError(objs[i], err)...)
 	}
 	return report, warnings, nil
@@ -255,8 +255,10 @@ var nsGVR = kube.Namespaces
 // fieldManager owns the fields of the --old objects and of the new objects applied over them.
 const fieldManager = "wasched-reference"
 
-// applyObject server-side applies u (forced, unknown fields dropped with a warning as on create),
-// as a dry run when dry is set, to the object or to one of its subresources.
+// applyObject server-side applies u (forced), as a dry run when dry is set, to the object or to
+// one of its subresources. A dry run (the object checked) uses strict field validation, as
+// `kubectl apply` does by default (--validate=strict): an unknown field is an error. The stored
+// --old objects are applied with unknown fields dropped and a warning.
 func applyObject(ctx context.Context, ri dynamic.ResourceInterface, u *unstructured.Unstructured, dry []string, subresources ...string) (*unstructured.Unstructured, error) {
 	data, err := json.Marshal(u.Object)
 	if err != nil {
@@ -264,7 +266,15 @@ func applyObject(ctx context.Context, ri dynamic.ResourceInterface, u *unstructu
 	}
 	force := true
 	return ri.Patch(ctx, u.GetName(), types.ApplyPatchType, data, metav1.PatchOptions{
-		DryRun: dry, Force: &force, FieldManager: fieldManager, FieldValidation: "Warn"}, subresources...)
+		DryRun: dry, Force: &force, FieldManager: fieldManager, FieldValidation: fieldValidation(dry)}, subresources...)
+}
+
+// fieldValidation: "Strict" for a dry run (what is checked), "Warn" for what is stored.
+func fieldValidation(dry []string) string {
+	if len(dry) > 0 {
+		return "Strict"
+	}
+	return "Warn"
 }
 
 // statusOnly: apiVersion, kind, name, namespace and status of u (a status subresource apply).
@@ -307,8 +317,16 @@ func prepare(in *unstructured.Unstructured) *unstructured.Unstructured {
 	return u
 }
 
+// unserved: an object of a kind or version the API server does not serve. kubectl refuses it
+// itself ("no matches for kind …"), so there is no API error type: it is reported as wasched
+// reports it, NotSupported at apiVersion, the object named as written (no default namespace:
+// without a served kind it is not known to be namespaced).
 func unserved(o manifest.Object, err error) Error {
-	return Error{Object: objectName(o), Type: "Forbidden", Field: "kind", Detail: err.Error(), File: o.File, Document: o.Doc}
+	name := o.GetKind() + " " + o.GetName()
+	if ns := o.GetNamespace(); ns != "" {
+		name = o.GetKind() + " " + ns + "/" + o.GetName()
+	}
+	return Error{Object: name, Type: "NotSupported", Field: "apiVersion", Detail: err.Error(), File: o.File, Document: o.Doc}
 }
 
 func objectName(o manifest.Object) string {
@@ -348,6 +366,17 @@ func FromAPIError(o manifest.Object, err error) []Error {
 	}
 	e := base
 	e.Detail = status.Message
+	if fields := unknownFields(status.Message); len(fields) > 0 {
+		// Strict field validation: "strict decoding error: unknown field "spec.x", unknown field
+		// "spec.y"" (a BadRequest without causes), one error per field as wasched reports them.
+		var out []Error
+		for _, f := range fields {
+			e := base
+			e.Type, e.Field, e.Detail = "Invalid", f, fmt.Sprintf("unknown field %q", f)
+			out = append(out, e)
+		}
+		return out
+	}
 	if f, ok := decodeField(status.Message); ok {
 		// A value of the wrong JSON type never reaches validation: the API server names the Go
 		// struct field, its path without list indices ("spec.podGroupTemplates.schedulingPolicy").
@@ -474,6 +503,26 @@ var admissionMessages = []struct{ contains, field string }{
 	{"the integer value of priority", "spec.priority"},
 	{"must match the priority computed", "spec.priority"},
 	{"no PriorityClass with name", "spec.priorityClassName"},
+}
+
+// unknownFields: the paths of a strict decoding error's `unknown field "path"` entries.
+func unknownFields(message string) []string {
+	const marker = "strict decoding error: "
+	i := strings.Index(message, marker)
+	if i < 0 {
+		return nil
+	}
+	var out []string
+	for _, part := range strings.Split(message[i+len(marker):], ", ") {
+		const prefix = "unknown field "
+		if !strings.HasPrefix(part, prefix) {
+			continue
+		}
+		if f, err := strconv.Unquote(strings.TrimSpace(part[len(prefix):])); err == nil {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // DecodeOrigin marks an error of the API server's JSON decoding: its field path has no list

@@ -48,3 +48,18 @@ func TestAdmissionField(t *testing.T) {
 		}
 	}
 }
+
+func TestUnknownFieldsAndDecodeField(t *testing.T) {
+	msg := `Job in version "v1" cannot be handled as a Job: strict decoding error: unknown field "spec.paralellism", unknown field "spec.template.spec.containers[0].resources.requets"`
+	got := unknownFields(msg)
+	want := []string{"spec.paralellism", "spec.template.spec.containers[0].resources.requets"}
+	if len(got) != len(want) || got[0] != want[0] || got[1] != want[1] {
+		t.Errorf("unknownFields = %q, want %q", got, want)
+	}
+	if f, ok := decodeField(`Workload in version "v1beta1" cannot be handled as a Workload: json: cannot unmarshal number 99999999999 into Go struct field GangSchedulingPolicy.spec.podGroupTemplates.schedulingPolicy.gang.minCount of type int32`); !ok || f != "spec.podGroupTemplates.schedulingPolicy.gang.minCount" {
+		t.Errorf("decodeField = %q, %v", f, ok)
+	}
+	if _, ok := decodeField("namespaces \"x\" not found"); ok {
+		t.Error("decodeField accepted a message that is not a decoding error")
+	}
+}
