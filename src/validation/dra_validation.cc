@@ -180,8 +180,12 @@ void ValidateExact(Errors& e, const api::ExactDeviceRequest& r, const std::strin
   if (r.device_class_name.empty()) {
     e.Add(Required(cls));
   } else if (classes != nullptr && !classes->contains(r.device_class_name)) {
-    e.Add(FieldError{FieldErrorType::kNotFound, cls, Quote(r.device_class_name),
-                     "no DeviceClass of this name in the input", ""});
+    // A reference, not a field rule: the API server accepts the claim (observed on v1.37.2, the
+    // dra-example-driver manifests of the differential suite), and allocation waits for the class.
+    e.Warn(FieldError{FieldErrorType::kNotFound, cls, Quote(r.device_class_name),
+                      "no DeviceClass of this name in the input; the API server accepts the "
+                      "claim, and pods that use it stay pending until the DeviceClass exists",
+                      ""});
   }
   ValidateSelectors(e, r.selectors, Child(path, "selectors"));
   // Upstream validateDeviceAllocationMode.
