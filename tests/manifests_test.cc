@@ -453,10 +453,15 @@ TEST(ManifestsTest, ValidateChecksCreatedObjects) {
   const std::string spec_line = "            spec:\n";
   js.replace(js.find(spec_line), spec_line.size(), spec_line + "              priorityClassName: missing\n");
   TempFile file(js, "js.yaml");
+  // The API server accepts the JobSet; the pods its controllers would create name a missing
+  // PriorityClass: a warning naming the pod and the field, and `schedule` refuses the input.
   const test::CommandResult r = Wasched({"validate", "-f", file.path()});
-  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("warning: "));
   EXPECT_THAT(r.out, HasSubstr("Pod default/jobset-tas-required-workers-0-"));
   EXPECT_THAT(r.out, HasSubstr("priorityClassName"));
+  EXPECT_THAT(r.out, HasSubstr("when the controllers create it"));
+  EXPECT_EQ(Wasched({"schedule", "-f", file.path()}).exit_code, 1);
 }
 
 // ---- convert from other gang schedulers ----------------------------------------------------
