@@ -225,6 +225,12 @@ func validateKey(object, typ, field string, withObject bool) string {
 // compareValidate: one unit per error reported by one side only (multiset difference of
 // (object, type, field)), and whether the case agrees as a whole; matched/total count errors.
 func compareValidate(up, was *ValidateResult, upOK, wasOK bool, upO, wasO Outcome, withObject bool) (units []unit, agree bool, matched, total int) {
+	if !upOK && upO.Refused && wasOK && len(was.Errors) > 0 {
+		// Input kubectl refuses before any request (a YAML syntax error, an object without
+		// apiVersion or kind: a client-side error with no field), which wasched reports as
+		// errors of the file: both reject it.
+		return nil, true, 1, 1
+	}
 	if !upOK || !wasOK {
 		d := func(ok bool, o Outcome) string {
 			if ok {

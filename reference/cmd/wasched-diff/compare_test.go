@@ -175,3 +175,28 @@ func TestGlobAndSlug(t *testing.T) {
 		t.Errorf("slug %q", s)
 	}
 }
+
+func TestValidateInputRefusedByKubectlAgreesWithReportedErrors(t *testing.T) {
+	var was ValidateResult
+	if err := json.Unmarshal([]byte(`{"errors":[{"object":"","type":"Required","field":"kind","detail":"x"}]}`), &was); err != nil {
+		t.Fatal(err)
+	}
+	refused := Outcome{Refused: true, ExitCode: 1, Message: "not an object: apiVersion and kind are required"}
+	units, agree, matched, total := compareValidate(nil, &was, false, true, refused, Outcome{ExitCode: 1}, true)
+	if !agree || len(units) != 0 || matched != 1 || total != 1 {
+		t.Fatalf("refused input vs reported errors: agree %v units %+v %d/%d", agree, units, matched, total)
+	}
+	var empty ValidateResult
+	if _, agree, _, _ := compareValidate(nil, &empty, false, true, refused, Outcome{}, true); agree {
+		t.Fatal("refused input vs a clean report must diverge")
+	}
+}
+
+func TestDecodeErrorComparedWithoutIndices(t *testing.T) {
+	var up, was ValidateResult
+	_ = json.Unmarshal([]byte(`{"errors":[{"object":"Workload default/w","type":"Invalid","field":"spec.podGroupTemplates.schedulingPolicy.gang.minCount","origin":"decode"}]}`), &up)
+	_ = json.Unmarshal([]byte(`{"errors":[{"object":"Workload default/w","type":"Invalid","field":"spec.podGroupTemplates[0].schedulingPolicy.gang.minCount"}]}`), &was)
+	if _, agree, _, _ := compareValidate(&up, &was, true, true, Outcome{}, Outcome{}, true); !agree {
+		t.Fatal("a decoding error's path must match wasched's path without indices")
+	}
+}

@@ -218,12 +218,24 @@ func Validate(ctx context.Context, opts Options, objs, olds []manifest.Object) (
 		}
 		stored[keyOf(o.Unstructured)] = true
 	}
+	// A dry run never stores anything, so a second object of the same kind, namespace and name
+	// would pass too; a real `kubectl create -f` of the input fails it with AlreadyExists, which
+	// is what is reported (FromAPIError's mapping: Duplicate at metadata.name).
+	inInput := map[objKey]bool{}
 	for i, o := range cobjs {
 		if done[i] {
 			continue
 		}
 		if apply.Rank(o.Unstructured) == apply.RankNamespace {
 			continue // created above
+		}
+		if key := keyOf(o.Unstructured); inInput[key] && !stored[key] {
+			report.Errors = append(report.Errors, Error{Object: objectName(objs[i]), Type: "Duplicate", Field: "metadata.name",
+				Detail: fmt.Sprintf("%q already exists (an earlier object of the input)", o.GetName()), File: o.File, Document: o.Doc,
+				Value: fmt.Sprintf("%q", o.GetName())})
+			continue
+		} else {
+			inInput[key] = true
 		}
 		ri, _, err := c.ResourceFor(o.Unstructured)
 		if err != nil {
