@@ -22,27 +22,21 @@
 
 namespace wasched::api {
 
-// Spellings of the JobSchedulingConfiguration fields: current (1.37 types) and the older alpha
-// builds' (`policy` / `constraints`, used by upstream's Job declarative-validation test).
+// The JobSchedulingConfiguration field names (k8s.io/api batch/v1 v0.37.2; the older alpha
+// spellings `policy` / `constraints` are unknown fields in v1.37.2, observed).
 inline constexpr const char* kJobSchedulingPolicyField = "schedulingPolicy";
 inline constexpr const char* kJobSchedulingConstraintsField = "schedulingConstraints";
-inline constexpr const char* kJobSchedulingPolicyAlphaField = "policy";
-inline constexpr const char* kJobSchedulingConstraintsAlphaField = "constraints";
 
 // JobSchedulingConfiguration: batch/v1 JobSpec.scheduling. Mutability (DV): the whole struct
 // NoSet/NoUnset; schedulingPolicy NoSet/NoUnset with only gang.minCount mutable;
 // schedulingConstraints, disruptionMode and resourceClaims immutable.
-// `*_field` are wasched-only: the field name the input used, so errors name the path the user
-// wrote (`spec.scheduling.policy.gang.minCount` for an old manifest).
 struct JobSchedulingConfiguration {
   std::optional<WorkloadPodGroupSchedulingPolicy> scheduling_policy;
   std::optional<WorkloadPodGroupSchedulingConstraints> scheduling_constraints;
   std::optional<WorkloadPodGroupDisruptionMode> disruption_mode;
   std::vector<WorkloadPodGroupResourceClaim> resource_claims;  // ≤ 4, map key `name`
-  std::string scheduling_policy_field = kJobSchedulingPolicyField;
-  std::string scheduling_constraints_field = kJobSchedulingConstraintsField;
 
-  // operator==: the API fields only (the spelling is not part of the value).
+  // operator==: every field.
   friend bool operator==(const JobSchedulingConfiguration& a, const JobSchedulingConfiguration& b) {
     return a.scheduling_policy == b.scheduling_policy &&
            a.scheduling_constraints == b.scheduling_constraints &&

@@ -117,31 +117,13 @@ void DecodeJobSchedulingConfiguration(const Reader& r,
   if (r.IsNull()) return;
   if (!r.ExpectKind(ValueKind::kMap)) return;
   api::JobSchedulingConfiguration& s = out->emplace();
-  bool saw_policy = false;
-  bool saw_constraints = false;
-  // Both spellings of one field in one object: keep the first, reject the second by its path.
-  auto second_spelling = [](const Reader& f, std::string_view first) {
-    f.Error(FieldErrorType::kInvalid, "",
-            fmt::format("may not be set together with `{}` (the same field under its other name)",
-                        first));
-  };
+  // Only the v1.37 spellings: the older alpha `policy` / `constraints` are not fields of
+  // k8s.io/api batch/v1 v0.37.2, so they are unknown fields (observed on the v1.37.2 control
+  // plane: `unknown field "spec.scheduling.policy"` with kubectl's strict validation).
   r.ForEachField([&](std::string_view key, const Reader& f) {
-    if (key == api::kJobSchedulingPolicyField || key == api::kJobSchedulingPolicyAlphaField) {
-      if (saw_policy) {
-        second_spelling(f, s.scheduling_policy_field);
-        return true;
-      }
-      saw_policy = true;
-      s.scheduling_policy_field = std::string(key);
+    if (key == api::kJobSchedulingPolicyField) {
       DecodeBuildingBlockPolicy(f, &s.scheduling_policy);
-    } else if (key == api::kJobSchedulingConstraintsField ||
-               key == api::kJobSchedulingConstraintsAlphaField) {
-      if (saw_constraints) {
-        second_spelling(f, s.scheduling_constraints_field);
-        return true;
-      }
-      saw_constraints = true;
-      s.scheduling_constraints_field = std::string(key);
+    } else if (key == api::kJobSchedulingConstraintsField) {
       DecodeSchedulingConstraints(f, &s.scheduling_constraints);
     } else if (key == "disruptionMode") {
       DecodeDisruptionMode(f, &s.disruption_mode);

@@ -481,10 +481,10 @@ YamlTree JobTree(const api::Job& job) {
         if (p->gang->min_count) g.Set("minCount", Int(*p->gang->min_count));
         m.Set("gang", std::move(g));
       }
-      s.Set(job.scheduling->scheduling_policy_field, std::move(m));
+      s.Set(api::kJobSchedulingPolicyField, std::move(m));
     }
     if (const auto& c = job.scheduling->scheduling_constraints) {
-      s.Set(job.scheduling->scheduling_constraints_field, Constraints(*c));
+      s.Set(api::kJobSchedulingConstraintsField, Constraints(*c));
     }
     if (const auto& d = job.scheduling->disruption_mode) s.Set("disruptionMode", Disruption(*d));
     if (!job.scheduling->resource_claims.empty()) {

@@ -34,10 +34,14 @@ enum class FieldValidation {
 // LoadOptions: the loader's options. `skip_unknown_kinds`: objects of kinds and versions wasched
 // does not read are skipped with a warning instead of being errors (`--skip-unknown-kinds`);
 // kinds of the Kubernetes APIs that do not affect scheduling (v1 ConfigMap, Service, …) are
-// always skipped with a note.
+// always skipped with a note. `keep_valid_objects`: the load does not fail on errors; an object
+// with an error is left out and its errors go to LoadResult::object_errors, so that every other
+// object can still be checked — as the API server takes each object of `kubectl create -f` on
+// its own (`validate` uses it; every other command refuses the whole input).
 struct LoadOptions {
   FieldValidation field_validation = FieldValidation::kStrict;
   bool skip_unknown_kinds = false;
+  bool keep_valid_objects = false;
 };
 
 }  // namespace wasched::codec

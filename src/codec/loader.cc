@@ -119,7 +119,9 @@ class Loader {
     object.meta.source = source;
     std::string label(kind);
     if (!object.meta.name.empty()) label.append(" ").append(api::NamespacedName(object.meta));
+    const bool failed = diag_->errors().size() > scope.first_error;
     Flush(scope, source, label);
+    if (failed && options_.keep_valid_objects) return;  // its errors are the report
     out->push_back(std::move(object));
   }
 
@@ -527,8 +529,12 @@ tl::expected<LoadResult, LoadErrors> Loader::Finish() {
                                            s.what, s.detail, s.first));
   }
   if (errors_dropped_ > 0) errors_.push_back(MoreErrors(errors_dropped_));
+  const bool over_limit = object_limit_error_.has_value();
   if (object_limit_error_) errors_.insert(errors_.begin(), std::move(*object_limit_error_));
-  if (!errors_.empty()) {
+  // Past the object limit the input is refused whole, in every mode.
+  if (!errors_.empty() && options_.keep_valid_objects && !over_limit) {
+    result_.object_errors = std::move(errors_);
+  } else if (!errors_.empty()) {
     LoadErrors failure(std::move(errors_));
     failure.warnings = std::move(result_.warnings);
     return tl::make_unexpected(std::move(failure));

@@ -38,6 +38,9 @@ struct LoadResult {
   api::ObjectSet objects;
   std::vector<std::string> warnings;
   int64_t skipped = 0;
+  // object_errors: with LoadOptions::keep_valid_objects, the errors of the objects left out (and
+  // of documents that could not be read); empty otherwise (errors fail the load).
+  InputErrors object_errors;
 };
 
 // LoadErrors: a failed load's errors (it *is* the InputErrors, so every reader of the errors

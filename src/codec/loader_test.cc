@@ -1385,3 +1385,34 @@ TEST(LoaderRealDataTest, KubernetesWebsiteWholeFolderDoesNotCrash) {
 
 }  // namespace
 }  // namespace wasched::codec
+
+namespace wasched::codec {
+namespace {
+
+// keep_valid_objects (validate): an object with an error is left out and its errors are
+// reported, every other object loads, as the API server takes each object on its own.
+TEST(LoaderTest, KeepValidObjectsLeavesOutOnlyTheFailingOne) {
+  const std::string text = R"(apiVersion: batch/v1
+kind: Job
+metadata: {name: bad}
+spec: {paralellism: 2, template: {spec: {containers: [{name: c, image: x}]}}}
+---
+apiVersion: batch/v1
+kind: Job
+metadata: {name: good}
+spec: {parallelism: 2, template: {spec: {containers: [{name: c, image: x}]}}}
+)";
+  EXPECT_FALSE(LoadString(text, "f.yaml"));  // the default refuses the whole input
+  LoadOptions options;
+  options.keep_valid_objects = true;
+  const auto loaded = LoadString(text, "f.yaml", options);
+  ASSERT_TRUE(loaded);
+  ASSERT_EQ(loaded->objects.jobs.size(), 1u);
+  EXPECT_EQ(loaded->objects.jobs[0].meta.name, "good");
+  ASSERT_EQ(loaded->object_errors.size(), 1u);
+  EXPECT_EQ(loaded->object_errors[0].ToString(),
+            "f.yaml: document 1: Job default/bad: unknown field \"spec.paralellism\"");
+}
+
+}  // namespace
+}  // namespace wasched::codec

@@ -41,7 +41,7 @@ void ValidateNonNegative(const std::optional<int32_t>& value, const char* path, 
 void ValidateScheduling(const api::JobSchedulingConfiguration& s,
                         const api::JobSchedulingConfiguration* old, ErrorList* errs) {
   const std::string base = "spec.scheduling";
-  const std::string policy_path = Child(base, s.scheduling_policy_field);
+  const std::string policy_path = Child(base, api::kJobSchedulingPolicyField);
   const auto* old_policy = old != nullptr ? &old->scheduling_policy : nullptr;
   if (!Unchanged(s.scheduling_policy, old_policy)) {
     const bool old_set = old_policy != nullptr && old_policy->has_value();
@@ -64,7 +64,7 @@ void ValidateScheduling(const api::JobSchedulingConfiguration& s,
   }
   ValidateSchedulingConstraints(s.scheduling_constraints,
                                 old != nullptr ? &old->scheduling_constraints : nullptr,
-                                Child(base, s.scheduling_constraints_field),
+                                Child(base, api::kJobSchedulingConstraintsField),
                                 /*gate_enabled=*/true, errs);
   ValidateDisruptionMode(s.disruption_mode, old != nullptr ? &old->disruption_mode : nullptr,
                          Child(base, "disruptionMode"), errs);
@@ -86,7 +86,7 @@ void ValidateMinCountWithinParallelism(const api::Job& job, ErrorList* errs) {
   const int32_t parallelism = api::EffectiveParallelism(job);
   if (*gang->min_count <= parallelism) return;
   const std::string path =
-      Child(Child(Child("spec.scheduling", job.scheduling->scheduling_policy_field), "gang"),
+      Child(Child(Child("spec.scheduling", api::kJobSchedulingPolicyField), "gang"),
             "minCount");
   errs->push_back(Invalid(path, std::to_string(*gang->min_count),
                           fmt::format(kMinCountAboveParallelismDetail, parallelism)));

@@ -69,13 +69,6 @@ TEST(JobValidationTest, ParallelismZeroWithAGang) {
               ElementsAre("Invalid spec.scheduling.schedulingPolicy.gang.minCount"));
 }
 
-TEST(JobValidationTest, AlphaSpellingNamesTheWrittenPath) {
-  api::Job job = GangJob(4, 5);
-  job.scheduling->scheduling_policy_field = api::kJobSchedulingPolicyAlphaField;
-  EXPECT_THAT(Summary(ValidateJob(job, nullptr, FeatureGates{})),
-              ElementsAre("Invalid spec.scheduling.policy.gang.minCount"));
-}
-
 TEST(JobValidationTest, GateOffForbidsAndSkipsTheRest) {
   FeatureGates off;
   off.workload_with_job = false;
@@ -121,10 +114,10 @@ TEST(JobValidationTest, NegativeCounts) {
 namespace wasched::validation {
 namespace {
 
-// QA3 finding 01 (spec/was-v1.37.md §3.7/§9.4): Basic (explicit, unset, or under the alpha
-// `policy` spelling) plus disruptionMode all is Invalid at spec.scheduling.disruptionMode.
+// Upstream case Q01: Basic (explicit or unset) plus disruptionMode all is Invalid at
+// spec.scheduling.disruptionMode.
 TEST(JobValidationTest, BasicPolicyWithDisruptionModeAllIsInvalid) {
-  for (int variant = 0; variant < 3; ++variant) {
+  for (int variant = 0; variant < 2; ++variant) {
     api::Job job;
     WithValidTemplate(&job);
     job.meta.name = "j";
@@ -132,7 +125,6 @@ TEST(JobValidationTest, BasicPolicyWithDisruptionModeAllIsInvalid) {
     job.parallelism = 4;
     api::JobSchedulingConfiguration s;
     if (variant != 1) s.scheduling_policy.emplace().basic = api::BasicSchedulingPolicy{};
-    if (variant == 2) s.scheduling_policy_field = api::kJobSchedulingPolicyAlphaField;
     s.disruption_mode = api::DisruptionMode{.single = false, .all = true};
     job.scheduling = s;
     const ErrorList errs = ValidateJob(job, nullptr, FeatureGates{});

@@ -42,9 +42,9 @@ wb::WorkloadItem BuildWorkloadItem(const api::Job& job) {
   item.default_config->policy = wb::Basic();
   item.default_config->priority_class_name = job.pod_template.priority_class_name;
   if (const auto& s = job.scheduling) {
-    item.input.policy = {s->scheduling_policy, std::nullopt, {s->scheduling_policy_field}};
+    item.input.policy = {s->scheduling_policy, std::nullopt, {api::kJobSchedulingPolicyField}};
     item.input.constraints = {s->scheduling_constraints, std::nullopt,
-                              {s->scheduling_constraints_field}};
+                              {api::kJobSchedulingConstraintsField}};
     item.input.disruption_mode = {s->disruption_mode, std::nullopt, {"disruptionMode"}};
     item.input.resource_claims = {s->resource_claims, {"resourceClaims"}};
   }
