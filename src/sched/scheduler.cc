@@ -25,6 +25,8 @@
 #include "sched/gang/tree_algorithm.h"
 #include "sched/plugins/dynamic_resources/dynamic_resources.h"
 #include "sched/plugins/gang_scheduling/gang_scheduling.h"
+#include "sched/plugins/inter_pod_affinity/inter_pod_affinity.h"
+#include "sched/plugins/pod_topology_spread/pod_topology_spread.h"
 #include "sched/preemption/fit_check.h"
 #include "sched/preemption/post_filter.h"
 #include "sched/queue/scheduling_queue.h"
@@ -111,6 +113,15 @@ class Run {
   void SetTreeCondition(TreeIndex t, bool ok, const std::string& reason, const std::string& message);
   [[nodiscard]] int32_t TreePriority(TreeIndex t) const;
   void Bind(PodIndex p);
+  // GroupRejectors: the Rejector bits of a failed group unit: GangScheduling and the Filter
+  // plugins, plus kRejectorInterPodAffinity / kRejectorPodTopologySpread when a pending member has
+  // required pod affinity terms / DoNotSchedule spread constraints. O(groups + pods of the tree).
+  [[nodiscard]] uint32_t GroupRejectors(TreeIndex root) const;
+  // PodDependentHint: the queue's PodHintFn (SchedulingQueue::SetPodHint): InterPodAffinity's and
+  // PodTopologySpread's hints for the assigned pod of `event`, over the unit's pending pods.
+  // O(pending members × terms) for a group unit, O(terms) for a pod.
+  [[nodiscard]] QueueingHint PodDependentHint(const ClusterEvent& event, const QueuedUnit& unit,
+                                              uint32_t rejectors);
   // Preemption (issue 5, spec §4.3 step 5, §6). PreemptForBarePod / PreemptForGroup: the
   // PostFilter after a failed cycle; true when victims were evicted (the caller then runs the
   // preemptor's cycle again, without a second PostFilter). Otherwise `message` gets the
@@ -144,7 +155,8 @@ class Run {
   std::unique_ptr<DynamicResources> dra_;  // DRA claims; nullptr when no pod has any
   std::unique_ptr<Framework> framework_;
   std::unique_ptr<Snapshot> snapshot_;
-  FakeClock fixed_clock_;  // the queue's clock unless options_.clock is set; never moves
+  FakeClock fixed_clock_;  // the queue's clock unless options_.clock is set; Execute steps it
+                           // to the next backoff expiry when the active queue drains
   SchedulingQueue queue_;
   std::vector<std::string> pending_reason_;
   std::vector<std::string> pending_message_;
@@ -166,6 +178,7 @@ class Run {
   std::vector<TreeIndex> pre_enqueue_order_;
   std::vector<int32_t> pre_enqueue_count_;
   std::vector<char> pre_enqueue_ready_;
+  std::vector<TreeIndex> hint_scratch_;  // PodDependentHint's preorder
 };
 
 void Run::BuildCache() {
@@ -421,6 +434,9 @@ void Run::EnqueueTrees() {
   queue_.SetGangHint([](const ClusterEvent& e, const QueuedUnit& u) {
     return plugins::GangSchedulingHint(e, u.is_group ? u.index : -1);
   });
+  queue_.SetPodHint([this](const ClusterEvent& e, const QueuedUnit& u, uint32_t rejectors) {
+    return PodDependentHint(e, u, rejectors);
+  });
   std::vector<TreeIndex> order;
   for (TreeIndex t : tree_->roots()) {
     const GroupTreeNode& node = tree_->node(t);
@@ -498,6 +514,62 @@ void Run::Bind(PodIndex p) {
   if (bind_count_[p] < UINT8_MAX) ++bind_count_[p];
   pending_reason_[p].clear();
   pending_message_[p].clear();
+  // The binding is an assigned-pod add for the queue (upstream: the informer's Pod/Add of an
+  // assigned pod, pkg/scheduler/eventhandlers.go addPodToCache → AssignedPodAdded): the hints
+  // of InterPodAffinity and PodTopologySpread may move pods they rejected (issue 19).
+  const TreeIndex g = pods_[p].group;
+  ClusterEvent added{EventKind::kAssignedPodAdd, g == kNoGroup ? -1 : tree_->node(g).root};
+  added.pod = p;
+  queue_.OnEvent(added);
+}
+
+uint32_t Run::GroupRejectors(TreeIndex root) const {
+  // A group cycle does not diagnose every member: a member with required pod affinity terms or
+  // DoNotSchedule spread constraints may have been rejected by those plugins (a superset of
+  // upstream's UnschedulablePlugins; an extra retry changes nothing when the event did not help).
+  uint32_t bits = kRejectorGang | kRejectorFilter;
+  std::vector<TreeIndex> levels;
+  tree_->Preorder(root, levels);
+  for (TreeIndex t : levels) {
+    for (PodIndex p : tree_->node(t).members) {
+      if (pods_[p].node != kNoNode || gated_[p]) continue;
+      const api::Pod& pod = *pods_[p].pod;
+      if ((pods_[p].pod_filters & kPodAffinity) != 0 && !plugins::RequiredAffinityTerms(pod).empty()) {
+        bits |= kRejectorInterPodAffinity;
+      }
+      if ((pods_[p].pod_filters & kSpread) != 0 && plugins::PodTopologySpread::HasHardConstraints(pod)) {
+        bits |= kRejectorPodTopologySpread;
+      }
+    }
+  }
+  return bits;
+}
+
+QueueingHint Run::PodDependentHint(const ClusterEvent& event, const QueuedUnit& unit,
+                                   uint32_t rejectors) {
+  // Upstream asks the hint of each plugin that rejected the pod; a group unit is worth a retry
+  // when the event helps one of its pending members.
+  if (event.pod < 0) return QueueingHint::kQueue;
+  const api::Pod& assigned = *pods_[event.pod].pod;
+  auto helps = [&](PodIndex p) {
+    const api::Pod& pod = *pods_[p].pod;
+    return ((rejectors & kRejectorInterPodAffinity) != 0 &&
+            plugins::AssignedPodMayHelp(pod, assigned)) ||
+           ((rejectors & kRejectorPodTopologySpread) != 0 &&
+            plugins::PodTopologySpread::AssignedPodMayHelp(pod, assigned));
+  };
+  if (!unit.is_group) return helps(unit.index) ? QueueingHint::kQueue : QueueingHint::kQueueSkip;
+  hint_scratch_.clear();
+  tree_->Preorder(unit.index, hint_scratch_);
+  for (TreeIndex t : hint_scratch_) {
+    for (PodIndex p : tree_->node(t).members) {
+      if (pods_[p].node != kNoNode || gated_[p]) continue;
+      if ((pods_[p].pod_filters & (kPodAffinity | kSpread)) != 0 && helps(p)) {
+        return QueueingHint::kQueue;
+      }
+    }
+  }
+  return QueueingHint::kQueueSkip;
 }
 
 void Run::ScheduleBarePod(PodIndex p) {
@@ -517,6 +589,7 @@ void Run::ScheduleBarePod(PodIndex p) {
     std::string post;
     if (!framework_->StaticallyFeasible(pods_[p].static_class).empty() && !preemption_retry_) {
       if (PreemptForBarePod(p, &post)) {
+        queue_.ForgetInFlightEvents();  // the retry sees the victims gone
         preemption_retry_ = true;
         ScheduleBarePod(p);
         preemption_retry_ = false;
@@ -527,7 +600,8 @@ void Run::ScheduleBarePod(PodIndex p) {
     if (!post.empty()) message += " " + post;
     pending_reason_[p] = "Unschedulable";
     pending_message_[p] = message;
-    queue_.AddUnschedulable({false, p, pods_[p].priority, pods_[p].creation, pods_[p].input_order});
+    queue_.AddUnschedulable({false, p, pods_[p].priority, pods_[p].creation, pods_[p].input_order},
+                            kRejectorFilter | framework_->PodDependentRejectors(pods_[p]));
     return;
   }
   snapshot_->Assume(p, n);
@@ -698,7 +772,7 @@ void Run::ScheduleGroup(TreeIndex root) {
     SetGroupCondition(g, true, api::kReasonScheduled, "");
     if (!a.unplaced.empty()) {
       // Members beyond minCount that did not fit are requeued on their own.
-      queue_.AddUnschedulable(GroupUnit(root));
+      queue_.AddUnschedulable(GroupUnit(root), GroupRejectors(root));
     }
     return;
   }
@@ -722,6 +796,7 @@ void Run::ScheduleGroup(TreeIndex root) {
       return r;
     };
     if (PreemptForGroup(root, todo, simulate, &post)) {
+      queue_.ForgetInFlightEvents();  // the retry sees the victims gone
       preemption_retry_ = true;
       ScheduleGroup(root);
       preemption_retry_ = false;
@@ -737,7 +812,7 @@ void Run::ScheduleGroup(TreeIndex root) {
     pending_message_[p] = group_message;
   }
   SetGroupCondition(g, false, api::kReasonUnschedulable, group_message);
-  queue_.AddUnschedulable(GroupUnit(root));
+  queue_.AddUnschedulable(GroupUnit(root), GroupRejectors(root));
 }
 
 void Run::ScheduleTree(TreeIndex root) {
@@ -765,6 +840,7 @@ void Run::ScheduleTree(TreeIndex root) {
     };
     std::string post;
     if (PreemptForGroup(root, todo, simulate, &post)) {
+      queue_.ForgetInFlightEvents();  // the retry sees the victims gone
       preemption_retry_ = true;
       ScheduleTree(root);
       preemption_retry_ = false;
@@ -817,7 +893,7 @@ void Run::ScheduleTree(TreeIndex root) {
         pending_message_[p] = framework_->Diagnose(pods_[p]);
       }
     }
-    if (!a.unplaced.empty()) queue_.AddUnschedulable(GroupUnit(root));
+    if (!a.unplaced.empty()) queue_.AddUnschedulable(GroupUnit(root), GroupRejectors(root));
     return;
   }
   // Upstream fails every pod of the hierarchy with the root's status; each level's condition
@@ -835,7 +911,7 @@ void Run::ScheduleTree(TreeIndex root) {
       pending_message_[p] = a.message;
     }
   }
-  queue_.AddUnschedulable(GroupUnit(root));
+  queue_.AddUnschedulable(GroupUnit(root), GroupRejectors(root));
 }
 
 bool Run::PreemptForBarePod(PodIndex p, std::string* message) {
@@ -958,19 +1034,30 @@ ScheduleResult Run::Execute() {
   BuildCache();
   BuildGroups();
   Enqueue();
-  // One pass over the active queue. Units that failed are parked; with static input no event
-  // can free capacity, so the fixed point is reached when the active queue drains. (Preemption
-  // and deletions, later, call queue_.MoveAllToActive().)
-  while (auto unit = queue_.Pop()) {
-    if (unit->is_group) {
-      ScheduleGroup(unit->index);
-    } else {
-      ScheduleBarePod(unit->index);
+  // Units that failed are parked in the unschedulable pool; an event whose hint says kQueue
+  // (a binding matching a pod affinity term or spread selector, an eviction) moves one to
+  // backoff. When the active queue drains, a run on its own clock steps the clock to the
+  // earliest backoff expiry, as upstream pops the backoff queue when active is empty
+  // (SchedulerPopFromBackoffQ, beta and on in v1.37; pkg/scheduler/backend/queue/
+  // scheduling_queue.go Pop) or waits the backoff out. Every move to backoff needs an event
+  // after the unit's last failure, and a static input has finitely many (each pod binds or is
+  // evicted at most once), so the run ends; a unit nothing helps stays pending. A caller's clock
+  // (the simulator) is never stepped: it moves time itself.
+  for (;;) {
+    while (auto unit = queue_.Pop()) {
+      if (unit->is_group) {
+        ScheduleGroup(unit->index);
+      } else {
+        ScheduleBarePod(unit->index);
+      }
+      // A unit that did not go back to the queue is done (bound).
+      if (queue_.StateOf(*unit) == UnitQueueState::kInFlight) queue_.Done(*unit);
+      ++cycle_;
+      if (options_.verify) Verify();
     }
-    // A unit that did not go back to the queue is done (bound).
-    if (queue_.StateOf(*unit) == UnitQueueState::kInFlight) queue_.Done(*unit);
-    ++cycle_;
-    if (options_.verify) Verify();
+    const std::optional<Duration> next = queue_.NextBackoffExpiry();
+    if (options_.clock != nullptr || !next) break;
+    fixed_clock_.SetTime(*next);
   }
   return Assemble();
 }

@@ -283,5 +283,145 @@ TEST(SchedulerQueueTest, InjectedClockDoesNotChangeOneShotResult) {
   EXPECT_EQ(a.pending[0].message, b.pending[0].message);
 }
 
+// Issue 19: a binding is an assigned-pod add; InterPodAffinity's and PodTopologySpread's
+// queueing hints move the pods they rejected, and the backoff queue is flushed when the active
+// queue drains (upstream SchedulerPopFromBackoffQ), deterministically.
+api::ObjectSet TwoHosts() {
+  api::ObjectSet in;
+  for (const char* name : {"n1", "n2"}) {
+    in.nodes.push_back(MakeNode()
+                           .Name(name)
+                           .Label("kubernetes.io/hostname", name)
+                           .Capacity({{"cpu", 4000}, {"pods", 110}})
+                           .Obj());
+  }
+  return in;
+}
+
+std::string NodeOf(const ScheduleResult& r, const std::string& pod) {
+  for (const auto& b : r.bindings) {
+    if (b.pod == pod) return b.node;
+  }
+  return "";
+}
+
+// (a) P needs a pod labelled app=x on its host; the only one, X, has a lower priority, so it is
+// queued after P. P fails first, X's binding requeues it (its hint: X matches all of P's required
+// affinity terms), the drained active queue pops it from backoff, and it joins X on n2.
+TEST(SchedulerQueueTest, PodAffinityMetByLaterBindingIsRetried) {
+  api::ObjectSet in = TwoHosts();
+  in.pods.push_back(MakePod()
+                        .Name("p")
+                        .Priority(10)
+                        .Req({{"cpu", 1000}})
+                        .PodAffinity("app", "x", "kubernetes.io/hostname")
+                        .Obj());
+  in.pods.push_back(MakePod()
+                        .Name("x")
+                        .Label("app", "x")
+                        .Req({{"cpu", 1000}})
+                        .NodeSelector("kubernetes.io/hostname", "n2")
+                        .Obj());
+  const ScheduleResult r = Schedule(in, Verified());
+  EXPECT_THAT(r.pending, IsEmpty());
+  EXPECT_EQ(NodeOf(r, "default/x"), "n2");
+  EXPECT_EQ(NodeOf(r, "default/p"), "n2");
+}
+
+// The same with P a gang member: the group unit is requeued by its member's hint.
+TEST(SchedulerQueueTest, GangWithPodAffinityMetByLaterBindingIsRetried) {
+  api::ObjectSet in = TwoHosts();
+  in.pod_groups.push_back(MakePodGroup().Name("pg").MinCount(2).Obj());
+  for (int i = 0; i < 2; ++i) {
+    in.pods.push_back(MakePod()
+                          .Name("p-" + std::to_string(i))
+                          .Group("pg")
+                          .Priority(10)
+                          .Req({{"cpu", 1000}})
+                          .PodAffinity("app", "x", "kubernetes.io/hostname")
+                          .Obj());
+  }
+  in.pod_groups.back().priority = 10;
+  in.pods.push_back(MakePod()
+                        .Name("x")
+                        .Label("app", "x")
+                        .Req({{"cpu", 1000}})
+                        .NodeSelector("kubernetes.io/hostname", "n2")
+                        .Obj());
+  const ScheduleResult r = Schedule(in, Verified());
+  EXPECT_THAT(r.pending, IsEmpty());
+  EXPECT_EQ(NodeOf(r, "default/p-0"), "n2");
+  EXPECT_EQ(NodeOf(r, "default/p-1"), "n2");
+}
+
+// (b) P spreads app=x pods over zones with maxSkew 1 and fits only in zone a (zone b's node is
+// too small), which already holds one: skew 2. Q (app=x, lower priority) binds in zone b; its
+// hint requeues P, which then fits in zone a (2 − 1 = 1).
+TEST(SchedulerQueueTest, SpreadMetByLaterBindingIsRetried) {
+  api::ObjectSet in;
+  in.nodes.push_back(MakeNode()
+                         .Name("na")
+                         .Label("kubernetes.io/hostname", "na")
+                         .Label("topology.kubernetes.io/zone", "a")
+                         .Capacity({{"cpu", 4000}, {"pods", 110}})
+                         .Obj());
+  in.nodes.push_back(MakeNode()
+                         .Name("nb")
+                         .Label("kubernetes.io/hostname", "nb")
+                         .Label("topology.kubernetes.io/zone", "b")
+                         .Capacity({{"cpu", 1000}, {"pods", 110}})
+                         .Obj());
+  in.pods.push_back(
+      MakePod().Name("running").Label("app", "x").Req({{"cpu", 1000}}).Node("na").Obj());
+  api::Pod p = MakePod().Name("p").Label("app", "x").Priority(10).Req({{"cpu", 2000}}).Obj();
+  api::TopologySpreadConstraint c;
+  c.max_skew = 1;
+  c.topology_key = "topology.kubernetes.io/zone";
+  c.label_selector = api::LabelSelector{};
+  c.label_selector->match_labels["app"] = "x";
+  p.topology_spread_constraints.push_back(c);
+  in.pods.push_back(p);
+  in.pods.push_back(MakePod()
+                        .Name("q")
+                        .Label("app", "x")
+                        .Req({{"cpu", 1000}})
+                        .NodeSelector("topology.kubernetes.io/zone", "b")
+                        .Obj());
+  const ScheduleResult r = Schedule(in, Verified());
+  EXPECT_THAT(r.pending, IsEmpty());
+  EXPECT_EQ(NodeOf(r, "default/q"), "nb");
+  EXPECT_EQ(NodeOf(r, "default/p"), "na");
+}
+
+// A binding that does not match P's terms does not requeue it; one that does but still leaves
+// it unschedulable retries it once, and the run ends with P pending (no endless retries).
+TEST(SchedulerQueueTest, UnhelpedAffinityPodStaysPendingAndRunEnds) {
+  api::ObjectSet in = TwoHosts();
+  in.pods.push_back(MakePod()
+                        .Name("p")
+                        .Priority(10)
+                        .Req({{"cpu", 1000}})
+                        .PodAffinity("app", "x", "kubernetes.io/hostname")
+                        .NodeSelector("kubernetes.io/hostname", "n1")
+                        .Obj());
+  in.pods.push_back(MakePod()
+                        .Name("y")
+                        .Label("app", "y")
+                        .Req({{"cpu", 1000}})
+                        .NodeSelector("kubernetes.io/hostname", "n1")
+                        .Obj());
+  in.pods.push_back(MakePod()
+                        .Name("x")
+                        .Label("app", "x")
+                        .Req({{"cpu", 1000}})
+                        .NodeSelector("kubernetes.io/hostname", "n2")
+                        .Obj());
+  const ScheduleResult r = Schedule(in, Verified());
+  ASSERT_EQ(r.pending.size(), 1u);
+  EXPECT_EQ(r.pending[0].pod, "default/p");
+  EXPECT_THAT(r.pending[0].message, HasSubstr("didn't match pod affinity rules"));
+  EXPECT_EQ(r.bindings.size(), 2u);
+}
+
 }  // namespace
 }  // namespace wasched::sched

@@ -21,12 +21,14 @@
 // kept and replayed against that unit when it fails, as upstream's in-flight events: a helpful
 // one sends it to backoff instead of the pool.
 //
-// Deviations (documented, spec §4.3 item 7): upstream's SchedulerPopFromBackoffQ (pop from
-// backoff when active is empty) and its 1-second ordering windows are not modelled: a unit
-// leaves backoff exactly when now ≥ failure time + backoff.
+// Deviations (documented, spec §4.3 item 7): upstream's 1-second backoff ordering windows are
+// not modelled: a unit leaves backoff exactly when now ≥ failure time + backoff. The queue never
+// pops from backoff itself; a one-shot run that owns its clock models upstream's
+// SchedulerPopFromBackoffQ (beta, on: Pop takes the backoff head when active is empty) by
+// stepping the clock to NextBackoffExpiry() when the active queue drains (sched/scheduler.cc).
 //
-// Time comes from the injected Clock; `schedule` uses a FakeClock that never moves, so a failed
-// unit is retried only after an event (the run ends when the active queue drains).
+// Time comes from the injected Clock. A failed unit reaches backoff only through an event whose
+// hint says kQueue (or an error), so a static input runs out of such moves and the run ends.
 // Not thread-safe; owned by the scheduling loop.
 #pragma once
 
@@ -63,6 +65,11 @@ class SchedulingQueue {
   // HintFn: the gang plugin's hint for a unit (plugins::GangSchedulingHint bound to the unit's
   // hierarchy root). Filter-plugin rejections use FilterPluginsHint.
   using GangHintFn = std::function<QueueingHint(const ClusterEvent&, const QueuedUnit&)>;
+  // PodHintFn: the hint of the pod-dependent Filter plugins (InterPodAffinity,
+  // PodTopologySpread) that rejected the unit — `rejectors` holds their kRejector* bits — for an
+  // assigned-pod event (event.pod names the pod). It needs both pods, so the scheduler supplies it.
+  using PodHintFn =
+      std::function<QueueingHint(const ClusterEvent&, const QueuedUnit&, uint32_t rejectors)>;
 
   // SchedulingQueue: `clock` must outlive the queue. Without a GangHintFn, gang-rejected units
   // move on every group event.
@@ -70,6 +77,9 @@ class SchedulingQueue {
 
   void SetPreEnqueue(PreEnqueueFn fn) { pre_enqueue_ = std::move(fn); }
   void SetGangHint(GangHintFn fn) { gang_hint_ = std::move(fn); }
+  // SetPodHint: without one, a unit rejected by a pod-dependent plugin moves on every
+  // kAssignedPodAdd (upstream's answer when a hint fails).
+  void SetPodHint(PodHintFn fn) { pod_hint_ = std::move(fn); }
 
   // Add: a new unit (upstream Add): runs PreEnqueue; passes → active, else gated.
   // Returns true when the unit became active. O(log n).
@@ -87,8 +97,15 @@ class SchedulingQueue {
   // the unschedulable pool. Timestamp = now. O(log n + in-flight events).
   void AddUnschedulable(const QueuedUnit& unit, uint32_t rejectors = kRejectorNone);
   // OnEvent: evaluates the hints of every parked (pool, gated) unit; kQueue moves it on. While
-  // a unit is in flight the event is also kept for it. O(parked · log n).
+  // a unit is in flight the event is also kept for it. O(parked · log n); a kAssignedPodAdd
+  // (emitted for every binding) walks only the units a pod-dependent plugin rejected, the only
+  // parked ones whose hint can say kQueue for it (a gang unit's own members bind only in its own
+  // cycle, while it is in flight). O(those · hint).
   void OnEvent(const ClusterEvent& event);
+  // ForgetInFlightEvents: the in-flight unit is attempted again within its cycle (the scheduler
+  // re-runs a preemptor at once after deleting its victims), so that attempt sees every event
+  // kept so far: none of them may send it to backoff when it fails again. O(1).
+  void ForgetInFlightEvents() { in_flight_events_.clear(); }
   // MoveAllToActive: every pool unit moves on regardless of hints (upstream
   // MoveAllToActiveOrBackoffQueue with a nil precheck). O(k log n).
   void MoveAllToActive();
@@ -107,6 +124,8 @@ class SchedulingQueue {
   [[nodiscard]] bool Empty() const { return active_count_ == 0; }
   [[nodiscard]] size_t ActiveCount() const { return active_count_; }
   [[nodiscard]] size_t BackoffCount() const { return backoff_.size(); }
+  // NextBackoffExpiry: the earliest expiry of a unit in backoff; nullopt when none. O(1).
+  [[nodiscard]] std::optional<Duration> NextBackoffExpiry() const;
   [[nodiscard]] size_t UnschedulableCount() const;
   [[nodiscard]] size_t GatedCount() const;
 
@@ -146,7 +165,9 @@ class SchedulingQueue {
   void MoveOn(Entry& e);
   void ToActive(Entry& e);
   // SetState: every state change goes through here to keep `parked_` (the ids of Unschedulable
-  // and Gated entries) exact, so an event walks only the parked units, not every entry.
+  // and Gated entries) and `pod_dependent_parked_` (those with a kRejectorPodDependent bit)
+  // exact, so an event walks only the parked units, not every entry. REQUIRES: `e.rejectors`
+  // already holds the rejectors of the new state.
   void SetState(Entry& e, UnitQueueState state);
   // EntryOf: the entry of the unit, created absent when new (entries are flat vectors indexed by
   // pod index / tree index: O(1), no allocation per unit once grown).
@@ -157,13 +178,17 @@ class SchedulingQueue {
   // ForEachParked: calls fn(entry) for each parked entry in id order; fn may move it on.
   template <typename Fn>
   void ForEachParked(Fn&& fn);
+  template <typename Fn>
+  void ForEachIn(std::set<UnitId>& ids, Fn&& fn);
 
   const Clock* clock_;
   PreEnqueueFn pre_enqueue_;
   GangHintFn gang_hint_;
+  PodHintFn pod_hint_;
   std::vector<Entry> pod_entries_;    // by PodIndex
   std::vector<Entry> group_entries_;  // by GroupTree root index
   std::set<UnitId> parked_;  // ids of entries in state Unschedulable or Gated
+  std::set<UnitId> pod_dependent_parked_;  // the subset rejected by a pod-dependent plugin
   std::vector<HeapItem> active_;  // heap (HeapAfter); may hold stale items
   size_t active_count_ = 0;       // entries in state kActive
   std::set<std::pair<Duration, UnitId>> backoff_;  // by expiry, then id
