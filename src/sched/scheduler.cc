@@ -113,6 +113,10 @@ class Run {
   void SetTreeCondition(TreeIndex t, bool ok, const std::string& reason, const std::string& message);
   [[nodiscard]] int32_t TreePriority(TreeIndex t) const;
   void Bind(PodIndex p);
+  // RequeueLeftover: after a successful group cycle that placed `placed` pods and left
+  // `unplaced`: the unit goes straight back to active (SchedulingQueue::RequeueLeftover) when
+  // both are non-zero.
+  void RequeueLeftover(TreeIndex root, size_t placed, size_t unplaced);
   // GroupRejectors: the Rejector bits of a failed group unit: GangScheduling and the Filter
   // plugins, plus kRejectorInterPodAffinity / kRejectorPodTopologySpread when a pending member has
   // required pod affinity terms / DoNotSchedule spread constraints. O(groups + pods of the tree).
@@ -139,6 +143,12 @@ class Run {
   // Verify: verification mode after each cycle (sched/verify/invariants.h); prints every
   // violation and aborts, or appends them to options_.verify_violations.
   void Verify() const;
+  // LeftoverRetryNote: for a pending member of a hierarchy whose root is already initially
+  // scheduled (a member left beyond the quorum, issue 20 A.1), whether another attempt is coming:
+  // from the queue state of its root unit at the end of the run; empty for every other pod.
+  [[nodiscard]] std::string_view LeftoverRetryNote(PodIndex p) const;
+  // TreeInitiallyScheduled: tree node t's *InitiallyScheduled condition is True.
+  [[nodiscard]] bool TreeInitiallyScheduled(TreeIndex t) const;
   ScheduleResult Assemble() const;
 
   const api::ObjectSet& objects_;
@@ -523,6 +533,19 @@ void Run::Bind(PodIndex p) {
   queue_.OnEvent(added);
 }
 
+void Run::RequeueLeftover(TreeIndex root, size_t placed, size_t unplaced) {
+  if (unplaced == 0) return;  // done: nothing left of the unit
+  if (placed == 0) {
+    // Defensive: both algorithms turn a success that placed nothing into Unschedulable; a unit
+    // that made no progress must not come straight back (the run would not end).
+    queue_.AddUnschedulable(GroupUnit(root), GroupRejectors(root));
+    return;
+  }
+  // Members beyond the quorum that did not fit are tried again at once, preemption included
+  // (upstream AddAttemptedPodGroupIfNeeded, Success): every such retry binds a pod or fails.
+  queue_.RequeueLeftover(GroupUnit(root));
+}
+
 uint32_t Run::GroupRejectors(TreeIndex root) const {
   // A group cycle does not diagnose every member: a member with required pod affinity terms or
   // DoNotSchedule spread constraints may have been rejected by those plugins (a superset of
@@ -770,10 +793,7 @@ void Run::ScheduleGroup(TreeIndex root) {
       pending_message_[p] = framework_->Diagnose(pods_[p]);
     }
     SetGroupCondition(g, true, api::kReasonScheduled, "");
-    if (!a.unplaced.empty()) {
-      // Members beyond minCount that did not fit are requeued on their own.
-      queue_.AddUnschedulable(GroupUnit(root), GroupRejectors(root));
-    }
+    RequeueLeftover(root, a.placed.size(), a.unplaced.size());
     return;
   }
   std::string post;
@@ -817,6 +837,7 @@ void Run::ScheduleGroup(TreeIndex root) {
 
 void Run::ScheduleTree(TreeIndex root) {
   TreeAttempt a = tree_algorithm_->Run(root);
+  std::string post;  // the group PostFilter's message, when it ran and evicted nothing
   if (a.code == Code::kUnschedulable && !preemption_retry_) {
     std::vector<TreeIndex> levels;
     tree_->Preorder(root, levels);
@@ -838,7 +859,6 @@ void Run::ScheduleTree(TreeIndex root) {
       snapshot_->RevertTo(mark);
       return r;
     };
-    std::string post;
     if (PreemptForGroup(root, todo, simulate, &post)) {
       queue_.ForgetInFlightEvents();  // the retry sees the victims gone
       preemption_retry_ = true;
@@ -893,7 +913,7 @@ void Run::ScheduleTree(TreeIndex root) {
         pending_message_[p] = framework_->Diagnose(pods_[p]);
       }
     }
-    if (!a.unplaced.empty()) queue_.AddUnschedulable(GroupUnit(root), GroupRejectors(root));
+    RequeueLeftover(root, a.placed.size(), a.unplaced.size());
     return;
   }
   // Upstream fails every pod of the hierarchy with the root's status; each level's condition
@@ -904,14 +924,38 @@ void Run::ScheduleTree(TreeIndex root) {
                      !o.message.empty();
     SetTreeCondition(t, false, api::kReasonUnschedulable, own ? o.message : a.message);
   }
+  // A retry of the members left after the tree was scheduled (RequeueLeftover) that placed
+  // nothing: each pod keeps the reason its last cycle diagnosed at its own level (the FitError
+  // over every node, a sub-group's quorum), with this attempt's PostFilter message, rather than
+  // the root's bare "no pods were schedulable".
+  const bool leftover_retry = TreeInitiallyScheduled(root);
   for (TreeIndex t : a.groups) {
     for (PodIndex p : tree_->node(t).members) {
       if (pods_[p].node != kNoNode || gated_[p]) continue;
       pending_reason_[p] = "Unschedulable";
-      pending_message_[p] = a.message;
+      std::string& message = pending_message_[p];
+      if (!leftover_retry || message.empty()) {
+        message = a.message;
+        continue;
+      }
+      const size_t cut = message.find(std::string(". ") + preemption::kPodGroupPreemptionPrefix);
+      if (cut != std::string::npos) message.resize(cut + 1);
+      if (!post.empty()) message = WithGroupPreemption(std::move(message), post);
     }
   }
   queue_.AddUnschedulable(GroupUnit(root), GroupRejectors(root));
+}
+
+bool Run::TreeInitiallyScheduled(TreeIndex t) const {
+  const auto pg_count = static_cast<TreeIndex>(groups_.size());
+  const bool composite = t >= pg_count;
+  const std::vector<api::Condition>& conditions =
+      composite ? composite_conditions_[t - pg_count] : groups_[t].conditions;
+  const std::string_view type =
+      composite ? api::kCompositePodGroupInitiallyScheduled : api::kPodGroupInitiallyScheduled;
+  return std::any_of(conditions.begin(), conditions.end(), [&](const api::Condition& c) {
+    return c.type == type && c.status == "True";
+  });
 }
 
 bool Run::PreemptForBarePod(PodIndex p, std::string* message) {
@@ -1062,6 +1106,27 @@ ScheduleResult Run::Execute() {
   return Assemble();
 }
 
+std::string_view Run::LeftoverRetryNote(PodIndex p) const {
+  const TreeIndex leaf = pods_[p].group;
+  if (leaf == kNoGroup || pending_reason_[p] != "Unschedulable") return {};
+  const TreeIndex root = tree_->node(leaf).root;
+  if (root < 0 || !TreeInitiallyScheduled(root)) return {};
+  switch (queue_.StateOf(QueuedUnit{true, root})) {
+    case UnitQueueState::kUnschedulable:
+      return "No retry pending: the group is scheduled and these members wait for a cluster "
+             "event that may help (upstream also retries them after backoff, with the same "
+             "result while nothing changes).";
+    case UnitQueueState::kBackoff:
+      return "Retry pending: after backoff.";
+    case UnitQueueState::kActive:
+      return "Retry pending.";
+    case UnitQueueState::kGated:
+      return "No retry pending: held at PreEnqueue.";
+    default:
+      return {};
+  }
+}
+
 ScheduleResult Run::Assemble() const {
   ScheduleResult r;
   // Bindings and pending pods by pod key (keys are unique): the indices are ordered with mostly
@@ -1096,9 +1161,16 @@ ScheduleResult Run::Assemble() const {
   r.pending.reserve(pending.size());
   for (int32_t i : pending_order) {
     const int32_t p = pending[i];
+    std::string message = pending_message_[p];
+    const std::string_view retry = LeftoverRetryNote(p);
+    if (!retry.empty()) {
+      if (!message.empty() && message.back() != '.') message += '.';
+      message += ' ';
+      message += retry;
+    }
     r.pending.push_back({std::move(keys[i]),
                          pending_reason_[p].empty() ? "Unschedulable" : pending_reason_[p],
-                         pending_message_[p]});
+                         std::move(message)});
   }
   // Evictions by pod (a pod is evicted at most once; ties would keep eviction order).
   std::vector<int32_t> eviction_order(evictions_.size());

@@ -423,5 +423,63 @@ TEST(SchedulerQueueTest, UnhelpedAffinityPodStaysPendingAndRunEnds) {
   EXPECT_EQ(r.bindings.size(), 2u);
 }
 
+// Issue 20 A.1: a gang whose quorum is met in one cycle with more members than fit binds the
+// quorum, and the members left go straight back to the active queue (upstream
+// AddAttemptedPodGroupIfNeeded with a Success status), so their next attempt, preemption
+// included, starts at once: minCount 2 of 4, room for 2, two lower-priority pods hold the rest.
+api::ObjectSet LeftoverCase(int32_t blocker_priority) {
+  api::ObjectSet in = OneNode(4000);
+  in.pod_groups.push_back(MakePodGroup().Name("pg").MinCount(2).Obj());
+  in.pod_groups.back().priority = 100;
+  for (int i = 0; i < 4; ++i) {
+    in.pods.push_back(MakePod()
+                          .Name("pg-" + std::to_string(i))
+                          .Group("pg")
+                          .Priority(100)
+                          .Req({{"cpu", 1000}})
+                          .Obj());
+  }
+  for (int i = 0; i < 2; ++i) {
+    in.pods.push_back(MakePod()
+                          .Name("low-" + std::to_string(i))
+                          .Priority(blocker_priority)
+                          .Req({{"cpu", 1000}})
+                          .Node("n1")
+                          .Obj());
+  }
+  return in;
+}
+
+TEST(SchedulerQueueTest, LeftoverGangMembersPreemptAtOnce) {
+  const ScheduleResult r = Schedule(LeftoverCase(0), Verified());
+  EXPECT_THAT(r.pending, IsEmpty());
+  EXPECT_EQ(r.bindings.size(), 4u);
+  ASSERT_EQ(r.evictions.size(), 2u);
+  for (const auto& e : r.evictions) {
+    EXPECT_THAT(e.pod, HasSubstr("default/low-"));
+    EXPECT_EQ(e.preemptor, "PodGroup default/pg");
+  }
+  const GroupResult* g = GroupOf(r, "PodGroup", "default/pg");
+  ASSERT_NE(g, nullptr);
+  EXPECT_EQ(g->scheduled, 4);
+}
+
+// No lower-priority victims: the leftovers were retried (the PostFilter ran) and stay pending,
+// and their message says that no further attempt is pending.
+TEST(SchedulerQueueTest, LeftoverMessageSaysWhetherARetryIsComing) {
+  const ScheduleResult r = Schedule(LeftoverCase(200), Verified());
+  EXPECT_EQ(r.bindings.size(), 2u);
+  EXPECT_THAT(r.evictions, IsEmpty());
+  ASSERT_EQ(r.pending.size(), 2u);
+  for (const auto& p : r.pending) {
+    EXPECT_EQ(p.reason, "Unschedulable");
+    EXPECT_THAT(p.message, HasSubstr("pod group preemption: No preemption victims found"));
+    EXPECT_THAT(p.message, HasSubstr("No retry pending: the group is scheduled"));
+  }
+  const api::Condition* c = ConditionOf(r, "PodGroup", "default/pg");
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(c->status, "True");
+}
+
 }  // namespace
 }  // namespace wasched::sched

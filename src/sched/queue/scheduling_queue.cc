@@ -131,6 +131,26 @@ void SchedulingQueue::Done(const QueuedUnit& unit) {
   }
 }
 
+void SchedulingQueue::RequeueLeftover(const QueuedUnit& unit) {
+  Entry& e = EntryOf(IdOf(unit));
+  if (e.state == UnitQueueState::kBackoff) backoff_.erase({ExpiryOf(e), IdOf(unit)});
+  LeaveActive(e);
+  e.unit = unit;
+  e.attempts = 0;
+  e.rejectors = kRejectorNone;
+  if (in_flight_ == IdOf(unit)) {
+    in_flight_.reset();
+    in_flight_events_.clear();
+  }
+  if (pre_enqueue_ && !pre_enqueue_(unit)) {
+    e.rejectors = kRejectorGang;
+    e.timestamp = clock_->Now();
+    SetState(e, UnitQueueState::kGated);
+    return;
+  }
+  ToActive(e);
+}
+
 void SchedulingQueue::AddUnschedulable(const QueuedUnit& unit, uint32_t rejectors) {
   Entry& e = EntryOf(IdOf(unit));
   LeaveActive(e);

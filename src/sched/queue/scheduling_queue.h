@@ -90,6 +90,12 @@ class SchedulingQueue {
   [[nodiscard]] std::optional<QueuedUnit> Pop();
   // Done: the in-flight unit finished (bound): forget it. O(log n).
   void Done(const QueuedUnit& unit);
+  // RequeueLeftover: the in-flight group unit was scheduled (its quorum met, some pods bound) but
+  // members are left: it goes straight back to active, no backoff, its failure counters reset
+  // and its place kept (upstream AddAttemptedPodGroupIfNeeded with a Success status:
+  // requeueWithoutBackoff, preserveTimestamp, UnschedulableCount = 0; KEP-4671, spec §4.3), so the
+  // next attempt, preemption included, starts at once. PreEnqueue runs (moveToActiveQ). O(log n).
+  void RequeueLeftover(const QueuedUnit& unit);
   // AddUnschedulable: the in-flight unit failed; `rejectors` (Rejector bits) say who rejected
   // it — kRejectorNone (the default) means "by the unit's kind": a group unit was rejected by
   // GangScheduling (quorum) and the Filter plugins, a bare pod by the Filter plugins.
