@@ -513,7 +513,10 @@ const std::map<std::string, Check>& Checks() {
          std::set<std::string> devices;
          for (int g = 0; g < 2; ++g) {
            const sched::ClaimAllocation& a = o.result.allocations[static_cast<size_t>(g)];
-           EXPECT_EQ(a.claim, ns + "group-" + std::to_string(g + 1) + "-gpu");
+           // The controller's generateName "<group>-<entry>-" plus 5 derived characters.
+           const std::string base = ns + "group-" + std::to_string(g + 1) + "-gpu-";
+           EXPECT_THAT(a.claim, StartsWith(base));
+           EXPECT_EQ(a.claim.size(), base.size() + 5);
            EXPECT_EQ(a.owner, "PodGroup " + ns + "group-" + std::to_string(g + 1));
            ASSERT_EQ(a.devices.size(), 1u);
            devices.insert(a.devices[0].device);
@@ -536,7 +539,7 @@ const std::map<std::string, Check>& Checks() {
          ExpectPendingWith(o, Names({"gang-b-0", "gang-b-1"}), "Unschedulable",
                            "resourceclaim not available on the node");
          ASSERT_EQ(o.result.allocations.size(), 1u);
-         EXPECT_EQ(o.result.allocations[0].claim, "default/gang-a-gpu");
+         EXPECT_THAT(o.result.allocations[0].claim, StartsWith("default/gang-a-gpu-"));
          ASSERT_EQ(o.result.allocations[0].devices.size(), 1u);
          EXPECT_EQ(o.result.allocations[0].devices[0].pool, "gpu-big");
        }},
