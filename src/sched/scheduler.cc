@@ -45,6 +45,13 @@ std::string WithGroupPreemption(std::string message, const std::string& post) {
   return message + " " + preemption::kPodGroupPreemptionPrefix + post;
 }
 
+// HeldByEndedMember: upstream's quorum hold of a gang one of whose members ended after it was
+// scheduled, as `--gang-satisfaction upstream` reports it.
+std::string HeldByEndedMember(const std::string& message) {
+  return "held: " + message +
+         "; a member ended after the group was scheduled, upstream issue kubernetes#142330";
+}
+
 // GroupState: one PodGroup during the run.
 struct GroupState {
   const api::PodGroup* pod_group = nullptr;
@@ -149,6 +156,13 @@ class Run {
   [[nodiscard]] std::string_view LeftoverRetryNote(PodIndex p) const;
   // TreeInitiallyScheduled: tree node t's *InitiallyScheduled condition is True.
   [[nodiscard]] bool TreeInitiallyScheduled(TreeIndex t) const;
+  // SatisfiedOnce: PodGroup t counts as having its quorum because it was scheduled once
+  // (GangSatisfaction::kOnceScheduled).
+  [[nodiscard]] bool SatisfiedOnce(TreeIndex t) const;
+  // MemberEndedAfterScheduled: upstream mode, PodGroup t is initially scheduled and a member of
+  // it ended (Succeeded / Failed in the input) or was evicted in this run: a quorum hold is then
+  // kubernetes/kubernetes#142330. O(members).
+  [[nodiscard]] bool MemberEndedAfterScheduled(TreeIndex t) const;
   ScheduleResult Assemble() const;
 
   const api::ObjectSet& objects_;
@@ -189,6 +203,7 @@ class Run {
   std::vector<int32_t> pre_enqueue_count_;
   std::vector<char> pre_enqueue_ready_;
   std::vector<TreeIndex> hint_scratch_;  // PodDependentHint's preorder
+  std::vector<int32_t> ended_members_;   // per PodGroup: members Succeeded / Failed in the input
 };
 
 void Run::BuildCache() {
@@ -322,6 +337,13 @@ void Run::BuildGroups() {
     composite_conditions_.push_back(cpg.conditions);
     composite_priority_.push_back(priorities.Resolve(cpg.priority, cpg.priority_class_name));
   }
+  // Members that ended (Succeeded / Failed: not in pods_) per PodGroup (issue 20 A.2).
+  ended_members_.assign(objects_.pod_groups.size(), 0);
+  for (const api::Pod& pod : objects_.pods) {
+    if (!pod.pod_group_name || (pod.phase != "Succeeded" && pod.phase != "Failed")) continue;
+    const TreeIndex leaf = tree_->FindPodGroup(pod.meta.namespace_, *pod.pod_group_name);
+    if (leaf >= 0 && !tree_->node(leaf).is_composite) ++ended_members_[static_cast<size_t>(leaf)];
+  }
   const api::Pod* last_pod = nullptr;  // the last pod whose PodGroup was looked up
   TreeIndex last_leaf = kNoTreeNode;
   for (size_t p = 0; p < pods_.size(); ++p) {
@@ -401,9 +423,13 @@ bool Run::PreEnqueueRoot(TreeIndex root) {
     } else {
       for (PodIndex p : n.members) count[*it] += gated_[p] ? 0 : 1;
     }
-    ready[*it] = count[*it] >= n.quorum ? 1 : 0;
+    // --gang-satisfaction once-scheduled: a PodGroup scheduled once needs one pod.
+    const int32_t quorum = SatisfiedOnce(*it) ? std::min(n.quorum, 1) : n.quorum;
+    ready[*it] = count[*it] >= quorum ? 1 : 0;
   }
   if (ready[root]) return true;
+  bool ended = false;  // a leaf held for quorum lost a member after it was scheduled
+  for (TreeIndex t : order) ended = ended || (!ready[t] && MemberEndedAfterScheduled(t));
   const GroupTreeNode& r = tree_->node(root);
   std::string message;
   if (r.is_composite) {
@@ -418,6 +444,7 @@ bool Run::PreEnqueueRoot(TreeIndex root) {
             .Message(),
         count[root], gs.min_count);
   }
+  if (ended) message = HeldByEndedMember(message);
   HoldTree(root, "SchedulingGated", message);
   return false;
 }
@@ -783,8 +810,10 @@ void Run::ScheduleGroup(TreeIndex root) {
   }
 
   GroupState& g = groups_[root];
+  // --gang-satisfaction once-scheduled: a PodGroup scheduled once places its pods one by one.
+  const int32_t min_count = SatisfiedOnce(root) ? std::min(g.min_count, 1) : g.min_count;
   PodGroupAlgorithm algorithm(*framework_, *snapshot_, pods_);
-  GroupAttempt a = algorithm.Run(todo, scheduled, g.min_count);
+  GroupAttempt a = algorithm.Run(todo, scheduled, min_count);
   if (a.code == Code::kSuccess) {
     snapshot_->Commit();
     for (PodIndex p : a.placed) Bind(p);
@@ -804,7 +833,7 @@ void Run::ScheduleGroup(TreeIndex root) {
       preemption::SimulationResult r;
       const size_t mark = snapshot_->Mark();
       PodGroupAlgorithm again(*framework_, *snapshot_, pods_);
-      GroupAttempt s = again.Run(todo, scheduled, g.min_count);
+      GroupAttempt s = again.Run(todo, scheduled, min_count);
       if (s.code != Code::kSuccess) {
         r.status = Status(s.code, {GroupFailureMessage(
                                       s, g.key, scheduled,
@@ -827,6 +856,9 @@ void Run::ScheduleGroup(TreeIndex root) {
   std::string group_message = GroupFailureMessage(
       a, g.key, scheduled, static_cast<int32_t>(todo.size()) + scheduled, g.min_count);
   if (!post.empty()) group_message = WithGroupPreemption(std::move(group_message), post);
+  if (a.code == Code::kUnschedulable && MemberEndedAfterScheduled(root)) {
+    group_message = HeldByEndedMember(group_message);
+  }
   for (PodIndex p : todo) {
     pending_reason_[p] = "Unschedulable";
     pending_message_[p] = group_message;
@@ -946,6 +978,21 @@ void Run::ScheduleTree(TreeIndex root) {
   queue_.AddUnschedulable(GroupUnit(root), GroupRejectors(root));
 }
 
+bool Run::SatisfiedOnce(TreeIndex t) const {
+  return options_.gang_satisfaction == GangSatisfaction::kOnceScheduled &&
+         !tree_->node(t).is_composite && TreeInitiallyScheduled(t);
+}
+
+bool Run::MemberEndedAfterScheduled(TreeIndex t) const {
+  if (options_.gang_satisfaction != GangSatisfaction::kUpstream || tree_->node(t).is_composite ||
+      !TreeInitiallyScheduled(t)) {
+    return false;
+  }
+  if (ended_members_[static_cast<size_t>(t)] > 0) return true;
+  const std::vector<PodIndex>& members = tree_->node(t).members;
+  return std::any_of(members.begin(), members.end(), [&](PodIndex p) { return evicted_[p]; });
+}
+
 bool Run::TreeInitiallyScheduled(TreeIndex t) const {
   const auto pg_count = static_cast<TreeIndex>(groups_.size());
   const bool composite = t >= pg_count;
@@ -1038,8 +1085,11 @@ void Run::ApplyEvictions(const preemption::Outcome& outcome, const preemption::P
 }
 
 void Run::Verify() const {
+  std::vector<char> once(static_cast<size_t>(tree_->size()), 0);
+  for (TreeIndex t = 0; t < tree_->size(); ++t) once[static_cast<size_t>(t)] = SatisfiedOnce(t) ? 1 : 0;
   const verify::RunView view{*nodes_,   resources_, pods_,       *tree_,
-                             bound_now_, evicted_,   bind_count_, overcommitted_at_input_};
+                             bound_now_, evicted_,   bind_count_, overcommitted_at_input_,
+                             once};
   std::vector<std::string> violations;
   verify::CheckRun(view, violations);
   for (const verify::DomainSumsView& sums : tree_algorithm_->CachedDomainSums()) {
@@ -1109,6 +1159,8 @@ ScheduleResult Run::Execute() {
 std::string_view Run::LeftoverRetryNote(PodIndex p) const {
   const TreeIndex leaf = pods_[p].group;
   if (leaf == kNoGroup || pending_reason_[p] != "Unschedulable") return {};
+  // A quorum hold of a gang that lost a member (HeldByEndedMember) already says what it waits for.
+  if (pending_message_[p].rfind("held: ", 0) == 0) return {};
   const TreeIndex root = tree_->node(leaf).root;
   if (root < 0 || !TreeInitiallyScheduled(root)) return {};
   switch (queue_.StateOf(QueuedUnit{true, root})) {

@@ -481,5 +481,89 @@ TEST(SchedulerQueueTest, LeftoverMessageSaysWhetherARetryIsComing) {
   EXPECT_EQ(c->status, "True");
 }
 
+// Issue 20 A.2: a gang scheduled once whose members ended (Failed) has replacements pending.
+// `ended` members Failed, `running` on n1, `pending` replacements; n1 has room for `room` more.
+api::ObjectSet EndedMembersCase(int ended, int running, int pending, int64_t room) {
+  api::ObjectSet in = OneNode(1000 * (running + room));
+  in.pod_groups.push_back(MakePodGroup()
+                              .Name("pg")
+                              .MinCount(3)
+                              .Condition(api::kPodGroupInitiallyScheduled, "True",
+                                         api::kReasonScheduled, "")
+                              .Obj());
+  auto member = [&](const std::string& name) {
+    return MakePod().Name(name).Group("pg").Req({{"cpu", 1000}});
+  };
+  for (int i = 0; i < ended; ++i) in.pods.push_back(member("e" + std::to_string(i)).Phase("Failed").Obj());
+  for (int i = 0; i < running; ++i) in.pods.push_back(member("r" + std::to_string(i)).Node("n1").Obj());
+  for (int i = 0; i < pending; ++i) in.pods.push_back(member("x" + std::to_string(i)).Obj());
+  return in;
+}
+
+SchedulerOptions OnceScheduled() {
+  SchedulerOptions o = Verified();
+  o.gang_satisfaction = GangSatisfaction::kOnceScheduled;
+  return o;
+}
+
+// Upstream (default): 1 running + 1 replacement < minCount 3: PreEnqueue holds the replacement,
+// and its message names the upstream issue. once-scheduled: the replacement binds.
+TEST(SchedulerQueueTest, ReplacementOfEndedMemberHeldAtPreEnqueueUpstream) {
+  const api::ObjectSet in = EndedMembersCase(/*ended=*/2, /*running=*/1, /*pending=*/1, /*room=*/2);
+  const ScheduleResult up = Schedule(in, Verified());
+  EXPECT_THAT(up.bindings, IsEmpty());
+  const PendingPod* x = PendingOf(up, "default/x0");
+  ASSERT_NE(x, nullptr);
+  EXPECT_EQ(x->reason, "SchedulingGated");
+  EXPECT_EQ(x->message,
+            "held: waiting for minCount pods from a gang to appear in scheduling queue (2 of "
+            "minCount 3 pods exist); a member ended after the group was scheduled, upstream "
+            "issue kubernetes#142330");
+
+  const ScheduleResult once = Schedule(in, OnceScheduled());
+  EXPECT_THAT(once.pending, IsEmpty());
+  ASSERT_EQ(once.bindings.size(), 1u);
+  EXPECT_EQ(once.bindings[0].pod, "default/x0");
+}
+
+// Enough pods exist (1 running + 2 replacements = 3) but room for one only: upstream's cycle
+// places nothing (2 of 3 fit) and says why; once-scheduled binds one and leaves the other
+// pending with the retry note.
+TEST(SchedulerQueueTest, ReplacementsOfEndedMemberScheduleOneByOneOnceScheduled) {
+  const api::ObjectSet in = EndedMembersCase(/*ended=*/1, /*running=*/1, /*pending=*/2, /*room=*/1);
+  const ScheduleResult up = Schedule(in, Verified());
+  EXPECT_THAT(up.bindings, IsEmpty());
+  ASSERT_EQ(up.pending.size(), 2u);
+  for (const auto& p : up.pending) {
+    EXPECT_THAT(p.message, ::testing::StartsWith("held: "));
+    EXPECT_THAT(p.message, HasSubstr("2 of 3 pods fit, minCount 3"));
+    EXPECT_THAT(p.message, ::testing::EndsWith(
+                               "; a member ended after the group was scheduled, upstream issue "
+                               "kubernetes#142330"));
+  }
+
+  const ScheduleResult once = Schedule(in, OnceScheduled());
+  ASSERT_EQ(once.bindings.size(), 1u);
+  EXPECT_EQ(once.bindings[0].pod, "default/x0");
+  const PendingPod* x1 = PendingOf(once, "default/x1");
+  ASSERT_NE(x1, nullptr);
+  EXPECT_THAT(x1->message, HasSubstr("No retry pending"));
+  EXPECT_THAT(x1->message, ::testing::Not(HasSubstr("kubernetes#142330")));
+}
+
+// A gang never scheduled keeps its quorum under once-scheduled too, and a held gang without an
+// ended member gets no "held:" note upstream.
+TEST(SchedulerQueueTest, OnceScheduledNeedsAFirstSchedule) {
+  api::ObjectSet in = OneNode(4000);
+  in.pod_groups.push_back(MakePodGroup().Name("pg").MinCount(3).Obj());
+  AddPods(in, "pg", 2);
+  for (const SchedulerOptions& o : {Verified(), OnceScheduled()}) {
+    const ScheduleResult r = Schedule(in, o);
+    EXPECT_THAT(r.bindings, IsEmpty());
+    ASSERT_EQ(r.pending.size(), 2u);
+    EXPECT_THAT(r.pending[0].message, ::testing::StartsWith("waiting for minCount pods"));
+  }
+}
+
 }  // namespace
 }  // namespace wasched::sched
