@@ -103,10 +103,10 @@ class SchedulingQueue {
   // the unschedulable pool. Timestamp = now. O(log n + in-flight events).
   void AddUnschedulable(const QueuedUnit& unit, uint32_t rejectors = kRejectorNone);
   // OnEvent: evaluates the hints of every parked (pool, gated) unit; kQueue moves it on. While
-  // a unit is in flight the event is also kept for it. O(parked · log n); a kAssignedPodAdd
-  // (emitted for every binding) walks only the units a pod-dependent plugin rejected, the only
-  // parked ones whose hint can say kQueue for it (a gang unit's own members bind only in its own
-  // cycle, while it is in flight). O(those · hint).
+  // a unit is in flight the event is also kept for it (not the in-flight group's own bindings).
+  // O(parked · log n); a kAssignedPodAdd (emitted for every binding) walks only the units a
+  // pod-dependent plugin rejected plus the group unit of the event's root (GangScheduling's
+  // hint), the only parked ones whose hint can say kQueue for it. O(those · hint).
   void OnEvent(const ClusterEvent& event);
   // ForgetInFlightEvents: the in-flight unit is attempted again within its cycle (the scheduler
   // re-runs a preemptor at once after deleting its victims), so that attempt sees every event
