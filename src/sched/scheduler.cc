@@ -557,7 +557,7 @@ void Run::Bind(PodIndex p) {
   const TreeIndex g = pods_[p].group;
   ClusterEvent added{EventKind::kAssignedPodAdd, g == kNoGroup ? -1 : tree_->node(g).root};
   added.pod = p;
-  queue_.OnEvent(added);
+  queue_.OnAssignedPodAdd(added);
 }
 
 void Run::RequeueLeftover(TreeIndex root, size_t placed, size_t unplaced) {

@@ -108,6 +108,18 @@ class SchedulingQueue {
   // pod-dependent plugin rejected plus the group unit of the event's root (GangScheduling's
   // hint), the only parked ones whose hint can say kQueue for it. O(those · hint).
   void OnEvent(const ClusterEvent& event);
+  // OnAssignedPodAdd: OnEvent for a kAssignedPodAdd, inline and O(1) when nothing can react: no
+  // unit rejected by a pod-dependent plugin is parked and the pod is a member of the in-flight
+  // group (the scheduler binds a gang's members inside its cycle) or nothing is parked at all
+  // and nothing is in flight.
+  void OnAssignedPodAdd(const ClusterEvent& event) {
+    if (pod_dependent_parked_.empty() &&
+        ((in_flight_ && in_flight_->first && event.root == in_flight_->second) ||
+         (parked_.empty() && !in_flight_))) {
+      return;
+    }
+    OnEvent(event);
+  }
   // ForgetInFlightEvents: the in-flight unit is attempted again within its cycle (the scheduler
   // re-runs a preemptor at once after deleting its victims), so that attempt sees every event
   // kept so far: none of them may send it to backoff when it fails again. O(1).
