@@ -217,10 +217,7 @@ void SchedulingQueue::MoveOn(Entry& e) {
 }
 
 void SchedulingQueue::OnEvent(const ClusterEvent& event) {
-  // The in-flight group's own bindings are not events for its own requeue (upstream
-  // AddAttemptedPodGroupIfNeeded replays no in-flight events).
-  const bool own_binding = event.kind == EventKind::kAssignedPodAdd && in_flight_ &&
-                           in_flight_->first && event.root == in_flight_->second;
+  const bool own_binding = OwnBinding(event);
   if (in_flight_ && !own_binding) in_flight_events_.push_back(event);
   auto visit = [&](Entry& e) {
     if (Worth(e, event)) MoveOn(e);

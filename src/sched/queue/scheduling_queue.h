@@ -109,13 +109,10 @@ class SchedulingQueue {
   // hint), the only parked ones whose hint can say kQueue for it. O(those · hint).
   void OnEvent(const ClusterEvent& event);
   // OnAssignedPodAdd: OnEvent for a kAssignedPodAdd, inline and O(1) when nothing can react: no
-  // unit rejected by a pod-dependent plugin is parked and the pod is a member of the in-flight
-  // group (the scheduler binds a gang's members inside its cycle) or nothing is parked at all
-  // and nothing is in flight.
+  // unit rejected by a pod-dependent plugin is parked and the pod is the in-flight unit itself
+  // or a member of the in-flight group (their own bindings), or nothing is parked or in flight.
   void OnAssignedPodAdd(const ClusterEvent& event) {
-    if (pod_dependent_parked_.empty() &&
-        ((in_flight_ && in_flight_->first && event.root == in_flight_->second) ||
-         (parked_.empty() && !in_flight_))) {
+    if (pod_dependent_parked_.empty() && (OwnBinding(event) || (parked_.empty() && !in_flight_))) {
       return;
     }
     OnEvent(event);
@@ -176,6 +173,13 @@ class SchedulingQueue {
     bool operator()(const HeapItem& a, const HeapItem& b) const { return Less{}(b.unit, a.unit); }
   };
   static UnitId IdOf(const QueuedUnit& u) { return {u.is_group, u.index}; }
+  // OwnBinding: `event` is a kAssignedPodAdd of the in-flight unit's own pod (a bare pod) or of a
+  // member of the in-flight group's hierarchy: never an event for that unit's requeue (upstream
+  // AddAttemptedPodGroupIfNeeded replays no in-flight events; a bound pod is done).
+  [[nodiscard]] bool OwnBinding(const ClusterEvent& event) const {
+    return event.kind == EventKind::kAssignedPodAdd && in_flight_ &&
+           (in_flight_->first ? event.root == in_flight_->second : event.pod == in_flight_->second);
+  }
   [[nodiscard]] Duration ExpiryOf(const Entry& e) const;
   [[nodiscard]] bool Worth(const Entry& e, const ClusterEvent& event) const;
   // MoveOn: a parked entry a hint released: gated → PreEnqueue → active | stays gated;
