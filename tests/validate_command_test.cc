@@ -247,8 +247,8 @@ TEST(ValidateCommandTest, BasicPodGroupShowsBasicAndPerPodResults) {
   EXPECT_THAT(table.out, ::testing::MatchesRegex(
                              "PodGroup default/etl-[a-z0-9-]+  scheduled 1 \\(basic\\)  "
                              "PodGroupInitiallyScheduled=True Scheduled\n"
-                             "  default/etl-[a-z0-9]+  PENDING  Unschedulable: 0/1 nodes are "
-                             "available: 1 Insufficient cpu.\n"
+                             "  default/etl-[a-z0-9]+  PENDING  Unschedulable: [^\n]*0/1 "
+                             "nodes are available: 1 Insufficient cpu\\.[^\n]*\n"
                              "  default/etl-[a-z0-9]+  n1\n\n1 bound, 1 pending\n"));
   EXPECT_THAT(table.out, Not(HasSubstr("minCount")));
   const test::CommandResult json =

@@ -33,7 +33,18 @@ struct CommonFlags {
   std::string output = "table";
   std::vector<std::string> feature_gates;
   std::string scoring_strategy = "LeastAllocated";
+  std::string gang_satisfaction = "upstream";
 };
+
+// AddGangSatisfactionFlag: `--gang-satisfaction upstream|once-scheduled` (issue 20 A.2).
+void AddGangSatisfactionFlag(CLI::App* cmd, CommonFlags* flags) {
+  cmd->add_option("--gang-satisfaction", flags->gang_satisfaction,
+                  "When a gang has its quorum: upstream (the members that exist now, as "
+                  "kube-scheduler v1.37.2) or once-scheduled (a PodGroup once scheduled stays "
+                  "satisfied, so replacements of ended members schedule one by one)")
+      ->check(CLI::IsMember({"upstream", "once-scheduled"}))
+      ->capture_default_str();
+}
 
 void AddCommonFlags(CLI::App* cmd, CommonFlags* flags) {
   AddControllerFlags(cmd, &flags->controllers);
@@ -51,6 +62,7 @@ void AddCommonFlags(CLI::App* cmd, CommonFlags* flags) {
                   "NodeResourcesFit scoring: LeastAllocated (spread) or MostAllocated (pack)")
       ->check(CLI::IsMember({"LeastAllocated", "MostAllocated"}))
       ->capture_default_str();
+  AddGangSatisfactionFlag(cmd, flags);
 }
 
 // JoinGateSpecs: every --feature-gates occurrence as one comma-separated list (later wins).
@@ -72,6 +84,9 @@ tl::expected<ScheduleOptions, std::string> ToScheduleOptions(const CommonFlags& 
   auto scoring = ParseScoringStrategy(flags.scoring_strategy);
   if (!scoring) return tl::unexpected(scoring.error());
   options.scheduler.scoring = *scoring;
+  auto satisfaction = ParseGangSatisfaction(flags.gang_satisfaction);
+  if (!satisfaction) return tl::unexpected(satisfaction.error());
+  options.scheduler.gang_satisfaction = *satisfaction;
   options.controllers = flags.controllers;
   auto load = ToLoadOptions(flags.load);
   if (!load) return tl::unexpected(load.error());
@@ -155,6 +170,7 @@ int RunParsed(int argc, const char* const* argv, std::istream& in, std::ostream&
                       "NodeResourcesFit scoring: LeastAllocated or MostAllocated")
       ->check(CLI::IsMember({"LeastAllocated", "MostAllocated"}));
   AddLoadFlags(explain, &explain_flags.load);
+  AddGangSatisfactionFlag(explain, &explain_flags);
 
   CLI::App* validate = app.add_subcommand(
       "validate", "Check manifests and report every error found (the report goes to stdout)");

@@ -76,6 +76,7 @@ TEST(AppTest, UsageErrorsExitTwo) {
            {"schedule", "-f", "-", "--bogus"},
            {"schedule", "-f", "-", "-o", "xml"},
            {"schedule", "-f", "-", "--scoring-strategy", "Random"},
+           {"schedule", "-f", "-", "--gang-satisfaction", "eventually"},
        }) {
     Outcome o = RunCli(args, kCluster);
     EXPECT_EQ(o.code, 2) << ::testing::PrintToString(args);
@@ -131,6 +132,37 @@ TEST(AppTest, ExplainTellsOnePodsAndOneGroupsStory) {
   EXPECT_EQ(missing.code, 1);
   EXPECT_THAT(missing.out, IsEmpty());
   EXPECT_EQ(missing.err, "error: pod default/nope not found in the input\n");
+}
+
+// Issue 20 A.2: a gang scheduled once (condition True) with one member Failed and its
+// replacement pending: upstream holds the replacement (1 running + 1 pending < minCount 3) and
+// says why; --gang-satisfaction once-scheduled binds it.
+TEST(AppTest, GangSatisfactionFlagReachesTheScheduler) {
+  const std::string input = R"(apiVersion: v1
+kind: Node
+metadata: {name: n1}
+status: {allocatable: {cpu: "4", pods: "110"}}
+---
+apiVersion: scheduling.k8s.io/v1beta1
+kind: PodGroup
+metadata: {name: pg}
+spec:
+  schedulingPolicy: {gang: {minCount: 3}}
+status:
+  conditions:
+  - {type: PodGroupInitiallyScheduled, status: "True", reason: Scheduled, message: "", lastTransitionTime: "2026-01-01T00:00:00Z"}
+)" + Pod("a", "1", "  nodeName: n1\n" + kGroupSpec) +
+                            Pod("b", "1", kGroupSpec) + Pod("c", "1", kGroupSpec) +
+                            "status: {phase: Failed}\n" + Pod("d", "1", kGroupSpec) +
+                            "status: {phase: Failed}\n";
+  Outcome up = RunCli({"schedule", "-f", "-", "-o", "json"}, input);
+  ASSERT_EQ(up.code, 0) << up.err;
+  EXPECT_THAT(up.out, ::testing::HasSubstr("upstream issue kubernetes#142330"));
+  Outcome once =
+      RunCli({"schedule", "-f", "-", "-o", "json", "--gang-satisfaction", "once-scheduled"}, input);
+  ASSERT_EQ(once.code, 0) << once.err;
+  EXPECT_THAT(once.out, ::testing::HasSubstr("\"pod\": \"default/b\""));
+  EXPECT_THAT(once.out, ::testing::Not(::testing::HasSubstr("kubernetes#142330")));
 }
 
 TEST(AppTest, UnknownFeatureGateIsUsageError) {

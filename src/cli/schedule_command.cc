@@ -42,6 +42,13 @@ tl::expected<sched::ScoringStrategy, std::string> ParseScoringStrategy(std::stri
       "unsupported scoring strategy \"{}\": must be one of LeastAllocated, MostAllocated", text));
 }
 
+tl::expected<sched::GangSatisfaction, std::string> ParseGangSatisfaction(std::string_view text) {
+  if (text == "upstream") return sched::GangSatisfaction::kUpstream;
+  if (text == "once-scheduled") return sched::GangSatisfaction::kOnceScheduled;
+  return tl::unexpected(fmt::format(
+      "unsupported gang satisfaction \"{}\": must be one of upstream, once-scheduled", text));
+}
+
 int WriteOutput(std::ostream& out, std::ostream& err, std::string_view text, int code) {
   errno = 0;
   out << text;

@@ -4,6 +4,7 @@
 //
 //   wasched schedule -f PATH... [-o table|json|yaml] [--feature-gates K=V,...]
 //                    [--scoring-strategy LeastAllocated|MostAllocated]
+//                    [--gang-satisfaction upstream|once-scheduled]
 //
 // Pipeline: codec::LoadPaths → warnings ("warning: ...") on stderr → cli::ApplyFeatureGates (drop
 // disabled fields) → validation::ValidateForSchedule (API create validation + pre-scheduling
@@ -50,6 +51,11 @@ enum class OutputFormat { kTable, kJson, kYaml };
 
 // ParseScoringStrategy: "LeastAllocated" | "MostAllocated" (upstream ScoringStrategyType names).
 [[nodiscard]] tl::expected<sched::ScoringStrategy, std::string> ParseScoringStrategy(
+    std::string_view text);
+
+// ParseGangSatisfaction: "upstream" | "once-scheduled" (`--gang-satisfaction`, issue 20 A.2;
+// sched::GangSatisfaction).
+[[nodiscard]] tl::expected<sched::GangSatisfaction, std::string> ParseGangSatisfaction(
     std::string_view text);
 
 // WriteOutput: writes `text` to `out` and flushes it. When that fails (a full disk, a closed

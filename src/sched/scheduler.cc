@@ -25,6 +25,8 @@
 #include "sched/gang/tree_algorithm.h"
 #include "sched/plugins/dynamic_resources/dynamic_resources.h"
 #include "sched/plugins/gang_scheduling/gang_scheduling.h"
+#include "sched/plugins/inter_pod_affinity/inter_pod_affinity.h"
+#include "sched/plugins/pod_topology_spread/pod_topology_spread.h"
 #include "sched/preemption/fit_check.h"
 #include "sched/preemption/post_filter.h"
 #include "sched/queue/scheduling_queue.h"
@@ -41,6 +43,13 @@ constexpr const char* kDefaultSchedulerName = "default-scheduler";
 std::string WithGroupPreemption(std::string message, const std::string& post) {
   if (!message.empty() && message.back() != '.') message += '.';
   return message + " " + preemption::kPodGroupPreemptionPrefix + post;
+}
+
+// HeldByEndedMember: upstream's quorum hold of a gang one of whose members ended after it was
+// scheduled, as `--gang-satisfaction upstream` reports it.
+std::string HeldByEndedMember(const std::string& message) {
+  return "held: " + message +
+         "; a member ended after the group was scheduled, upstream issue kubernetes#142330";
 }
 
 // GroupState: one PodGroup during the run.
@@ -111,6 +120,19 @@ class Run {
   void SetTreeCondition(TreeIndex t, bool ok, const std::string& reason, const std::string& message);
   [[nodiscard]] int32_t TreePriority(TreeIndex t) const;
   void Bind(PodIndex p);
+  // RequeueLeftover: after a successful group cycle that placed `placed` pods and left
+  // `unplaced`: the unit goes straight back to active (SchedulingQueue::RequeueLeftover) when
+  // both are non-zero.
+  void RequeueLeftover(TreeIndex root, size_t placed, size_t unplaced);
+  // GroupRejectors: the Rejector bits of a failed group unit: GangScheduling and the Filter
+  // plugins, plus kRejectorInterPodAffinity / kRejectorPodTopologySpread when a pending member has
+  // required pod affinity terms / DoNotSchedule spread constraints. O(groups + pods of the tree).
+  [[nodiscard]] uint32_t GroupRejectors(TreeIndex root) const;
+  // PodDependentHint: the queue's PodHintFn (SchedulingQueue::SetPodHint): InterPodAffinity's and
+  // PodTopologySpread's hints for the assigned pod of `event`, over the unit's pending pods.
+  // O(pending members × terms) for a group unit, O(terms) for a pod.
+  [[nodiscard]] QueueingHint PodDependentHint(const ClusterEvent& event, const QueuedUnit& unit,
+                                              uint32_t rejectors);
   // Preemption (issue 5, spec §4.3 step 5, §6). PreemptForBarePod / PreemptForGroup: the
   // PostFilter after a failed cycle; true when victims were evicted (the caller then runs the
   // preemptor's cycle again, without a second PostFilter). Otherwise `message` gets the
@@ -128,6 +150,19 @@ class Run {
   // Verify: verification mode after each cycle (sched/verify/invariants.h); prints every
   // violation and aborts, or appends them to options_.verify_violations.
   void Verify() const;
+  // LeftoverRetryNote: for a pending member of a hierarchy whose root is already initially
+  // scheduled (a member left beyond the quorum, issue 20 A.1), whether another attempt is coming:
+  // from the queue state of its root unit at the end of the run; empty for every other pod.
+  [[nodiscard]] std::string_view LeftoverRetryNote(PodIndex p) const;
+  // TreeInitiallyScheduled: tree node t's *InitiallyScheduled condition is True.
+  [[nodiscard]] bool TreeInitiallyScheduled(TreeIndex t) const;
+  // SatisfiedOnce: PodGroup t counts as having its quorum because it was scheduled once
+  // (GangSatisfaction::kOnceScheduled).
+  [[nodiscard]] bool SatisfiedOnce(TreeIndex t) const;
+  // MemberEndedAfterScheduled: upstream mode, PodGroup t is initially scheduled and a member of
+  // it ended (Succeeded / Failed in the input) or was evicted in this run: a quorum hold is then
+  // kubernetes/kubernetes#142330. O(members).
+  [[nodiscard]] bool MemberEndedAfterScheduled(TreeIndex t) const;
   ScheduleResult Assemble() const;
 
   const api::ObjectSet& objects_;
@@ -144,7 +179,8 @@ class Run {
   std::unique_ptr<DynamicResources> dra_;  // DRA claims; nullptr when no pod has any
   std::unique_ptr<Framework> framework_;
   std::unique_ptr<Snapshot> snapshot_;
-  FakeClock fixed_clock_;  // the queue's clock unless options_.clock is set; never moves
+  FakeClock fixed_clock_;  // the queue's clock unless options_.clock is set; Execute steps it
+                           // to the next backoff expiry when the active queue drains
   SchedulingQueue queue_;
   std::vector<std::string> pending_reason_;
   std::vector<std::string> pending_message_;
@@ -166,6 +202,8 @@ class Run {
   std::vector<TreeIndex> pre_enqueue_order_;
   std::vector<int32_t> pre_enqueue_count_;
   std::vector<char> pre_enqueue_ready_;
+  std::vector<TreeIndex> hint_scratch_;  // PodDependentHint's preorder
+  std::vector<int32_t> ended_members_;   // per PodGroup: members Succeeded / Failed in the input
 };
 
 void Run::BuildCache() {
@@ -299,6 +337,13 @@ void Run::BuildGroups() {
     composite_conditions_.push_back(cpg.conditions);
     composite_priority_.push_back(priorities.Resolve(cpg.priority, cpg.priority_class_name));
   }
+  // Members that ended (Succeeded / Failed: not in pods_) per PodGroup (issue 20 A.2).
+  ended_members_.assign(objects_.pod_groups.size(), 0);
+  for (const api::Pod& pod : objects_.pods) {
+    if (!pod.pod_group_name || (pod.phase != "Succeeded" && pod.phase != "Failed")) continue;
+    const TreeIndex leaf = tree_->FindPodGroup(pod.meta.namespace_, *pod.pod_group_name);
+    if (leaf >= 0 && !tree_->node(leaf).is_composite) ++ended_members_[static_cast<size_t>(leaf)];
+  }
   const api::Pod* last_pod = nullptr;  // the last pod whose PodGroup was looked up
   TreeIndex last_leaf = kNoTreeNode;
   for (size_t p = 0; p < pods_.size(); ++p) {
@@ -378,9 +423,13 @@ bool Run::PreEnqueueRoot(TreeIndex root) {
     } else {
       for (PodIndex p : n.members) count[*it] += gated_[p] ? 0 : 1;
     }
-    ready[*it] = count[*it] >= n.quorum ? 1 : 0;
+    // --gang-satisfaction once-scheduled: a PodGroup scheduled once needs one pod.
+    const int32_t quorum = SatisfiedOnce(*it) ? std::min(n.quorum, 1) : n.quorum;
+    ready[*it] = count[*it] >= quorum ? 1 : 0;
   }
   if (ready[root]) return true;
+  bool ended = false;  // a leaf held for quorum lost a member after it was scheduled
+  for (TreeIndex t : order) ended = ended || (!ready[t] && MemberEndedAfterScheduled(t));
   const GroupTreeNode& r = tree_->node(root);
   std::string message;
   if (r.is_composite) {
@@ -395,6 +444,7 @@ bool Run::PreEnqueueRoot(TreeIndex root) {
             .Message(),
         count[root], gs.min_count);
   }
+  if (ended) message = HeldByEndedMember(message);
   HoldTree(root, "SchedulingGated", message);
   return false;
 }
@@ -420,6 +470,9 @@ void Run::EnqueueTrees() {
   queue_.SetPreEnqueue([this](const QueuedUnit& u) { return !u.is_group || PreEnqueueRoot(u.index); });
   queue_.SetGangHint([](const ClusterEvent& e, const QueuedUnit& u) {
     return plugins::GangSchedulingHint(e, u.is_group ? u.index : -1);
+  });
+  queue_.SetPodHint([this](const ClusterEvent& e, const QueuedUnit& u, uint32_t rejectors) {
+    return PodDependentHint(e, u, rejectors);
   });
   std::vector<TreeIndex> order;
   for (TreeIndex t : tree_->roots()) {
@@ -498,6 +551,75 @@ void Run::Bind(PodIndex p) {
   if (bind_count_[p] < UINT8_MAX) ++bind_count_[p];
   pending_reason_[p].clear();
   pending_message_[p].clear();
+  // The binding is an assigned-pod add for the queue (upstream: the informer's Pod/Add of an
+  // assigned pod, pkg/scheduler/eventhandlers.go addPodToCache → AssignedPodAdded): the hints
+  // of InterPodAffinity and PodTopologySpread may move pods they rejected (issue 19).
+  const TreeIndex g = pods_[p].group;
+  ClusterEvent added{EventKind::kAssignedPodAdd, g == kNoGroup ? -1 : tree_->node(g).root};
+  added.pod = p;
+  queue_.OnAssignedPodAdd(added);
+}
+
+void Run::RequeueLeftover(TreeIndex root, size_t placed, size_t unplaced) {
+  if (unplaced == 0) return;  // done: nothing left of the unit
+  if (placed == 0) {
+    // Defensive: both algorithms turn a success that placed nothing into Unschedulable; a unit
+    // that made no progress must not come straight back (the run would not end).
+    queue_.AddUnschedulable(GroupUnit(root), GroupRejectors(root));
+    return;
+  }
+  // Members beyond the quorum that did not fit are tried again at once, preemption included
+  // (upstream AddAttemptedPodGroupIfNeeded, Success): every such retry binds a pod or fails.
+  queue_.RequeueLeftover(GroupUnit(root));
+}
+
+uint32_t Run::GroupRejectors(TreeIndex root) const {
+  // A group cycle does not diagnose every member: a member with required pod affinity terms or
+  // DoNotSchedule spread constraints may have been rejected by those plugins (a superset of
+  // upstream's UnschedulablePlugins; an extra retry changes nothing when the event did not help).
+  uint32_t bits = kRejectorGang | kRejectorFilter;
+  std::vector<TreeIndex> levels;
+  tree_->Preorder(root, levels);
+  for (TreeIndex t : levels) {
+    for (PodIndex p : tree_->node(t).members) {
+      if (pods_[p].node != kNoNode || gated_[p]) continue;
+      const api::Pod& pod = *pods_[p].pod;
+      if ((pods_[p].pod_filters & kPodAffinity) != 0 && !plugins::RequiredAffinityTerms(pod).empty()) {
+        bits |= kRejectorInterPodAffinity;
+      }
+      if ((pods_[p].pod_filters & kSpread) != 0 && plugins::PodTopologySpread::HasHardConstraints(pod)) {
+        bits |= kRejectorPodTopologySpread;
+      }
+    }
+  }
+  return bits;
+}
+
+QueueingHint Run::PodDependentHint(const ClusterEvent& event, const QueuedUnit& unit,
+                                   uint32_t rejectors) {
+  // Upstream asks the hint of each plugin that rejected the pod; a group unit is worth a retry
+  // when the event helps one of its pending members.
+  if (event.pod < 0) return QueueingHint::kQueue;
+  const api::Pod& assigned = *pods_[event.pod].pod;
+  auto helps = [&](PodIndex p) {
+    const api::Pod& pod = *pods_[p].pod;
+    return ((rejectors & kRejectorInterPodAffinity) != 0 &&
+            plugins::AssignedPodMayHelp(pod, assigned)) ||
+           ((rejectors & kRejectorPodTopologySpread) != 0 &&
+            plugins::PodTopologySpread::AssignedPodMayHelp(pod, assigned));
+  };
+  if (!unit.is_group) return helps(unit.index) ? QueueingHint::kQueue : QueueingHint::kQueueSkip;
+  hint_scratch_.clear();
+  tree_->Preorder(unit.index, hint_scratch_);
+  for (TreeIndex t : hint_scratch_) {
+    for (PodIndex p : tree_->node(t).members) {
+      if (pods_[p].node != kNoNode || gated_[p]) continue;
+      if ((pods_[p].pod_filters & (kPodAffinity | kSpread)) != 0 && helps(p)) {
+        return QueueingHint::kQueue;
+      }
+    }
+  }
+  return QueueingHint::kQueueSkip;
 }
 
 void Run::ScheduleBarePod(PodIndex p) {
@@ -517,6 +639,7 @@ void Run::ScheduleBarePod(PodIndex p) {
     std::string post;
     if (!framework_->StaticallyFeasible(pods_[p].static_class).empty() && !preemption_retry_) {
       if (PreemptForBarePod(p, &post)) {
+        queue_.ForgetInFlightEvents();  // the retry sees the victims gone
         preemption_retry_ = true;
         ScheduleBarePod(p);
         preemption_retry_ = false;
@@ -527,7 +650,8 @@ void Run::ScheduleBarePod(PodIndex p) {
     if (!post.empty()) message += " " + post;
     pending_reason_[p] = "Unschedulable";
     pending_message_[p] = message;
-    queue_.AddUnschedulable({false, p, pods_[p].priority, pods_[p].creation, pods_[p].input_order});
+    queue_.AddUnschedulable({false, p, pods_[p].priority, pods_[p].creation, pods_[p].input_order},
+                            kRejectorFilter | framework_->PodDependentRejectors(pods_[p]));
     return;
   }
   snapshot_->Assume(p, n);
@@ -664,8 +788,10 @@ void Run::ScheduleGroup(TreeIndex root) {
   }
 
   GroupState& g = groups_[root];
+  // --gang-satisfaction once-scheduled: a PodGroup scheduled once places its pods one by one.
+  const int32_t min_count = SatisfiedOnce(root) ? std::min(g.min_count, 1) : g.min_count;
   PodGroupAlgorithm algorithm(*framework_, *snapshot_, pods_);
-  GroupAttempt a = algorithm.Run(todo, scheduled, g.min_count);
+  GroupAttempt a = algorithm.Run(todo, scheduled, min_count);
   if (a.code == Code::kSuccess) {
     snapshot_->Commit();
     for (PodIndex p : a.placed) Bind(p);
@@ -674,10 +800,7 @@ void Run::ScheduleGroup(TreeIndex root) {
       pending_message_[p] = framework_->Diagnose(pods_[p]);
     }
     SetGroupCondition(g, true, api::kReasonScheduled, "");
-    if (!a.unplaced.empty()) {
-      // Members beyond minCount that did not fit are requeued on their own.
-      queue_.AddUnschedulable(GroupUnit(root));
-    }
+    RequeueLeftover(root, a.placed.size(), a.unplaced.size());
     return;
   }
   std::string post;
@@ -688,7 +811,7 @@ void Run::ScheduleGroup(TreeIndex root) {
       preemption::SimulationResult r;
       const size_t mark = snapshot_->Mark();
       PodGroupAlgorithm again(*framework_, *snapshot_, pods_);
-      GroupAttempt s = again.Run(todo, scheduled, g.min_count);
+      GroupAttempt s = again.Run(todo, scheduled, min_count);
       if (s.code != Code::kSuccess) {
         r.status = Status(s.code, {GroupFailureMessage(
                                       s, g.key, scheduled,
@@ -701,6 +824,7 @@ void Run::ScheduleGroup(TreeIndex root) {
       return r;
     };
     if (PreemptForGroup(root, todo, simulate, &post)) {
+      queue_.ForgetInFlightEvents();  // the retry sees the victims gone
       preemption_retry_ = true;
       ScheduleGroup(root);
       preemption_retry_ = false;
@@ -711,16 +835,20 @@ void Run::ScheduleGroup(TreeIndex root) {
   std::string group_message = GroupFailureMessage(
       a, g.key, scheduled, static_cast<int32_t>(todo.size()) + scheduled, g.min_count, g.is_gang);
   if (!post.empty()) group_message = WithGroupPreemption(std::move(group_message), post);
+  if (a.code == Code::kUnschedulable && MemberEndedAfterScheduled(root)) {
+    group_message = HeldByEndedMember(group_message);
+  }
   for (PodIndex p : todo) {
     pending_reason_[p] = "Unschedulable";
     pending_message_[p] = group_message;
   }
   SetGroupCondition(g, false, api::kReasonUnschedulable, group_message);
-  queue_.AddUnschedulable(GroupUnit(root));
+  queue_.AddUnschedulable(GroupUnit(root), GroupRejectors(root));
 }
 
 void Run::ScheduleTree(TreeIndex root) {
   TreeAttempt a = tree_algorithm_->Run(root);
+  std::string post;  // the group PostFilter's message, when it ran and evicted nothing
   if (a.code == Code::kUnschedulable && !preemption_retry_) {
     std::vector<TreeIndex> levels;
     tree_->Preorder(root, levels);
@@ -742,8 +870,8 @@ void Run::ScheduleTree(TreeIndex root) {
       snapshot_->RevertTo(mark);
       return r;
     };
-    std::string post;
     if (PreemptForGroup(root, todo, simulate, &post)) {
+      queue_.ForgetInFlightEvents();  // the retry sees the victims gone
       preemption_retry_ = true;
       ScheduleTree(root);
       preemption_retry_ = false;
@@ -796,7 +924,7 @@ void Run::ScheduleTree(TreeIndex root) {
         pending_message_[p] = framework_->Diagnose(pods_[p]);
       }
     }
-    if (!a.unplaced.empty()) queue_.AddUnschedulable(GroupUnit(root));
+    RequeueLeftover(root, a.placed.size(), a.unplaced.size());
     return;
   }
   // Upstream fails every pod of the hierarchy with the root's status; each level's condition
@@ -807,14 +935,53 @@ void Run::ScheduleTree(TreeIndex root) {
                      !o.message.empty();
     SetTreeCondition(t, false, api::kReasonUnschedulable, own ? o.message : a.message);
   }
+  // A retry of the members left after the tree was scheduled (RequeueLeftover) that placed
+  // nothing: each pod keeps the reason its last cycle diagnosed at its own level (the FitError
+  // over every node, a sub-group's quorum), with this attempt's PostFilter message, rather than
+  // the root's bare "no pods were schedulable".
+  const bool leftover_retry = TreeInitiallyScheduled(root);
   for (TreeIndex t : a.groups) {
     for (PodIndex p : tree_->node(t).members) {
       if (pods_[p].node != kNoNode || gated_[p]) continue;
       pending_reason_[p] = "Unschedulable";
-      pending_message_[p] = a.message;
+      std::string& message = pending_message_[p];
+      if (!leftover_retry || message.empty()) {
+        message = a.message;
+        continue;
+      }
+      const size_t cut = message.find(std::string(". ") + preemption::kPodGroupPreemptionPrefix);
+      if (cut != std::string::npos) message.resize(cut + 1);
+      if (!post.empty()) message = WithGroupPreemption(std::move(message), post);
     }
   }
-  queue_.AddUnschedulable(GroupUnit(root));
+  queue_.AddUnschedulable(GroupUnit(root), GroupRejectors(root));
+}
+
+bool Run::SatisfiedOnce(TreeIndex t) const {
+  return options_.gang_satisfaction == GangSatisfaction::kOnceScheduled &&
+         !tree_->node(t).is_composite && TreeInitiallyScheduled(t);
+}
+
+bool Run::MemberEndedAfterScheduled(TreeIndex t) const {
+  if (options_.gang_satisfaction != GangSatisfaction::kUpstream || tree_->node(t).is_composite ||
+      !TreeInitiallyScheduled(t)) {
+    return false;
+  }
+  if (ended_members_[static_cast<size_t>(t)] > 0) return true;
+  const std::vector<PodIndex>& members = tree_->node(t).members;
+  return std::any_of(members.begin(), members.end(), [&](PodIndex p) { return evicted_[p]; });
+}
+
+bool Run::TreeInitiallyScheduled(TreeIndex t) const {
+  const auto pg_count = static_cast<TreeIndex>(groups_.size());
+  const bool composite = t >= pg_count;
+  const std::vector<api::Condition>& conditions =
+      composite ? composite_conditions_[t - pg_count] : groups_[t].conditions;
+  const std::string_view type =
+      composite ? api::kCompositePodGroupInitiallyScheduled : api::kPodGroupInitiallyScheduled;
+  return std::any_of(conditions.begin(), conditions.end(), [&](const api::Condition& c) {
+    return c.type == type && c.status == "True";
+  });
 }
 
 bool Run::PreemptForBarePod(PodIndex p, std::string* message) {
@@ -897,8 +1064,11 @@ void Run::ApplyEvictions(const preemption::Outcome& outcome, const preemption::P
 }
 
 void Run::Verify() const {
+  std::vector<char> once(static_cast<size_t>(tree_->size()), 0);
+  for (TreeIndex t = 0; t < tree_->size(); ++t) once[static_cast<size_t>(t)] = SatisfiedOnce(t) ? 1 : 0;
   const verify::RunView view{*nodes_,   resources_, pods_,       *tree_,
-                             bound_now_, evicted_,   bind_count_, overcommitted_at_input_};
+                             bound_now_, evicted_,   bind_count_, overcommitted_at_input_,
+                             once};
   std::vector<std::string> violations;
   verify::CheckRun(view, violations);
   for (const verify::DomainSumsView& sums : tree_algorithm_->CachedDomainSums()) {
@@ -937,21 +1107,55 @@ ScheduleResult Run::Execute() {
   BuildCache();
   BuildGroups();
   Enqueue();
-  // One pass over the active queue. Units that failed are parked; with static input no event
-  // can free capacity, so the fixed point is reached when the active queue drains. (Preemption
-  // and deletions, later, call queue_.MoveAllToActive().)
-  while (auto unit = queue_.Pop()) {
-    if (unit->is_group) {
-      ScheduleGroup(unit->index);
-    } else {
-      ScheduleBarePod(unit->index);
+  // Units that failed are parked in the unschedulable pool; an event whose hint says kQueue
+  // (a binding matching a pod affinity term or spread selector, an eviction) moves one to
+  // backoff. When the active queue drains, a run on its own clock steps the clock to the
+  // earliest backoff expiry, as upstream pops the backoff queue when active is empty
+  // (SchedulerPopFromBackoffQ, beta and on in v1.37; pkg/scheduler/backend/queue/
+  // scheduling_queue.go Pop) or waits the backoff out. Every move to backoff needs an event
+  // after the unit's last failure, and a static input has finitely many (each pod binds or is
+  // evicted at most once), so the run ends; a unit nothing helps stays pending. A caller's clock
+  // (the simulator) is never stepped: it moves time itself.
+  for (;;) {
+    while (auto unit = queue_.Pop()) {
+      if (unit->is_group) {
+        ScheduleGroup(unit->index);
+      } else {
+        ScheduleBarePod(unit->index);
+      }
+      // A unit that did not go back to the queue is done (bound).
+      if (queue_.StateOf(*unit) == UnitQueueState::kInFlight) queue_.Done(*unit);
+      ++cycle_;
+      if (options_.verify) Verify();
     }
-    // A unit that did not go back to the queue is done (bound).
-    if (queue_.StateOf(*unit) == UnitQueueState::kInFlight) queue_.Done(*unit);
-    ++cycle_;
-    if (options_.verify) Verify();
+    const std::optional<Duration> next = queue_.NextBackoffExpiry();
+    if (options_.clock != nullptr || !next) break;
+    fixed_clock_.SetTime(*next);
   }
   return Assemble();
+}
+
+std::string_view Run::LeftoverRetryNote(PodIndex p) const {
+  const TreeIndex leaf = pods_[p].group;
+  if (leaf == kNoGroup || pending_reason_[p] != "Unschedulable") return {};
+  // A quorum hold of a gang that lost a member (HeldByEndedMember) already says what it waits for.
+  if (pending_message_[p].rfind("held: ", 0) == 0) return {};
+  const TreeIndex root = tree_->node(leaf).root;
+  if (root < 0 || !TreeInitiallyScheduled(root)) return {};
+  switch (queue_.StateOf(QueuedUnit{true, root})) {
+    case UnitQueueState::kUnschedulable:
+      return "No retry pending: the group is scheduled and these members wait for a cluster "
+             "event that may help (upstream also retries them after backoff, with the same "
+             "result while nothing changes).";
+    case UnitQueueState::kBackoff:
+      return "Retry pending: after backoff.";
+    case UnitQueueState::kActive:
+      return "Retry pending.";
+    case UnitQueueState::kGated:
+      return "No retry pending: held at PreEnqueue.";
+    default:
+      return {};
+  }
 }
 
 ScheduleResult Run::Assemble() const {
@@ -988,9 +1192,16 @@ ScheduleResult Run::Assemble() const {
   r.pending.reserve(pending.size());
   for (int32_t i : pending_order) {
     const int32_t p = pending[i];
+    std::string message = pending_message_[p];
+    const std::string_view retry = LeftoverRetryNote(p);
+    if (!retry.empty()) {
+      if (!message.empty() && message.back() != '.') message += '.';
+      message += ' ';
+      message += retry;
+    }
     r.pending.push_back({std::move(keys[i]),
                          pending_reason_[p].empty() ? "Unschedulable" : pending_reason_[p],
-                         pending_message_[p]});
+                         std::move(message)});
   }
   // Evictions by pod (a pod is evicted at most once; ties would keep eviction order).
   std::vector<int32_t> eviction_order(evictions_.size());

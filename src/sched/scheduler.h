@@ -24,6 +24,16 @@ namespace wasched::sched {
 // ScoringStrategy: NodeResourcesFit scoring (upstream `ScoringStrategyType`).
 enum class ScoringStrategy { kLeastAllocated, kMostAllocated };
 
+// GangSatisfaction: when a gang counts as having its quorum (issue 20 A.2).
+//  * kUpstream — as kube-scheduler v1.37.2: always by the members that exist now (PreEnqueue:
+//    pending + running ≥ minCount; the group cycle: placed ≥ minCount), so a gang whose member
+//    ended after it was scheduled holds its replacements until enough of them exist
+//    (kubernetes/kubernetes#142330); the held replacements' messages say so.
+//  * kOnceScheduled — a PodGroup whose PodGroupInitiallyScheduled is True counts as satisfied:
+//    PreEnqueue needs one pod and the (flat) group cycle places replacements one by one. Trees
+//    (CompositePodGroups) keep upstream's quorum in their cycle.
+enum class GangSatisfaction { kUpstream, kOnceScheduled };
+
 // SchedulerOptions: configuration passed explicitly (no global flags).
 struct SchedulerOptions {
   ScoringStrategy scoring = ScoringStrategy::kLeastAllocated;
@@ -45,6 +55,8 @@ struct SchedulerOptions {
   // dra_workload_resource_claims: feature gate DRAWorkloadResourceClaims (KEP-5729). Off: a pod
   // entry matching its PodGroup's claim entry gets no claim (1.37), see DynamicResources.
   bool dra_workload_resource_claims = true;
+  // gang_satisfaction: `--gang-satisfaction upstream|once-scheduled` (default upstream).
+  GangSatisfaction gang_satisfaction = GangSatisfaction::kUpstream;
 };
 
 // Schedule: runs the scheduler over `objects` until no unit can make progress.

@@ -292,5 +292,287 @@ TEST(SchedulerQueueTest, InjectedClockDoesNotChangeOneShotResult) {
   EXPECT_EQ(a.pending[0].message, b.pending[0].message);
 }
 
+// Issue 19: a binding is an assigned-pod add; InterPodAffinity's and PodTopologySpread's
+// queueing hints move the pods they rejected, and the backoff queue is flushed when the active
+// queue drains (upstream SchedulerPopFromBackoffQ), deterministically.
+api::ObjectSet TwoHosts() {
+  api::ObjectSet in;
+  for (const char* name : {"n1", "n2"}) {
+    in.nodes.push_back(MakeNode()
+                           .Name(name)
+                           .Label("kubernetes.io/hostname", name)
+                           .Capacity({{"cpu", 4000}, {"pods", 110}})
+                           .Obj());
+  }
+  return in;
+}
+
+std::string NodeOf(const ScheduleResult& r, const std::string& pod) {
+  for (const auto& b : r.bindings) {
+    if (b.pod == pod) return b.node;
+  }
+  return "";
+}
+
+// (a) P needs a pod labelled app=x on its host; the only one, X, has a lower priority, so it is
+// queued after P. P fails first, X's binding requeues it (its hint: X matches all of P's required
+// affinity terms), the drained active queue pops it from backoff, and it joins X on n2.
+TEST(SchedulerQueueTest, PodAffinityMetByLaterBindingIsRetried) {
+  api::ObjectSet in = TwoHosts();
+  in.pods.push_back(MakePod()
+                        .Name("p")
+                        .Priority(10)
+                        .Req({{"cpu", 1000}})
+                        .PodAffinity("app", "x", "kubernetes.io/hostname")
+                        .Obj());
+  in.pods.push_back(MakePod()
+                        .Name("x")
+                        .Label("app", "x")
+                        .Req({{"cpu", 1000}})
+                        .NodeSelector("kubernetes.io/hostname", "n2")
+                        .Obj());
+  const ScheduleResult r = Schedule(in, Verified());
+  EXPECT_THAT(r.pending, IsEmpty());
+  EXPECT_EQ(NodeOf(r, "default/x"), "n2");
+  EXPECT_EQ(NodeOf(r, "default/p"), "n2");
+}
+
+// The same with P a gang member: the group unit is requeued by its member's hint.
+TEST(SchedulerQueueTest, GangWithPodAffinityMetByLaterBindingIsRetried) {
+  api::ObjectSet in = TwoHosts();
+  in.pod_groups.push_back(MakePodGroup().Name("pg").MinCount(2).Obj());
+  for (int i = 0; i < 2; ++i) {
+    in.pods.push_back(MakePod()
+                          .Name("p-" + std::to_string(i))
+                          .Group("pg")
+                          .Priority(10)
+                          .Req({{"cpu", 1000}})
+                          .PodAffinity("app", "x", "kubernetes.io/hostname")
+                          .Obj());
+  }
+  in.pod_groups.back().priority = 10;
+  in.pods.push_back(MakePod()
+                        .Name("x")
+                        .Label("app", "x")
+                        .Req({{"cpu", 1000}})
+                        .NodeSelector("kubernetes.io/hostname", "n2")
+                        .Obj());
+  const ScheduleResult r = Schedule(in, Verified());
+  EXPECT_THAT(r.pending, IsEmpty());
+  EXPECT_EQ(NodeOf(r, "default/p-0"), "n2");
+  EXPECT_EQ(NodeOf(r, "default/p-1"), "n2");
+}
+
+// (b) P spreads app=x pods over zones with maxSkew 1 and fits only in zone a (zone b's node is
+// too small), which already holds one: skew 2. Q (app=x, lower priority) binds in zone b; its
+// hint requeues P, which then fits in zone a (2 − 1 = 1).
+TEST(SchedulerQueueTest, SpreadMetByLaterBindingIsRetried) {
+  api::ObjectSet in;
+  in.nodes.push_back(MakeNode()
+                         .Name("na")
+                         .Label("kubernetes.io/hostname", "na")
+                         .Label("topology.kubernetes.io/zone", "a")
+                         .Capacity({{"cpu", 4000}, {"pods", 110}})
+                         .Obj());
+  in.nodes.push_back(MakeNode()
+                         .Name("nb")
+                         .Label("kubernetes.io/hostname", "nb")
+                         .Label("topology.kubernetes.io/zone", "b")
+                         .Capacity({{"cpu", 1000}, {"pods", 110}})
+                         .Obj());
+  in.pods.push_back(
+      MakePod().Name("running").Label("app", "x").Req({{"cpu", 1000}}).Node("na").Obj());
+  api::Pod p = MakePod().Name("p").Label("app", "x").Priority(10).Req({{"cpu", 2000}}).Obj();
+  api::TopologySpreadConstraint c;
+  c.max_skew = 1;
+  c.topology_key = "topology.kubernetes.io/zone";
+  c.label_selector = api::LabelSelector{};
+  c.label_selector->match_labels["app"] = "x";
+  p.topology_spread_constraints.push_back(c);
+  in.pods.push_back(p);
+  in.pods.push_back(MakePod()
+                        .Name("q")
+                        .Label("app", "x")
+                        .Req({{"cpu", 1000}})
+                        .NodeSelector("topology.kubernetes.io/zone", "b")
+                        .Obj());
+  const ScheduleResult r = Schedule(in, Verified());
+  EXPECT_THAT(r.pending, IsEmpty());
+  EXPECT_EQ(NodeOf(r, "default/q"), "nb");
+  EXPECT_EQ(NodeOf(r, "default/p"), "na");
+}
+
+// A binding that does not match P's terms does not requeue it; one that does but still leaves
+// it unschedulable retries it once, and the run ends with P pending (no endless retries).
+TEST(SchedulerQueueTest, UnhelpedAffinityPodStaysPendingAndRunEnds) {
+  api::ObjectSet in = TwoHosts();
+  in.pods.push_back(MakePod()
+                        .Name("p")
+                        .Priority(10)
+                        .Req({{"cpu", 1000}})
+                        .PodAffinity("app", "x", "kubernetes.io/hostname")
+                        .NodeSelector("kubernetes.io/hostname", "n1")
+                        .Obj());
+  in.pods.push_back(MakePod()
+                        .Name("y")
+                        .Label("app", "y")
+                        .Req({{"cpu", 1000}})
+                        .NodeSelector("kubernetes.io/hostname", "n1")
+                        .Obj());
+  in.pods.push_back(MakePod()
+                        .Name("x")
+                        .Label("app", "x")
+                        .Req({{"cpu", 1000}})
+                        .NodeSelector("kubernetes.io/hostname", "n2")
+                        .Obj());
+  const ScheduleResult r = Schedule(in, Verified());
+  ASSERT_EQ(r.pending.size(), 1u);
+  EXPECT_EQ(r.pending[0].pod, "default/p");
+  EXPECT_THAT(r.pending[0].message, HasSubstr("didn't match pod affinity rules"));
+  EXPECT_EQ(r.bindings.size(), 2u);
+}
+
+// Issue 20 A.1: a gang whose quorum is met in one cycle with more members than fit binds the
+// quorum, and the members left go straight back to the active queue (upstream
+// AddAttemptedPodGroupIfNeeded with a Success status), so their next attempt, preemption
+// included, starts at once: minCount 2 of 4, room for 2, two lower-priority pods hold the rest.
+api::ObjectSet LeftoverCase(int32_t blocker_priority) {
+  api::ObjectSet in = OneNode(4000);
+  in.pod_groups.push_back(MakePodGroup().Name("pg").MinCount(2).Obj());
+  in.pod_groups.back().priority = 100;
+  for (int i = 0; i < 4; ++i) {
+    in.pods.push_back(MakePod()
+                          .Name("pg-" + std::to_string(i))
+                          .Group("pg")
+                          .Priority(100)
+                          .Req({{"cpu", 1000}})
+                          .Obj());
+  }
+  for (int i = 0; i < 2; ++i) {
+    in.pods.push_back(MakePod()
+                          .Name("low-" + std::to_string(i))
+                          .Priority(blocker_priority)
+                          .Req({{"cpu", 1000}})
+                          .Node("n1")
+                          .Obj());
+  }
+  return in;
+}
+
+TEST(SchedulerQueueTest, LeftoverGangMembersPreemptAtOnce) {
+  const ScheduleResult r = Schedule(LeftoverCase(0), Verified());
+  EXPECT_THAT(r.pending, IsEmpty());
+  EXPECT_EQ(r.bindings.size(), 4u);
+  ASSERT_EQ(r.evictions.size(), 2u);
+  for (const auto& e : r.evictions) {
+    EXPECT_THAT(e.pod, HasSubstr("default/low-"));
+    EXPECT_EQ(e.preemptor, "PodGroup default/pg");
+  }
+  const GroupResult* g = GroupOf(r, "PodGroup", "default/pg");
+  ASSERT_NE(g, nullptr);
+  EXPECT_EQ(g->scheduled, 4);
+}
+
+// No lower-priority victims: the leftovers were retried (the PostFilter ran) and stay pending,
+// and their message says that no further attempt is pending.
+TEST(SchedulerQueueTest, LeftoverMessageSaysWhetherARetryIsComing) {
+  const ScheduleResult r = Schedule(LeftoverCase(200), Verified());
+  EXPECT_EQ(r.bindings.size(), 2u);
+  EXPECT_THAT(r.evictions, IsEmpty());
+  ASSERT_EQ(r.pending.size(), 2u);
+  for (const auto& p : r.pending) {
+    EXPECT_EQ(p.reason, "Unschedulable");
+    EXPECT_THAT(p.message, HasSubstr("pod group preemption: No preemption victims found"));
+    EXPECT_THAT(p.message, HasSubstr("No retry pending: the group is scheduled"));
+  }
+  const api::Condition* c = ConditionOf(r, "PodGroup", "default/pg");
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(c->status, "True");
+}
+
+// Issue 20 A.2: a gang scheduled once whose members ended (Failed) has replacements pending.
+// `ended` members Failed, `running` on n1, `pending` replacements; n1 has room for `room` more.
+api::ObjectSet EndedMembersCase(int ended, int running, int pending, int64_t room) {
+  api::ObjectSet in = OneNode(1000 * (running + room));
+  in.pod_groups.push_back(MakePodGroup()
+                              .Name("pg")
+                              .MinCount(3)
+                              .Condition(api::kPodGroupInitiallyScheduled, "True",
+                                         api::kReasonScheduled, "")
+                              .Obj());
+  auto member = [&](const std::string& name) {
+    return MakePod().Name(name).Group("pg").Req({{"cpu", 1000}});
+  };
+  for (int i = 0; i < ended; ++i) in.pods.push_back(member("e" + std::to_string(i)).Phase("Failed").Obj());
+  for (int i = 0; i < running; ++i) in.pods.push_back(member("r" + std::to_string(i)).Node("n1").Obj());
+  for (int i = 0; i < pending; ++i) in.pods.push_back(member("x" + std::to_string(i)).Obj());
+  return in;
+}
+
+SchedulerOptions OnceScheduled() {
+  SchedulerOptions o = Verified();
+  o.gang_satisfaction = GangSatisfaction::kOnceScheduled;
+  return o;
+}
+
+// Upstream (default): 1 running + 1 replacement < minCount 3: PreEnqueue holds the replacement,
+// and its message names the upstream issue. once-scheduled: the replacement binds.
+TEST(SchedulerQueueTest, ReplacementOfEndedMemberHeldAtPreEnqueueUpstream) {
+  const api::ObjectSet in = EndedMembersCase(/*ended=*/2, /*running=*/1, /*pending=*/1, /*room=*/2);
+  const ScheduleResult up = Schedule(in, Verified());
+  EXPECT_THAT(up.bindings, IsEmpty());
+  const PendingPod* x = PendingOf(up, "default/x0");
+  ASSERT_NE(x, nullptr);
+  EXPECT_EQ(x->reason, "SchedulingGated");
+  EXPECT_EQ(x->message,
+            "held: waiting for minCount pods from a gang to appear in scheduling queue (2 of "
+            "minCount 3 pods exist); a member ended after the group was scheduled, upstream "
+            "issue kubernetes#142330");
+
+  const ScheduleResult once = Schedule(in, OnceScheduled());
+  EXPECT_THAT(once.pending, IsEmpty());
+  ASSERT_EQ(once.bindings.size(), 1u);
+  EXPECT_EQ(once.bindings[0].pod, "default/x0");
+}
+
+// Enough pods exist (1 running + 2 replacements = 3) but room for one only: upstream's cycle
+// places nothing (2 of 3 fit) and says why; once-scheduled binds one and leaves the other
+// pending with the retry note.
+TEST(SchedulerQueueTest, ReplacementsOfEndedMemberScheduleOneByOneOnceScheduled) {
+  const api::ObjectSet in = EndedMembersCase(/*ended=*/1, /*running=*/1, /*pending=*/2, /*room=*/1);
+  const ScheduleResult up = Schedule(in, Verified());
+  EXPECT_THAT(up.bindings, IsEmpty());
+  ASSERT_EQ(up.pending.size(), 2u);
+  for (const auto& p : up.pending) {
+    EXPECT_THAT(p.message, ::testing::StartsWith("held: "));
+    EXPECT_THAT(p.message, HasSubstr("2 of 3 pods fit, minCount 3"));
+    EXPECT_THAT(p.message, ::testing::EndsWith(
+                               "; a member ended after the group was scheduled, upstream issue "
+                               "kubernetes#142330"));
+  }
+
+  const ScheduleResult once = Schedule(in, OnceScheduled());
+  ASSERT_EQ(once.bindings.size(), 1u);
+  EXPECT_EQ(once.bindings[0].pod, "default/x0");
+  const PendingPod* x1 = PendingOf(once, "default/x1");
+  ASSERT_NE(x1, nullptr);
+  EXPECT_THAT(x1->message, HasSubstr("No retry pending"));
+  EXPECT_THAT(x1->message, ::testing::Not(HasSubstr("kubernetes#142330")));
+}
+
+// A gang never scheduled keeps its quorum under once-scheduled too, and a held gang without an
+// ended member gets no "held:" note upstream.
+TEST(SchedulerQueueTest, OnceScheduledNeedsAFirstSchedule) {
+  api::ObjectSet in = OneNode(4000);
+  in.pod_groups.push_back(MakePodGroup().Name("pg").MinCount(3).Obj());
+  AddPods(in, "pg", 2);
+  for (const SchedulerOptions& o : {Verified(), OnceScheduled()}) {
+    const ScheduleResult r = Schedule(in, o);
+    EXPECT_THAT(r.bindings, IsEmpty());
+    ASSERT_EQ(r.pending.size(), 2u);
+    EXPECT_THAT(r.pending[0].message, ::testing::StartsWith("waiting for minCount pods"));
+  }
+}
+
 }  // namespace
 }  // namespace wasched::sched

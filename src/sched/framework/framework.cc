@@ -18,6 +18,7 @@
 #include "sched/plugins/pod_topology_spread/pod_topology_spread.h"
 #include "sched/plugins/taint_toleration/taint_toleration.h"
 #include "sched/plugins/topology_placement/topology_placement.h"
+#include "sched/queue/cluster_event.h"
 
 namespace wasched::sched {
 namespace {
@@ -468,6 +469,32 @@ std::string_view Framework::PodFilterReason(const PodInfo& pod, NodeIndex n, boo
   }
   if (AffinityApplies(pod)) return inter_pod_affinity_->Filter(n, unresolvable);
   return {};
+}
+
+uint32_t Framework::PodDependentRejectors(const PodInfo& pod) const {
+  if (snapshot_ == nullptr || (pod.pod_filters & (kPodAffinity | kSpread)) == 0) return 0;
+  const bool spread = (pod.pod_filters & kSpread) != 0 &&
+                      plugins::PodTopologySpread::HasHardConstraints(*pod.pod) && SpreadApplies(pod);
+  const bool affinity = (pod.pod_filters & kPodAffinity) != 0 &&
+                        !plugins::RequiredAffinityTerms(*pod.pod).empty() && AffinityApplies(pod);
+  if (!spread && !affinity) return 0;
+  const PodClass& cls = classes_[pod.static_class];
+  uint32_t bits = 0;
+  bool unresolvable = false;
+  for (NodeIndex n : cls.feasible) {
+    if (restricted_ && !Allowed(n)) continue;
+    if (!PodFilterReason(pod, n, /*before_resources=*/true, &unresolvable).empty() ||
+        !plugins::Fits(pod, nodes_, n)) {
+      continue;  // NodePorts or NodeResourcesFit rejected it first
+    }
+    if (spread && !spread_->Filter(n, &unresolvable).empty()) {
+      bits |= kRejectorPodTopologySpread;
+    } else if (affinity && !inter_pod_affinity_->Filter(n, &unresolvable).empty()) {
+      bits |= kRejectorInterPodAffinity;
+    }
+    if (bits == (kRejectorPodTopologySpread | kRejectorInterPodAffinity)) break;
+  }
+  return bits;
 }
 
 std::string Framework::Diagnose(const PodInfo& pod, Code* code, std::string_view outside) const {

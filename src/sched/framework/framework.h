@@ -101,6 +101,13 @@ class Framework {
   // after it.
   [[nodiscard]] std::string_view PodFilterReason(const PodInfo& pod, NodeIndex n,
                                                  bool before_resources, bool* unresolvable) const;
+  // PodDependentRejectors: the Rejector bits (sched/queue/cluster_event.h)
+  // kRejectorPodTopologySpread / kRejectorInterPodAffinity of the pod-dependent plugins that
+  // reject some statically feasible node for `pod` now, a node counting for the first plugin in
+  // Filter order that rejects it (upstream Diagnosis.UnschedulablePlugins). 0 when the pod has no
+  // required pod affinity term and no DoNotSchedule spread constraint: their assigned-pod hints
+  // never queue such a pod. Failure path only: O(F × (R + terms)), no allocation.
+  [[nodiscard]] uint32_t PodDependentRejectors(const PodInfo& pod) const;
   // set_use_score_index: false forces the scan path (tests compare both). Default true.
   void set_use_score_index(bool on) { use_score_index_ = on; }
 

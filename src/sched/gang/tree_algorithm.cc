@@ -734,9 +734,16 @@ TreeAttempt TreeAlgorithm::Run(TreeIndex root) {
     }
   }
   if (any_pending && attempt.placed.empty()) {
-    // Upstream: a successful group cycle that placed no pod is Unschedulable.
+    // Upstream: a successful group cycle that placed no pod is Unschedulable. The reason is the
+    // first failed level's under the root (preorder), as the flat algorithm names its first
+    // failed pod's.
     attempt.code = Code::kUnschedulable;
     attempt.message = "no pods were schedulable";
+    for (TreeIndex t : subtree_) {
+      if (t == root || outcomes_[t].code == Code::kSuccess || outcomes_[t].message.empty()) continue;
+      attempt.message += ": " + outcomes_[t].message;
+      break;
+    }
     outcomes_[root].code = attempt.code;
     outcomes_[root].message = attempt.message;
     attempt.unplaced.clear();

@@ -29,9 +29,10 @@ enum class EventKind : uint8_t {
 };
 
 // ClusterEvent: one event. `root` is the GroupTree root of the changed group (or of the added
-// pod's group); -1 when the object belongs to no complete hierarchy (bare pod, node). For
-// kPodGroupUpdate, `old_gang` / `new_gang` say whether the policy is gang and
-// `old_min_count` / `new_min_count` hold gang.minCount.
+// pod's group); -1 when the object belongs to no complete hierarchy (bare pod, node). `pod` is
+// the PodIndex of the pod of a kAssignedPodAdd / kAssignedPodDelete (-1 when unknown: hints
+// that need the pod then answer kQueue). For kPodGroupUpdate, `old_gang` / `new_gang` say
+// whether the policy is gang and `old_min_count` / `new_min_count` hold gang.minCount.
 struct ClusterEvent {
   EventKind kind = EventKind::kNodeAdd;
   int32_t root = -1;
@@ -39,6 +40,7 @@ struct ClusterEvent {
   bool new_gang = false;
   int32_t old_min_count = 0;
   int32_t new_min_count = 0;
+  int32_t pod = -1;
 };
 
 // QueueingHint: kQueue moves the unit to the backoff or active queue; kQueueSkip leaves it.
@@ -48,7 +50,20 @@ enum class QueueingHint : uint8_t { kQueueSkip, kQueue };
 // kGang: GangScheduling (PreEnqueue quorum, PlacementFeasible); kFilter: node Filter plugins
 // (NodeResourcesFit, taints, affinity …); kError: an internal error or SchedulerError — upstream
 // sends such units to the error backoff queue, not to the unschedulable pool.
-enum Rejector : uint32_t { kRejectorNone = 0, kRejectorGang = 1, kRejectorFilter = 2, kRejectorError = 4 };
+// kInterPodAffinity / kPodTopologySpread: those Filter plugins rejected some node (issue 19).
+// They register AssignedPod/Add with a hint that needs both pods (upstream
+// interpodaffinity/plugin.go and podtopologyspread/plugin.go, isSchedulableAfterAssignedPodChange),
+// so the queue asks the PodHintFn the scheduler gives it (SchedulingQueue::SetPodHint).
+enum Rejector : uint32_t {
+  kRejectorNone = 0,
+  kRejectorGang = 1,
+  kRejectorFilter = 2,
+  kRejectorError = 4,
+  kRejectorInterPodAffinity = 8,
+  kRejectorPodTopologySpread = 16,
+};
+// kRejectorPodDependent: the rejectors whose hint reads the assigned pod of the event.
+inline constexpr uint32_t kRejectorPodDependent = kRejectorInterPodAffinity | kRejectorPodTopologySpread;
 
 // FilterPluginsHint: the hint of the node Filter plugins wasched runs (upstream NodeResourcesFit
 // EventsToRegister: Pod/Delete, Node/Add|Update; TaintToleration, NodeAffinity,

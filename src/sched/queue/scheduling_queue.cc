@@ -52,22 +52,33 @@ bool IsParked(UnitQueueState s) {
 }  // namespace
 
 void SchedulingQueue::SetState(Entry& e, UnitQueueState state) {
+  const UnitId id = IdOf(e.unit);
   if (IsParked(e.state) != IsParked(state)) {
     if (IsParked(state)) {
-      parked_.insert(IdOf(e.unit));
+      parked_.insert(id);
     } else {
-      parked_.erase(IdOf(e.unit));
+      parked_.erase(id);
     }
+  }
+  if (IsParked(state) && (e.rejectors & kRejectorPodDependent) != 0) {
+    pod_dependent_parked_.insert(id);
+  } else if (IsParked(e.state)) {
+    pod_dependent_parked_.erase(id);
   }
   e.state = state;
 }
 
 template <typename Fn>
-void SchedulingQueue::ForEachParked(Fn&& fn) {
-  for (auto it = parked_.begin(); it != parked_.end();) {
-    const UnitId id = *it++;  // fn may erase `id` from parked_ (never another id)
+void SchedulingQueue::ForEachIn(std::set<UnitId>& ids, Fn&& fn) {
+  for (auto it = ids.begin(); it != ids.end();) {
+    const UnitId id = *it++;  // fn may erase `id` from the set (never another id)
     fn(EntryOf(id));
   }
+}
+
+template <typename Fn>
+void SchedulingQueue::ForEachParked(Fn&& fn) {
+  ForEachIn(parked_, std::forward<Fn>(fn));
 }
 
 void SchedulingQueue::ToActive(Entry& e) {
@@ -107,6 +118,7 @@ std::optional<QueuedUnit> SchedulingQueue::Pop() {
 
 void SchedulingQueue::Done(const QueuedUnit& unit) {
   parked_.erase(IdOf(unit));
+  pod_dependent_parked_.erase(IdOf(unit));
   Entry& e = EntryOf(IdOf(unit));
   if (e.state == UnitQueueState::kBackoff) backoff_.erase({ExpiryOf(e), IdOf(unit)});
   LeaveActive(e);
@@ -117,6 +129,26 @@ void SchedulingQueue::Done(const QueuedUnit& unit) {
     in_flight_.reset();
     in_flight_events_.clear();
   }
+}
+
+void SchedulingQueue::RequeueLeftover(const QueuedUnit& unit) {
+  Entry& e = EntryOf(IdOf(unit));
+  if (e.state == UnitQueueState::kBackoff) backoff_.erase({ExpiryOf(e), IdOf(unit)});
+  LeaveActive(e);
+  e.unit = unit;
+  e.attempts = 0;
+  e.rejectors = kRejectorNone;
+  if (in_flight_ == IdOf(unit)) {
+    in_flight_.reset();
+    in_flight_events_.clear();
+  }
+  if (pre_enqueue_ && !pre_enqueue_(unit)) {
+    e.rejectors = kRejectorGang;
+    e.timestamp = clock_->Now();
+    SetState(e, UnitQueueState::kGated);
+    return;
+  }
+  ToActive(e);
 }
 
 void SchedulingQueue::AddUnschedulable(const QueuedUnit& unit, uint32_t rejectors) {
@@ -161,6 +193,12 @@ bool SchedulingQueue::Worth(const Entry& e, const ClusterEvent& event) const {
       FilterPluginsHint(event) == QueueingHint::kQueue) {
     return true;
   }
+  // InterPodAffinity / PodTopologySpread register AssignedPod/Add (their Delete and Node events
+  // are covered above: a unit they rejected also carries kRejectorFilter).
+  if ((e.rejectors & kRejectorPodDependent) != 0 && event.kind == EventKind::kAssignedPodAdd) {
+    return !pod_hint_ || pod_hint_(event, e.unit, e.rejectors & kRejectorPodDependent) ==
+                             QueueingHint::kQueue;
+  }
   return false;
 }
 
@@ -179,10 +217,21 @@ void SchedulingQueue::MoveOn(Entry& e) {
 }
 
 void SchedulingQueue::OnEvent(const ClusterEvent& event) {
-  if (in_flight_) in_flight_events_.push_back(event);
-  ForEachParked([&](Entry& e) {
+  const bool own_binding = OwnBinding(event);
+  if (in_flight_ && !own_binding) in_flight_events_.push_back(event);
+  auto visit = [&](Entry& e) {
     if (Worth(e, event)) MoveOn(e);
-  });
+  };
+  if (event.kind == EventKind::kAssignedPodAdd) {
+    ForEachIn(pod_dependent_parked_, visit);
+    // GangScheduling's hint: a new assigned member of the unit's own hierarchy.
+    if (event.root >= 0 && !own_binding) {
+      Entry& e = EntryOf({true, event.root});
+      if (IsParked(e.state) && (e.rejectors & kRejectorPodDependent) == 0) visit(e);
+    }
+  } else {
+    ForEachParked(visit);
+  }
 }
 
 void SchedulingQueue::MoveAllToActive() {
@@ -206,6 +255,11 @@ void SchedulingQueue::FlushUnschedulableLeftover() {
   ForEachParked([&](Entry& e) {
     if (now - e.timestamp >= kPodMaxInUnschedulablePodsDuration && Worth(e, timeout)) MoveOn(e);
   });
+}
+
+std::optional<Duration> SchedulingQueue::NextBackoffExpiry() const {
+  if (backoff_.empty()) return std::nullopt;
+  return backoff_.begin()->first;
 }
 
 UnitQueueState SchedulingQueue::StateOf(const QueuedUnit& unit) const {

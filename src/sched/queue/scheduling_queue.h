@@ -21,12 +21,14 @@
 // kept and replayed against that unit when it fails, as upstream's in-flight events: a helpful
 // one sends it to backoff instead of the pool.
 //
-// Deviations (documented, spec §4.3 item 7): upstream's SchedulerPopFromBackoffQ (pop from
-// backoff when active is empty) and its 1-second ordering windows are not modelled: a unit
-// leaves backoff exactly when now ≥ failure time + backoff.
+// Deviations (documented, spec §4.3 item 7): upstream's 1-second backoff ordering windows are
+// not modelled: a unit leaves backoff exactly when now ≥ failure time + backoff. The queue never
+// pops from backoff itself; a one-shot run that owns its clock models upstream's
+// SchedulerPopFromBackoffQ (beta, on: Pop takes the backoff head when active is empty) by
+// stepping the clock to NextBackoffExpiry() when the active queue drains (sched/scheduler.cc).
 //
-// Time comes from the injected Clock; `schedule` uses a FakeClock that never moves, so a failed
-// unit is retried only after an event (the run ends when the active queue drains).
+// Time comes from the injected Clock. A failed unit reaches backoff only through an event whose
+// hint says kQueue (or an error), so a static input runs out of such moves and the run ends.
 // Not thread-safe; owned by the scheduling loop.
 #pragma once
 
@@ -63,6 +65,11 @@ class SchedulingQueue {
   // HintFn: the gang plugin's hint for a unit (plugins::GangSchedulingHint bound to the unit's
   // hierarchy root). Filter-plugin rejections use FilterPluginsHint.
   using GangHintFn = std::function<QueueingHint(const ClusterEvent&, const QueuedUnit&)>;
+  // PodHintFn: the hint of the pod-dependent Filter plugins (InterPodAffinity,
+  // PodTopologySpread) that rejected the unit — `rejectors` holds their kRejector* bits — for an
+  // assigned-pod event (event.pod names the pod). It needs both pods, so the scheduler supplies it.
+  using PodHintFn =
+      std::function<QueueingHint(const ClusterEvent&, const QueuedUnit&, uint32_t rejectors)>;
 
   // SchedulingQueue: `clock` must outlive the queue. Without a GangHintFn, gang-rejected units
   // move on every group event.
@@ -70,6 +77,9 @@ class SchedulingQueue {
 
   void SetPreEnqueue(PreEnqueueFn fn) { pre_enqueue_ = std::move(fn); }
   void SetGangHint(GangHintFn fn) { gang_hint_ = std::move(fn); }
+  // SetPodHint: without one, a unit rejected by a pod-dependent plugin moves on every
+  // kAssignedPodAdd (upstream's answer when a hint fails).
+  void SetPodHint(PodHintFn fn) { pod_hint_ = std::move(fn); }
 
   // Add: a new unit (upstream Add): runs PreEnqueue; passes → active, else gated.
   // Returns true when the unit became active. O(log n).
@@ -80,6 +90,12 @@ class SchedulingQueue {
   [[nodiscard]] std::optional<QueuedUnit> Pop();
   // Done: the in-flight unit finished (bound): forget it. O(log n).
   void Done(const QueuedUnit& unit);
+  // RequeueLeftover: the in-flight group unit was scheduled (its quorum met, some pods bound) but
+  // members are left: it goes straight back to active, no backoff, its failure counters reset
+  // and its place kept (upstream AddAttemptedPodGroupIfNeeded with a Success status:
+  // requeueWithoutBackoff, preserveTimestamp, UnschedulableCount = 0; KEP-4671, spec §4.3), so the
+  // next attempt, preemption included, starts at once. PreEnqueue runs (moveToActiveQ). O(log n).
+  void RequeueLeftover(const QueuedUnit& unit);
   // AddUnschedulable: the in-flight unit failed; `rejectors` (Rejector bits) say who rejected
   // it — kRejectorNone (the default) means "by the unit's kind": a group unit was rejected by
   // GangScheduling (quorum) and the Filter plugins, a bare pod by the Filter plugins.
@@ -87,8 +103,24 @@ class SchedulingQueue {
   // the unschedulable pool. Timestamp = now. O(log n + in-flight events).
   void AddUnschedulable(const QueuedUnit& unit, uint32_t rejectors = kRejectorNone);
   // OnEvent: evaluates the hints of every parked (pool, gated) unit; kQueue moves it on. While
-  // a unit is in flight the event is also kept for it. O(parked · log n).
+  // a unit is in flight the event is also kept for it (not the in-flight group's own bindings).
+  // O(parked · log n); a kAssignedPodAdd (emitted for every binding) walks only the units a
+  // pod-dependent plugin rejected plus the group unit of the event's root (GangScheduling's
+  // hint), the only parked ones whose hint can say kQueue for it. O(those · hint).
   void OnEvent(const ClusterEvent& event);
+  // OnAssignedPodAdd: OnEvent for a kAssignedPodAdd, inline and O(1) when nothing can react: no
+  // unit rejected by a pod-dependent plugin is parked and the pod is the in-flight unit itself
+  // or a member of the in-flight group (their own bindings), or nothing is parked or in flight.
+  void OnAssignedPodAdd(const ClusterEvent& event) {
+    if (pod_dependent_parked_.empty() && (OwnBinding(event) || (parked_.empty() && !in_flight_))) {
+      return;
+    }
+    OnEvent(event);
+  }
+  // ForgetInFlightEvents: the in-flight unit is attempted again within its cycle (the scheduler
+  // re-runs a preemptor at once after deleting its victims), so that attempt sees every event
+  // kept so far: none of them may send it to backoff when it fails again. O(1).
+  void ForgetInFlightEvents() { in_flight_events_.clear(); }
   // MoveAllToActive: every pool unit moves on regardless of hints (upstream
   // MoveAllToActiveOrBackoffQueue with a nil precheck). O(k log n).
   void MoveAllToActive();
@@ -107,6 +139,8 @@ class SchedulingQueue {
   [[nodiscard]] bool Empty() const { return active_count_ == 0; }
   [[nodiscard]] size_t ActiveCount() const { return active_count_; }
   [[nodiscard]] size_t BackoffCount() const { return backoff_.size(); }
+  // NextBackoffExpiry: the earliest expiry of a unit in backoff; nullopt when none. O(1).
+  [[nodiscard]] std::optional<Duration> NextBackoffExpiry() const;
   [[nodiscard]] size_t UnschedulableCount() const;
   [[nodiscard]] size_t GatedCount() const;
 
@@ -139,6 +173,13 @@ class SchedulingQueue {
     bool operator()(const HeapItem& a, const HeapItem& b) const { return Less{}(b.unit, a.unit); }
   };
   static UnitId IdOf(const QueuedUnit& u) { return {u.is_group, u.index}; }
+  // OwnBinding: `event` is a kAssignedPodAdd of the in-flight unit's own pod (a bare pod) or of a
+  // member of the in-flight group's hierarchy: never an event for that unit's requeue (upstream
+  // AddAttemptedPodGroupIfNeeded replays no in-flight events; a bound pod is done).
+  [[nodiscard]] bool OwnBinding(const ClusterEvent& event) const {
+    return event.kind == EventKind::kAssignedPodAdd && in_flight_ &&
+           (in_flight_->first ? event.root == in_flight_->second : event.pod == in_flight_->second);
+  }
   [[nodiscard]] Duration ExpiryOf(const Entry& e) const;
   [[nodiscard]] bool Worth(const Entry& e, const ClusterEvent& event) const;
   // MoveOn: a parked entry a hint released: gated → PreEnqueue → active | stays gated;
@@ -146,7 +187,9 @@ class SchedulingQueue {
   void MoveOn(Entry& e);
   void ToActive(Entry& e);
   // SetState: every state change goes through here to keep `parked_` (the ids of Unschedulable
-  // and Gated entries) exact, so an event walks only the parked units, not every entry.
+  // and Gated entries) and `pod_dependent_parked_` (those with a kRejectorPodDependent bit)
+  // exact, so an event walks only the parked units, not every entry. REQUIRES: `e.rejectors`
+  // already holds the rejectors of the new state.
   void SetState(Entry& e, UnitQueueState state);
   // EntryOf: the entry of the unit, created absent when new (entries are flat vectors indexed by
   // pod index / tree index: O(1), no allocation per unit once grown).
@@ -157,13 +200,17 @@ class SchedulingQueue {
   // ForEachParked: calls fn(entry) for each parked entry in id order; fn may move it on.
   template <typename Fn>
   void ForEachParked(Fn&& fn);
+  template <typename Fn>
+  void ForEachIn(std::set<UnitId>& ids, Fn&& fn);
 
   const Clock* clock_;
   PreEnqueueFn pre_enqueue_;
   GangHintFn gang_hint_;
+  PodHintFn pod_hint_;
   std::vector<Entry> pod_entries_;    // by PodIndex
   std::vector<Entry> group_entries_;  // by GroupTree root index
   std::set<UnitId> parked_;  // ids of entries in state Unschedulable or Gated
+  std::set<UnitId> pod_dependent_parked_;  // the subset rejected by a pod-dependent plugin
   std::vector<HeapItem> active_;  // heap (HeapAfter); may hold stale items
   size_t active_count_ = 0;       // entries in state kActive
   std::set<std::pair<Duration, UnitId>> backoff_;  // by expiry, then id

@@ -295,5 +295,65 @@ TEST(SchedulingQueueParkedIndexTest, CountsMatchEveryUnitsStateUnderRandomOperat
   EXPECT_GT(moved_by_events, 100u);
 }
 
+// Issue 19: a unit rejected by InterPodAffinity / PodTopologySpread moves on an assigned-pod add
+// only when the scheduler's pod hint says so (for the pod the event names); one rejected by the
+// Filter plugins alone ignores the add.
+TEST_F(SchedulingQueueTest, AssignedPodAddMovesOnlyWhatThePodHintReleases) {
+  std::vector<uint32_t> asked;
+  q.SetPodHint([&](const ClusterEvent& e, const QueuedUnit&, uint32_t rejectors) {
+    asked.push_back(rejectors);
+    return e.pod == 42 ? QueueingHint::kQueue : QueueingHint::kQueueSkip;
+  });
+  const QueuedUnit affinity = Pod(1);
+  const QueuedUnit plain = Pod(2);
+  FailOnce(q, affinity, kRejectorFilter | kRejectorInterPodAffinity);
+  FailOnce(q, plain, kRejectorFilter);
+  ClusterEvent added{EventKind::kAssignedPodAdd};
+  added.pod = 41;
+  q.OnEvent(added);
+  EXPECT_EQ(q.StateOf(affinity), UnitQueueState::kUnschedulable);
+  added.pod = 42;
+  q.OnEvent(added);
+  EXPECT_EQ(q.StateOf(affinity), UnitQueueState::kBackoff);  // failed at t=0: 1 s backoff
+  EXPECT_EQ(q.StateOf(plain), UnitQueueState::kUnschedulable);
+  EXPECT_EQ(asked, (std::vector<uint32_t>{kRejectorInterPodAffinity, kRejectorInterPodAffinity}));
+  ASSERT_TRUE(q.NextBackoffExpiry().has_value());
+  EXPECT_EQ(*q.NextBackoffExpiry(), seconds(1));
+  clock.SetTime(*q.NextBackoffExpiry());
+  EXPECT_EQ(q.Pop()->index, 1);
+  EXPECT_FALSE(q.NextBackoffExpiry().has_value());
+}
+
+// A preemptor re-run at once after its evictions has seen them: they do not send it to backoff
+// when it fails again.
+TEST_F(SchedulingQueueTest, ForgottenInFlightEventsDoNotSendToBackoff) {
+  const QueuedUnit u = Pod(3);
+  q.Add(u);
+  ASSERT_TRUE(q.Pop());
+  q.OnEvent({EventKind::kAssignedPodDelete});
+  q.ForgetInFlightEvents();
+  q.AddUnschedulable(u, kRejectorFilter);
+  EXPECT_EQ(q.StateOf(u), UnitQueueState::kUnschedulable);
+}
+
+// Issue 20 A.1: a group unit scheduled with members left goes straight back to active, its
+// attempts reset (no backoff), and its own bindings during the attempt are not replayed.
+TEST_F(SchedulingQueueTest, LeftoverGoesStraightBackToActive) {
+  WithGangHints(q);
+  const QueuedUnit u = Group(4);
+  q.Add(u);
+  ASSERT_TRUE(q.Pop());
+  ClusterEvent own{EventKind::kAssignedPodAdd, 4};
+  own.pod = 0;
+  q.OnEvent(own);
+  q.RequeueLeftover(u);
+  EXPECT_EQ(q.StateOf(u), UnitQueueState::kActive);
+  EXPECT_EQ(q.Attempts(u), 0);
+  ASSERT_TRUE(q.Pop());
+  q.AddUnschedulable(u);  // the retry placed nothing: no in-flight event helps, so the pool
+  EXPECT_EQ(q.StateOf(u), UnitQueueState::kUnschedulable);
+  EXPECT_EQ(q.Attempts(u), 1);
+}
+
 }  // namespace
 }  // namespace wasched::sched

@@ -152,7 +152,8 @@ void CheckGangAtomicity(const RunView& v, std::vector<std::string>& out) {
     const bool single_victim = f.any_evicted && unit == kNoTreeNode;
     if (!n.is_composite) {
       const auto size = static_cast<int32_t>(n.members.size());
-      if (f.placed > 0 && f.placed < n.quorum && !single_victim) {
+      const bool once = static_cast<size_t>(t) < v.satisfied_once.size() && v.satisfied_once[t] != 0;
+      if (f.placed > 0 && f.placed < n.quorum && !single_victim && !once) {
         out.push_back(fmt::format(
             "gang atomicity: PodGroup {} has {} of {} members placed, below minCount {}{}", n.key,
             f.placed, size, n.quorum, f.any_evicted ? " after evictions" : ""));

@@ -63,6 +63,9 @@ struct RunView {
   const std::vector<bool>& evicted;
   const std::vector<uint8_t>& bind_count;
   std::span<const NodeIndex> overcommitted_at_input;
+  // satisfied_once: per tree node, non-zero when the PodGroup counts as satisfied once scheduled
+  // (GangSatisfaction::kOnceScheduled): its gang atomicity check is skipped. Empty: none.
+  std::span<const char> satisfied_once = {};
 };
 
 void CheckUsage(const RunView& v, std::vector<std::string>& out);

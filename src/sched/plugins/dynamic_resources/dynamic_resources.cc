@@ -7,13 +7,48 @@
 
 #include <algorithm>
 #include <map>
+#include <tuple>
 
 #include "sched/plugins/node_affinity/node_affinity.h"
+#include "util/name_generation.h"
 
 namespace wasched::sched {
 namespace {
 
 std::string Key(const std::string& ns, const std::string& name) { return ns + "/" + name; }
+
+// kPodClaimNameAnnotation: resource.kubernetes.io/pod-claim-name (resourceapi
+// PodResourceClaimAnnotation), the entry a generated claim was made for.
+constexpr std::string_view kPodClaimNameAnnotation = "resource.kubernetes.io/pod-claim-name";
+
+// ClaimNameBase: the generateName the resourceclaim controller gives a claim made from a template
+// for `owner`'s entry `entry` (pkg/controller/resourceclaim/controller.go handleClaim /
+// handlePodGroupClaim): "<owner>-<entry>-", or, above 57 bytes, both parts cut in proportion to
+// their lengths and joined by "-".
+std::string ClaimNameBase(const std::string& owner, const std::string& entry) {
+  std::string base = owner + "-" + entry + "-";
+  constexpr size_t kMaxBaseLen = 57;
+  if (base.size() > kMaxBaseLen) {
+    const size_t total = base.size();
+    base = owner.substr(0, owner.size() * kMaxBaseLen / total) + "-" +
+           entry.substr(0, entry.size() * kMaxBaseLen / total);
+  }
+  return base;
+}
+
+// OwnedClaimKey: (namespace, owner kind, owner name, entry name) of a claim generated for an
+// owner's entry.
+using OwnedClaimKey = std::tuple<std::string, std::string, std::string, std::string>;
+struct OwnedClaim {
+  const api::ResourceClaim* claim = nullptr;
+  std::string owner_uid;
+};
+
+// OwnerMatches: the ownerReference's uid is the owner's (metav1.IsControlledBy compares uids);
+// names already matched, and an input without uids is taken at its word.
+bool OwnerMatches(const OwnedClaim& c, const api::ObjectMeta& owner) {
+  return c.owner_uid.empty() || owner.uid.empty() || c.owner_uid == owner.uid;
+}
 
 }  // namespace
 
@@ -55,10 +90,60 @@ DynamicResources::DynamicResources(const api::ObjectSet& objects,
   for (const api::ResourceClaimTemplate& t : objects.resource_claim_templates) {
     templates.emplace(std::make_pair(t.meta.namespace_, t.meta.name), &t);
   }
+  // Claims the resourceclaim controller made earlier (findPodResourceClaim /
+  // findPodGroupResourceClaim): controlled by the pod or PodGroup and annotated with the entry.
+  // Only such a claim is ever taken for a template entry; any other claim, whatever its name, is
+  // not the owner's.
+  // A PodGroup's status.resourceClaimStatuses also names the claims made for it (upstream
+  // resourceclaim.Name reads the owner's status first and checks the owner).
   std::map<std::pair<std::string, std::string>, const api::PodGroup*> groups;
   for (const api::PodGroup& g : objects.pod_groups) {
     groups.emplace(std::make_pair(g.meta.namespace_, g.meta.name), &g);
   }
+  std::map<OwnedClaimKey, OwnedClaim> owned;
+  for (const api::ResourceClaim& c : objects.resource_claims) {
+    auto entry = c.meta.annotations.find(std::string(kPodClaimNameAnnotation));
+    for (const api::OwnerReference& ref : c.meta.owner_references) {
+      if (!ref.controller || (ref.kind != "Pod" && ref.kind != "PodGroup")) continue;
+      if (entry != c.meta.annotations.end()) {
+        owned.emplace(OwnedClaimKey{c.meta.namespace_, ref.kind, ref.name, entry->second},
+                      OwnedClaim{&c, ref.uid});
+      }
+      if (ref.kind != "PodGroup") continue;
+      auto g = groups.find({c.meta.namespace_, ref.name});
+      if (g == groups.end()) continue;
+      for (const api::PodGroupResourceClaimStatus& st : g->second->resource_claim_statuses) {
+        if (st.resource_claim_name == c.meta.name) {
+          owned.emplace(OwnedClaimKey{c.meta.namespace_, ref.kind, ref.name, st.name},
+                        OwnedClaim{&c, ref.uid});
+        }
+      }
+    }
+  }
+  // TemplateClaim: the claim instance of `owner`'s template entry: the one it already owns, else
+  // a new one with a generated name no other claim holds (upstream generateName; the 5
+  // characters derived from the owner and entry, util/name_generation.h, re-derived on a clash).
+  auto template_claim = [&](const std::string& kind, const api::ObjectMeta& owner,
+                            const std::string& entry, int32_t spec) {
+    const std::string& ns = owner.namespace_;
+    const std::string owner_label = kind + " " + Key(ns, owner.name);
+    auto it = owned.find(OwnedClaimKey{ns, kind, owner.name, entry});
+    if (it != owned.end() && OwnerMatches(it->second, owner)) {
+      const int32_t id = instance_ids_.at(Key(ns, it->second.claim->meta.name));
+      if (instances_[static_cast<size_t>(id)].owner.empty()) {
+        instances_[static_cast<size_t>(id)].owner = owner_label;
+      }
+      return id;
+    }
+    const std::string base = ClaimNameBase(owner.name, entry);
+    const std::string seed = fmt::format("ResourceClaim/{}/{}/{}/{}", ns, kind, owner.name, entry);
+    std::string name = GenerateName(base, seed);
+    for (int attempt = 1; instance_ids_.count(Key(ns, name)) > 0; ++attempt) {
+      name = GenerateName(base, fmt::format("{}#{}", seed, attempt));
+    }
+    return InstanceFor(ns, name, spec, owner_label);
+  };
+  std::map<std::pair<const api::PodGroup*, std::string>, int32_t> group_claims;
   for (const api::Pod& pod : objects.pods) {
     if (pod.resource_claims.empty() || !pod.node_name.empty()) continue;  // running: holds its own
     PodClaims& pc = pods_[&pod];
@@ -93,11 +178,11 @@ DynamicResources::DynamicResources(const api::ObjectSet& objects,
         }
         const int32_t spec = allocator_.CompileSpec(t->second->spec);
         if (group_entry) {
-          id = InstanceFor(ns, group->meta.name + "-" + entry.name, spec,
-                           "PodGroup " + Key(ns, group->meta.name));
+          auto [g, fresh] = group_claims.try_emplace({group, entry.name}, -1);
+          if (fresh) g->second = template_claim("PodGroup", group->meta, entry.name, spec);
+          id = g->second;
         } else {
-          id = InstanceFor(ns, pod.meta.name + "-" + entry.name, spec,
-                           "Pod " + Key(ns, pod.meta.name));
+          id = template_claim("Pod", pod.meta, entry.name, spec);
         }
       }
       if (id < 0) continue;

@@ -10,14 +10,20 @@
 // Claims a pod uses (claim instances, resolved once at construction):
 //  * `resourceClaimName: c` → the ResourceClaim ns/c, shared by every pod naming it; when it is
 //    already allocated in the input (status.allocation) its devices are held from the start.
-//  * `resourceClaimTemplateName: t` → a claim made for the pod from template t, named
-//    `<pod>-<entry name>` (upstream's resourceclaim controller adds a random suffix; wasched's
-//    names are deterministic);
+//  * `resourceClaimTemplateName: t` → a claim made for the pod from template t. The claim the
+//    pod already owns (controller ownerReference to it and annotation
+//    resource.kubernetes.io/pod-claim-name = the entry, upstream findPodResourceClaim), else a
+//    new one named as the resourceclaim controller's generateName `<pod>-<entry>-` (both cut in
+//    proportion above 57 bytes) plus 5 characters derived from namespace, pod and entry
+//    (util/name_generation.h GenerateName; upstream's are random), derived again while another
+//    claim holds the name: two owners never share a generated claim, and a claim the pod does
+//    not own (a user's ResourceClaim of the same name) is never taken over (issue 20 E.21);
 //  * ... unless the pod's PodGroup has the identical entry {name, resourceClaimTemplateName}
-//    (gate DRAWorkloadResourceClaims): then every such member shares the group's one claim
-//    `<podgroup>-<entry name>`, allocated once for the group (by its first member placed); every
-//    other member must reach its devices. With the gate off such a pod gets no claim (1.37):
-//    PreFilter rejects it, "waiting for dynamic resource controller to create the resourceclaim".
+//    (gate DRAWorkloadResourceClaims): then every such member shares the group's one claim (the
+//    one the PodGroup owns, else `<podgroup>-<entry>-` + 5 derived characters, as above),
+//    allocated once for the group (by its first member placed); every other member must reach
+//    its devices. With the gate off such a pod gets no claim (1.37): PreFilter rejects it,
+//    "waiting for dynamic resource controller to create the resourceclaim".
 //
 // State changes (Reserve) go to an undo log; Mark / RevertTo release the allocations of a failed
 // group cycle (the gang's Unreserve). Not thread-safe: the scheduling loop owns it.

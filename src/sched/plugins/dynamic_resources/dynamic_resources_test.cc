@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "codec/loader.h"
+#include "util/name_generation.h"
 
 namespace wasched::sched {
 namespace {
@@ -117,6 +118,14 @@ std::vector<std::string> Summary(const std::vector<ClaimAllocationResult>& resul
   return out;
 }
 
+// Generated: the claim wasched makes for `owner`'s template entry `entry` in namespace default:
+// the resourceclaim controller's generateName "<owner>-<entry>-" plus 5 characters derived from
+// kind, owner and entry (first attempt).
+std::string Generated(const std::string& kind, const std::string& owner, const std::string& entry) {
+  return "default/" + GenerateName(owner + "-" + entry + "-",
+                                   "ResourceClaim/default/" + kind + "/" + owner + "/" + entry);
+}
+
 TEST(DynamicResources, PerPodClaimsFromTemplatesTakeOneDeviceEach) {
   Env env(Pod("a", "[{name: gpu, resourceClaimTemplateName: one-gpu}]") +
           Pod("b", "[{name: gpu, resourceClaimTemplateName: one-gpu}]") +
@@ -131,8 +140,8 @@ TEST(DynamicResources, PerPodClaimsFromTemplatesTakeOneDeviceEach) {
   EXPECT_FALSE(p.Filter(env.pod(2), 0).IsSuccess());
   EXPECT_FALSE(p.Reserve(env.pod(2), 0));
   EXPECT_THAT(Summary(p.Allocations()),
-              testing::ElementsAre("default/a-gpu (Pod default/a): gpu=n0/gpu-0",
-                                   "default/b-gpu (Pod default/b): gpu=n0/gpu-1"));
+              testing::ElementsAre(Generated("Pod", "a", "gpu") + " (Pod default/a): gpu=n0/gpu-0",
+                                   Generated("Pod", "b", "gpu") + " (Pod default/b): gpu=n0/gpu-1"));
   EXPECT_TRUE(p.Verify());
 }
 
@@ -163,8 +172,9 @@ TEST(DynamicResources, PodGroupClaimIsAllocatedOnceAndRevertedWithTheCycle) {
   // "solo"'s entry has another name: not the group's entry, a claim of its own.
   ASSERT_TRUE(p.Reserve(env.pod(2), 0));
   EXPECT_THAT(Summary(p.Allocations()),
-              testing::ElementsAre("default/g-gpu (PodGroup default/g): gpu=n0/gpu-0",
-                                   "default/solo-other (Pod default/solo): gpu=n0/gpu-1"));
+              testing::ElementsAre(
+                  Generated("PodGroup", "g", "gpu") + " (PodGroup default/g): gpu=n0/gpu-0",
+                  Generated("Pod", "solo", "other") + " (Pod default/solo): gpu=n0/gpu-1"));
   p.RevertTo(mark);
   EXPECT_THAT(p.Allocations(), testing::IsEmpty());
   EXPECT_TRUE(p.Filter(env.pod(1), 0).IsSuccess());
@@ -179,6 +189,150 @@ TEST(DynamicResources, PodGroupClaimWithTheGateOffIsNeverCreated) {
   EXPECT_EQ(s.code(), Code::kUnschedulableAndUnresolvable);
   EXPECT_EQ(s.reasons().at(0),
             "waiting for dynamic resource controller to create the resourceclaim \"m0-gpu\"");
+}
+
+// Issue 20 E.21: generated claim names never collide. Pod "a" with entry "b-c" and pod "a-b"
+// with entry "c" share the generateName "a-b-c-" but get two claims, two devices.
+TEST(DynamicResources, CollidingEntryNamesGetTheirOwnClaims) {
+  Env env(Pod("a", "[{name: b-c, resourceClaimTemplateName: one-gpu}]") +
+          Pod("a-b", "[{name: c, resourceClaimTemplateName: one-gpu}]"));
+  DynamicResources& p = *env.plugin;
+  ASSERT_TRUE(p.Reserve(env.pod(0), 0));
+  ASSERT_TRUE(p.Reserve(env.pod(1), 0));
+  const std::string first = Generated("Pod", "a", "b-c");
+  const std::string second = Generated("Pod", "a-b", "c");
+  ASSERT_NE(first, second);
+  EXPECT_EQ(first.rfind("default/a-b-c-", 0), 0u);
+  EXPECT_THAT(Summary(p.Allocations()),
+              testing::UnorderedElementsAre(first + " (Pod default/a): gpu=n0/gpu-0",
+                                            second + " (Pod default/a-b): gpu=n0/gpu-1"));
+  EXPECT_TRUE(p.Verify());
+}
+
+// The same for PodGroup claims: group "x" entry "y-gpu" and group "x-y" entry "gpu".
+TEST(DynamicResources, CollidingPodGroupEntryNamesGetTheirOwnClaims) {
+  const std::string groups = R"(---
+apiVersion: scheduling.k8s.io/v1beta1
+kind: PodGroup
+metadata: {name: x}
+spec:
+  schedulingPolicy: {gang: {minCount: 1}}
+  resourceClaims: [{name: y-gpu, resourceClaimTemplateName: one-gpu}]
+---
+apiVersion: scheduling.k8s.io/v1beta1
+kind: PodGroup
+metadata: {name: x-y}
+spec:
+  schedulingPolicy: {gang: {minCount: 1}}
+  resourceClaims: [{name: gpu, resourceClaimTemplateName: one-gpu}]
+)";
+  Env env(groups + Pod("m0", "[{name: y-gpu, resourceClaimTemplateName: one-gpu}]", "x") +
+          Pod("m1", "[{name: gpu, resourceClaimTemplateName: one-gpu}]", "x-y"));
+  DynamicResources& p = *env.plugin;
+  ASSERT_TRUE(p.Reserve(env.pod(0), 0));
+  ASSERT_TRUE(p.Reserve(env.pod(1), 0));
+  EXPECT_THAT(Summary(p.Allocations()),
+              testing::UnorderedElementsAre(
+                  Generated("PodGroup", "x", "y-gpu") + " (PodGroup default/x): gpu=n0/gpu-0",
+                  Generated("PodGroup", "x-y", "gpu") + " (PodGroup default/x-y): gpu=n0/gpu-1"));
+}
+
+// A user's ResourceClaim never becomes a pod's template claim, even under the very name the
+// generation would pick (the name is derived again) or the old "<pod>-<entry>" one; both are
+// allocated on n1 here, and the pod still gets a claim of its own, free to go to n0.
+TEST(DynamicResources, UsersClaimOfTheSameNameIsNeverTakenOver) {
+  const std::string taken = Generated("Pod", "p", "gpu").substr(std::string("default/").size());
+  auto claim = [](const std::string& name) {
+    return "---\napiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: " + name +
+           "}\nspec:\n  devices:\n    requests:\n    - name: gpu\n      exactly: {deviceClassName: "
+           "gpu.example.com}\nstatus:\n  allocation:\n    devices:\n      results: [{request: "
+           "gpu, driver: gpu.example.com, pool: n1, device: gpu-0}]\n";
+  };
+  Env env(claim(taken) + claim("p-gpu") + Pod("p", "[{name: gpu, resourceClaimTemplateName: one-gpu}]"));
+  DynamicResources& p = *env.plugin;
+  ASSERT_TRUE(p.Filter(env.pod(0), 0).IsSuccess());  // not pinned to n1 by a user's claim
+  ASSERT_TRUE(p.Reserve(env.pod(0), 0));
+  const std::vector<std::string> summary = Summary(p.Allocations());
+  ASSERT_EQ(summary.size(), 1u);
+  EXPECT_EQ(summary[0].rfind("default/p-gpu-", 0), 0u) << summary[0];
+  EXPECT_NE(summary[0].rfind("default/" + taken + " ", 0), 0u) << summary[0];
+  EXPECT_THAT(summary[0], testing::EndsWith(" (Pod default/p): gpu=n0/gpu-0"));
+}
+
+// A claim the pod owns (controller ownerReference, annotation resource.kubernetes.io/
+// pod-claim-name = the entry; upstream findPodResourceClaim) is the pod's claim again.
+TEST(DynamicResources, ClaimThePodOwnsIsTakenAgain) {
+  const std::string owned = R"(---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata:
+  name: p-gpu-abcde
+  annotations: {resource.kubernetes.io/pod-claim-name: gpu}
+  ownerReferences: [{apiVersion: v1, kind: Pod, name: p, uid: "", controller: true}]
+spec:
+  devices:
+    requests:
+    - name: gpu
+      exactly: {deviceClassName: gpu.example.com}
+)";
+  Env env(owned + Pod("p", "[{name: gpu, resourceClaimTemplateName: one-gpu}]"));
+  DynamicResources& p = *env.plugin;
+  ASSERT_TRUE(p.Reserve(env.pod(0), 0));
+  EXPECT_THAT(Summary(p.Allocations()),
+              testing::ElementsAre("default/p-gpu-abcde (Pod default/p): gpu=n0/gpu-0"));
+}
+
+// A PodGroup's claim recorded in its status.resourceClaimStatuses and controlled by it is the
+// group's claim again; a claim of that name the group does not control is not.
+TEST(DynamicResources, PodGroupClaimRecordedInItsStatusIsTakenAgain) {
+  const std::string objects = R"(---
+apiVersion: scheduling.k8s.io/v1beta1
+kind: PodGroup
+metadata: {name: h}
+spec:
+  schedulingPolicy: {gang: {minCount: 1}}
+  resourceClaims: [{name: gpu, resourceClaimTemplateName: one-gpu}]
+status:
+  resourceClaimStatuses: [{name: gpu, resourceClaimName: h-gpu-made1}]
+---
+apiVersion: scheduling.k8s.io/v1beta1
+kind: PodGroup
+metadata: {name: k}
+spec:
+  schedulingPolicy: {gang: {minCount: 1}}
+  resourceClaims: [{name: gpu, resourceClaimTemplateName: one-gpu}]
+status:
+  resourceClaimStatuses: [{name: gpu, resourceClaimName: not-mine}]
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata:
+  name: h-gpu-made1
+  ownerReferences: [{apiVersion: scheduling.k8s.io/v1beta1, kind: PodGroup, name: h, uid: "", controller: true}]
+spec:
+  devices:
+    requests:
+    - name: gpu
+      exactly: {deviceClassName: gpu.example.com}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: not-mine}
+spec:
+  devices:
+    requests:
+    - name: gpu
+      exactly: {deviceClassName: gpu.example.com}
+)";
+  Env env(objects + Pod("m0", "[{name: gpu, resourceClaimTemplateName: one-gpu}]", "h") +
+          Pod("m1", "[{name: gpu, resourceClaimTemplateName: one-gpu}]", "k"));
+  DynamicResources& p = *env.plugin;
+  ASSERT_TRUE(p.Reserve(env.pod(0), 0));
+  ASSERT_TRUE(p.Reserve(env.pod(1), 0));
+  EXPECT_THAT(Summary(p.Allocations()),
+              testing::UnorderedElementsAre(
+                  "default/h-gpu-made1 (PodGroup default/h): gpu=n0/gpu-0",
+                  Generated("PodGroup", "k", "gpu") + " (PodGroup default/k): gpu=n0/gpu-1"));
 }
 
 }  // namespace

@@ -51,6 +51,15 @@ std::span<const api::PodAffinityTerm> RequiredAntiAffinityTerms(const api::Pod& 
   return pod.pod_anti_affinity->required;
 }
 
+bool AssignedPodMayHelp(const api::Pod& pod, const api::Pod& assigned) {
+  const std::span<const api::PodAffinityTerm> terms = RequiredAffinityTerms(pod);
+  if (terms.empty()) return false;
+  for (const api::PodAffinityTerm& t : terms) {
+    if (!TermMatches(t, pod, assigned)) return false;
+  }
+  return true;
+}
+
 bool TermMatches(const api::PodAffinityTerm& term, const api::Pod& owner, const api::Pod& target) {
   if (!term.label_selector) return false;  // a nil selector selects nothing
   const std::string& ns = target.meta.namespace_;

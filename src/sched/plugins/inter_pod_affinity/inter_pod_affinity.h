@@ -59,6 +59,13 @@ inline constexpr std::string_view kReasonAntiAffinity =
 [[nodiscard]] std::span<const api::PodAffinityTerm> RequiredAffinityTerms(const api::Pod& pod);
 [[nodiscard]] std::span<const api::PodAffinityTerm> RequiredAntiAffinityTerms(const api::Pod& pod);
 
+// AssignedPodMayHelp: InterPodAffinity's queueing hint for an assigned pod added (upstream
+// interpodaffinity/plugin.go isSchedulableAfterAssignedPodChange, the Add case): true (Queue)
+// when `assigned` matches every required pod affinity term of the rejected `pod`; false
+// (QueueSkip) when it does not or `pod` has no such term (podMatchesAllAffinityTerms). O(terms ×
+// selector), no allocation.
+[[nodiscard]] bool AssignedPodMayHelp(const api::Pod& pod, const api::Pod& assigned);
+
 class InterPodAffinity {
  public:
   // InterPodAffinity: domains come from `topology` (shared, must outlive the plugin).

@@ -37,6 +37,24 @@ bool PodTopologySpread::HasHardConstraints(const api::Pod& pod) {
   return false;
 }
 
+bool PodTopologySpread::AssignedPodMayHelp(const api::Pod& pod, const api::Pod& assigned) {
+  if (assigned.meta.namespace_ != pod.meta.namespace_) return false;
+  const auto& labels = assigned.meta.labels;
+  for (const api::TopologySpreadConstraint& c : pod.topology_spread_constraints) {
+    if (c.when_unsatisfiable == "ScheduleAnyway" || !c.label_selector) continue;
+    if (!api::Matches(*c.label_selector, labels)) continue;
+    bool keys_match = true;
+    for (const std::string& key : c.match_label_keys) {
+      auto own = pod.meta.labels.find(key);
+      if (own == pod.meta.labels.end()) continue;
+      auto it = labels.find(key);
+      keys_match = keys_match && it != labels.end() && it->second == own->second;
+    }
+    if (keys_match) return true;
+  }
+  return false;
+}
+
 void PodTopologySpread::CollectDefaultSelectors(const api::Pod& pod) {
   // helper.DefaultSelector: the selectors of the ReplicaSets and StatefulSets of the pod's
   // namespace that select it (a null or empty selector selects nothing), ANDed.

@@ -59,6 +59,14 @@ class PodTopologySpread {
   // ScheduleAnyway). O(constraints).
   [[nodiscard]] static bool HasHardConstraints(const api::Pod& pod);
 
+  // AssignedPodMayHelp: PodTopologySpread's queueing hint for an assigned pod added (upstream
+  // podtopologyspread/plugin.go isSchedulableAfterAssignedPodChange, the Add case, over
+  // getConstraints: the pod's DoNotSchedule constraints; the cluster-default ones are all
+  // ScheduleAnyway): true (Queue) when `assigned` is in the rejected `pod`'s namespace and its
+  // labels match the selector of one of them (matchLabelKeys merged; a null selector matches
+  // nothing, `{}` everything, podLabelsMatchSpreadConstraints). O(constraints × selector).
+  [[nodiscard]] static bool AssignedPodMayHelp(const api::Pod& pod, const api::Pod& assigned);
+
   // Prepare: PreFilter for `pod` over `snapshot`; false when the pod has no DoNotSchedule
   // constraint (Skip). Memoised per pod and placement version.
   bool Prepare(const api::Pod& pod, const Snapshot& snapshot);
