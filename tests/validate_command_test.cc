@@ -177,11 +177,11 @@ TEST(ValidateCommandTest, WarningsComeFirstAndExplainTheError) {
   const std::string file = kDir + "deviceclass-misindented.yaml";
   const test::CommandResult strict = test::RunCommand({WASCHED_BINARY, "validate", "-f", file});
   EXPECT_EQ(strict.exit_code, 1);
+  // Strict (the default): the unknown field alone, as the v1.37.2 API server's strict decoding
+  // reports it (observed: differential case corpus.validate_deviceclass-misindented).
   EXPECT_EQ(strict.out,
             file + ": document 1: DeviceClass example-device-class: unknown field "
-                   "\"spec.selectors[0].expression\"\n" +
-                file + ": document 1: DeviceClass example-device-class: spec.selectors[0].cel: "
-                       "Required value: exactly one selector type is required\n\n2 error(s)\n");
+                   "\"spec.selectors[0].expression\"\n\n1 error(s)\n");
   const test::CommandResult warned =
       test::RunCommand({WASCHED_BINARY, "validate", "-f", file, "--validate=warn"});
   EXPECT_EQ(warned.exit_code, 1);

@@ -236,7 +236,19 @@ void Loader::Restore(Checkpoint c) {
 void Loader::Flush(const ObjectScope& scope, const api::SourceRef& source,
                    const std::string& label) {
   std::vector<FieldError>& errors = diag_->errors();
+  // Strict field validation fails the API server's decoding before any other check of the
+  // object, so an object with an unknown field reports only what strict decoding reports:
+  // unknown and repeated fields (observed on v1.37.2: the mis-indented DeviceClass gets
+  // `unknown field "spec.selectors[0].expression"` alone).
+  const auto strict = [](const FieldError& e) {
+    return e.type == FieldErrorType::kUnknownField || e.type == FieldErrorType::kDuplicate;
+  };
+  const bool unknown = std::any_of(errors.begin() + static_cast<std::ptrdiff_t>(scope.first_error),
+                                   errors.end(), [](const FieldError& e) {
+                                     return e.type == FieldErrorType::kUnknownField;
+                                   });
   for (size_t i = scope.first_error; i < errors.size(); ++i) {
+    if (unknown && !strict(errors[i])) continue;
     AddInputError(InputError{source, label, std::move(errors[i])});
   }
   errors.resize(scope.first_error);

@@ -117,20 +117,26 @@ func Validate(ctx context.Context, opts Options, objs, olds []manifest.Object) (
 	// Real objects: namespaces, PriorityClasses, old objects.
 	// Objects of a kind the API server does not serve are reported below, one by one; the
 	// namespaces of the others exist, as they would for a user who created them first.
-	var all []manifest.Object
+	// Every served kind counts here, those the scheduling harness skips (a ConfigMap) too.
+	nsSet := map[string]bool{}
 	for _, o := range append(append([]manifest.Object(nil), cobjs...), colds...) {
 		if apply.Rank(o.Unstructured) == apply.RankNamespace {
-			all = append(all, o)
+			nsSet[o.GetName()] = true
 			continue
 		}
-		if _, err := c.Namespaced(o.GroupVersionKind()); err == nil {
-			all = append(all, o)
+		if namespaced, err := c.Namespaced(o.GroupVersionKind()); err == nil && namespaced {
+			ns := o.GetNamespace()
+			if ns == "" {
+				ns = rename("default")
+			}
+			nsSet[ns] = true
 		}
 	}
-	nss, err := apply.Namespaces(c, all)
-	if err != nil {
-		nss = nil
+	var nss []string
+	for ns := range nsSet {
+		nss = append(nss, ns)
 	}
+	sort.Strings(nss)
 	var created []apply.ClusterObject
 	var createdNS []string
 	var deleters []func()
@@ -378,6 +384,15 @@ func FromAPIError(o manifest.Object, err error) []Error {
 	}
 	e := base
 	e.Detail = status.Message
+	if strings.Contains(status.Message, "no kind \"") && strings.Contains(status.Message, "is registered for version") {
+		// A kind the scheme does not know (`kind: pod`): as an unserved kind, named as written.
+		e.Object = strings.TrimSpace(o.GetKind() + " " + o.GetName())
+		if ns := o.GetNamespace(); ns != "" {
+			e.Object = o.GetKind() + " " + ns + "/" + o.GetName()
+		}
+		e.Type, e.Field = "NotSupported", "kind"
+		return []Error{e}
+	}
 	if fields := unknownFields(status.Message); len(fields) > 0 {
 		// Strict field validation: "strict decoding error: unknown field "spec.x", unknown field
 		// "spec.y"" (a BadRequest without causes), one error per field as wasched reports them.
