@@ -296,6 +296,14 @@ std::set<std::string> DomainsOf(const Outcome& o, const std::vector<std::string>
   return out;
 }
 
+// PlacementText: a group's reported topology domain as "key=value", "" when none (issue 20
+// item 8).
+std::string PlacementText(const Outcome& o, const std::string& kind, const std::string& name) {
+  const sched::GroupResult* g = test::FindGroup(o.result, kind, Pod(name));
+  if (g == nullptr || !g->placement) return "";
+  return g->placement->key + "=" + g->placement->value;
+}
+
 // ExpectTreeCondition: the *InitiallyScheduled condition of a PodGroup or CompositePodGroup.
 void ExpectTreeCondition(const Outcome& o, const std::string& kind, const std::string& name,
                          const std::string& status, const std::string& reason) {
@@ -397,6 +405,12 @@ const std::map<std::string, Check>& Checks() {
          EXPECT_EQ(DomainsOf(o, pg2, kRackKey).size(), 1u);
          EXPECT_NE(DomainsOf(o, pg1, kRackKey), DomainsOf(o, pg2, kRackKey));
          ExpectTreeCondition(o, "CompositePodGroup", "root", "True", api::kReasonScheduled);
+         // Issue 20 item 8: every level shows the domain it was placed in, with its own key.
+         EXPECT_EQ(PlacementText(o, "CompositePodGroup", "root"), std::string(kBlockKey) + "=block-b");
+         EXPECT_EQ(PlacementText(o, "PodGroup", "pg-1"),
+                   std::string(kRackKey) + "=" + *DomainsOf(o, pg1, kRackKey).begin());
+         EXPECT_EQ(PlacementText(o, "PodGroup", "pg-2"),
+                   std::string(kRackKey) + "=" + *DomainsOf(o, pg2, kRackKey).begin());
        }},
       {"g01-tree-partial",
        [](const Outcome& o) {
@@ -544,6 +558,7 @@ const std::map<std::string, Check>& Checks() {
          EXPECT_THAT(test::PendingMap(o.result).at(Pod("gang-0")).message,
                      StartsWith("0/2 placements are available: 2 placement(s) (rack-0, rack-1): "));
          ExpectCondition(o, Pod("gang"), "False", api::kReasonUnschedulable);
+         EXPECT_EQ(PlacementText(o, "PodGroup", "gang"), "");  // pending: no domain (item 8)
        }},
       {"s6-xy", CheckS6},
       {"s6-yx", CheckS6},

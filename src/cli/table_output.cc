@@ -244,6 +244,11 @@ std::string FormatScheduleTable(const api::ObjectSet& objects,
         s.header.push_back(RTrim(fmt::format("{}={} {}", other.type, other.status, other.reason)));
       }
     }
+    // The chosen topology domain (issue 20 item 8), after the conditions: appended to the last
+    // cell, so the columns of other sections keep their widths.
+    if (g.placement) {
+      s.header.back() += fmt::format("  placement {}={}", g.placement->key, g.placement->value);
+    }
     if (!composite) {
       std::vector<std::string>& keys = members[g.name];
       std::sort(keys.begin(), keys.end(), NaturalLess);

@@ -25,6 +25,9 @@
 
 namespace wasched::cli {
 
+// A group placed in a topology domain (GroupResult::placement) ends its header line with
+// `placement <key>=<value>`, e.g. `placement topology.kubernetes.io/zone=zone-a`.
+//
 // Groups of a CompositePodGroup tree (GroupResult::parent) follow their parent, indented two
 // spaces per level; roots and siblings keep the result's order (kind, then name).
 //

@@ -133,6 +133,30 @@ TEST(TableOutputTest, BasicGroupShowsBasicNotMinCount) {
             "1 bound, 1 pending\n");
 }
 
+// Issue 20 item 8: a group placed in a topology domain ends its header with the domain; the
+// other sections keep their columns.
+TEST(TableOutputTest, PlacedGroupShowsItsTopologyDomain) {
+  api::ObjectSet objects;
+  objects.pods.push_back(test::MakePod().Name("w-0").Group("workers").Obj());
+  objects.pods.push_back(test::MakePod().Name("x-0").Group("waiting").Obj());
+  sched::ScheduleResult result;
+  result.bindings = {{"default/w-0", "n1"}};
+  result.pending = {{"default/x-0", "Unschedulable", ""}};
+  sched::GroupResult placed = Group("default/workers", 1, 1, "True", "Scheduled");
+  placed.placement = sched::TopologyDomain{"topology.kubernetes.io/zone", "zone-a"};
+  result.groups = {Group("default/waiting", 0, 1, "False", "Unschedulable"), placed};
+  EXPECT_EQ(FormatScheduleTable(objects, result),
+            "PodGroup default/waiting  scheduled 0/1 (minCount 1)  "
+            "PodGroupInitiallyScheduled=False Unschedulable\n"
+            "  default/x-0  PENDING  Unschedulable\n"
+            "\n"
+            "PodGroup default/workers  scheduled 1/1 (minCount 1)  "
+            "PodGroupInitiallyScheduled=True Scheduled  placement topology.kubernetes.io/zone=zone-a\n"
+            "  default/w-0  n1\n"
+            "\n"
+            "1 bound, 1 pending\n");
+}
+
 TEST(TableOutputTest, EmptyResult) {
   EXPECT_EQ(FormatScheduleTable(api::ObjectSet{}, sched::ScheduleResult{}), "0 bound, 0 pending\n");
 }

@@ -87,6 +87,11 @@ std::string EncodeScheduleResultJson(const sched::ScheduleResult& result) {
     if (g.min_count) group["minCount"] = *g.min_count;
     if (g.min_group_count) group["minGroupCount"] = *g.min_group_count;
     if (g.parent) group["parent"] = *g.parent;
+    if (g.placement) {
+      Json placement = Json::object();
+      placement[g.placement->key] = g.placement->value;
+      group["placement"] = std::move(placement);
+    }
     Json conditions = Json::array();
     for (const api::Condition& c : g.conditions) conditions.push_back(ConditionJson(c));
     group["conditions"] = std::move(conditions);
@@ -141,6 +146,11 @@ std::string EncodeScheduleResultYaml(const sched::ScheduleResult& result) {
     if (g.min_count) out << YAML::Key << "minCount" << YAML::Value << *g.min_count;
     if (g.min_group_count) out << YAML::Key << "minGroupCount" << YAML::Value << *g.min_group_count;
     if (g.parent) EmitKeyString(out, "parent", *g.parent);
+    if (g.placement) {
+      out << YAML::Key << "placement" << YAML::Value << YAML::BeginMap;
+      EmitKeyString(out, g.placement->key.c_str(), g.placement->value);
+      out << YAML::EndMap;
+    }
     EmitList(out, "conditions", g.conditions, [&](const api::Condition& c) {
       EmitKeyString(out, "type", c.type);
       EmitKeyString(out, "status", c.status);
