@@ -494,10 +494,12 @@ const std::map<std::string, Check>& Checks() {
          // reason, most frequent first, and a separator before the PostFilter's message.
          ExpectAllPending(o, Names({"p0", "p1", "p2"}));
          const std::string m = test::PendingMap(o.result).at(Pod("p0")).message;
-         EXPECT_THAT(m, StartsWith("0/12 placements are available: 11 placement(s): 0/2 nodes are "
-                                   "available: 2 Insufficient cpu. Pod group default/pg: 2 of 3 "
-                                   "pods fit, minCount 3; r11: Insufficient cpu (aggregate free "
-                                   "capacity below the group's minimum). pod group preemption: "));
+         EXPECT_THAT(m, StartsWith("0/12 placements are available: 11 placement(s): Pod group "
+                                   "default/pg: 2 of 3 pods fit, minCount 3; for the first pod "
+                                   "that did not fit (after 2 of the group's pods were placed): "
+                                   "0/2 nodes are available: 2 Insufficient cpu; r11: Insufficient "
+                                   "cpu (aggregate free capacity below the group's minimum). pod "
+                                   "group preemption: "));
          EXPECT_LT(m.size(), 600u);
          ExpectCondition(o, Pod("pg"), "False", api::kReasonUnschedulable);
        }},
@@ -632,11 +634,16 @@ const std::map<std::string, Check>& Checks() {
              continue;
            }
            EXPECT_EQ(it->second.reason, api::kReasonUnschedulable) << p;
-           EXPECT_THAT(it->second.message, StartsWith("0/1 nodes are available: 1 Insufficient cpu")) << p;
+           EXPECT_THAT(it->second.message,
+                       StartsWith("Pod group default/pg: 0 of 3 pods fit, minCount 3; for the "
+                                  "first pod that did not fit: 0/1 nodes are available: 1 "
+                                  "Insufficient cpu"))
+               << p;
          }
          const api::Condition* c = ExpectCondition(o, "default/pg", "False", api::kReasonUnschedulable);
          if (c != nullptr) {
-           EXPECT_THAT(c->message, StartsWith("0/1 nodes are available: 1 Insufficient cpu"));
+           EXPECT_THAT(c->message, HasSubstr("for the first pod that did not fit: 0/1 nodes are "
+                                             "available: 1 Insufficient cpu"));
          }
        }},
       {"f10-condition-never-regresses",
