@@ -68,6 +68,12 @@ enum class OutputFormat { kTable, kJson, kYaml };
 // were skipped (their kinds have warnings), or the input held none.
 [[nodiscard]] std::string NothingReadMessage(int64_t skipped);
 
+// InputNotes: the ScheduleResult::notes of `objects` (input plus what the controllers
+// created): one per suspended Job ("Job ns/j is suspended (spec.suspend: true): the Job
+// controller created no pods for it; …") and per suspended JobSet (whose Jobs get no line of
+// their own); JobSets first, then Jobs, each in input order. O(Jobs + JobSets).
+[[nodiscard]] std::vector<std::string> InputNotes(const api::ObjectSet& objects);
+
 // ScheduleOptions: everything `schedule` needs, already parsed.
 struct ScheduleOptions {
   std::vector<std::string> paths;  // files, folders or "-" (stdin), in order

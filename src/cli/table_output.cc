@@ -339,6 +339,10 @@ std::string FormatScheduleTable(const api::ObjectSet& objects,
     }
     out += '\n';
   }
+  // Notes (issue 20 item 12): what explains a result without being a problem, e.g. a
+  // suspended Job that created no pods.
+  for (const std::string& note : result.notes) out += "note: " + EscapeForTerminal(note) + '\n';
+  if (!result.notes.empty()) out += '\n';
   std::string summary =
       fmt::format("{} bound, {} pending", result.bindings.size(), result.pending.size());
   if (running > 0) summary += fmt::format(", {} already running", running);

@@ -25,6 +25,8 @@
 
 namespace wasched::cli {
 
+// ScheduleResult::notes come as `note: …` lines before the summary line.
+//
 // A group placed in a topology domain (GroupResult::placement) ends its header line with
 // `placement <key>=<value>`, e.g. `placement topology.kubernetes.io/zone=zone-a`.
 //

@@ -113,6 +113,7 @@ std::string EncodeScheduleResultJson(const sched::ScheduleResult& result) {
     }
     doc["allocations"] = std::move(allocations);
   }
+  if (!result.notes.empty()) doc["notes"] = result.notes;  // issue 20 item 12
   doc["generated"] = Json::parse(internal::GeneratedJsonText(result.generated));
   // Invalid UTF-8 in messages is replaced rather than thrown on (never crash on input).
   return doc.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
@@ -169,6 +170,11 @@ std::string EncodeScheduleResultYaml(const sched::ScheduleResult& result) {
         EmitKeyString(out, "device", d.device);
       });
     });
+  }
+  if (!result.notes.empty()) {
+    out << YAML::Key << "notes" << YAML::Value << YAML::BeginSeq;
+    for (const std::string& note : result.notes) EmitString(out, note);
+    out << YAML::EndSeq;
   }
   internal::EmitGeneratedYaml(out, result.generated);
   out << YAML::EndMap;

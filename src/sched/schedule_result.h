@@ -111,6 +111,10 @@ struct ScheduleResult {
   // allocations: DRA claims allocated by this run, sorted by claim (the JSON key is written only
   // when non-empty, so output without DRA is unchanged).
   std::vector<ClaimAllocation> allocations;
+  // notes: informational lines about the input that explain a result without being a problem
+  // (issue 20 item 12: "Job ns/j is suspended (spec.suspend: true): …"), in input order; JSON /
+  // YAML key `notes` written only when non-empty, the table prints `note: …` lines.
+  std::vector<std::string> notes;
 };
 
 }  // namespace wasched::sched
