@@ -323,6 +323,17 @@ spec:
 namespace wasched::cli {
 namespace {
 
+// Issue 20 item 12: --summary is a table view; JSON and YAML refuse it (usage error, exit 2).
+TEST(AppTest, SummaryIsForTheTable) {
+  Outcome table = RunCli({"schedule", "--summary", "-f", "-"}, kCluster);
+  ASSERT_EQ(table.code, 0) << table.err;
+  EXPECT_THAT(table.out, HasSubstr("PodGroup default/pg  scheduled 0/2 (minCount 2)  0 bound, 0 pending"));
+  Outcome json = RunCli({"schedule", "--summary", "-o", "json", "-f", "-"}, kCluster);
+  EXPECT_EQ(json.code, 2);
+  EXPECT_EQ(json.out, "");
+  EXPECT_THAT(json.err, HasSubstr("--summary is for -o table"));
+}
+
 TEST(AppTest, UnknownSubcommandIsNamed) {
   Outcome o = RunCli({"frobnicate"});
   EXPECT_EQ(o.code, 2);

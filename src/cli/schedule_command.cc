@@ -217,7 +217,8 @@ int RunSchedule(const ScheduleOptions& options, std::istream& in, std::ostream& 
   std::string text;
   switch (options.output) {
     case OutputFormat::kTable:
-      text = FormatScheduleTable(objects, result);
+      text = options.summary ? FormatScheduleSummary(objects, result)
+                             : FormatScheduleTable(objects, result);
       break;
     case OutputFormat::kJson:
       text = codec::EncodeScheduleResultJson(result);

@@ -85,6 +85,9 @@ struct ScheduleOptions {
   std::string context;
   bool insecure_skip_tls_verify = false;
   OutputFormat output = OutputFormat::kTable;
+  // summary: `--summary`, one line per group instead of per pod (table output only;
+  // FormatScheduleSummary in cli/table_output.h).
+  bool summary = false;
   FeatureGates gates;
   sched::SchedulerOptions scheduler;
   controller::ManagerOptions controllers;  // the controllers' options (their gates: `gates`)
