@@ -26,7 +26,12 @@ TEST(BenchCommandTest, EveryShapeAtTinyScaleBindsWhatACorrectRunBinds) {
       EXPECT_TRUE(row.contains(field)) << field;
     }
     EXPECT_EQ(row["bound"], row["expectedBound"]);
+    // Issue 20 item 15: a tiny run says so, names the size that ran and reports no value.
+    EXPECT_EQ(row["scale"], "tiny");
+    EXPECT_TRUE(row["value"].is_null());
+    EXPECT_FALSE(row["instance"].get<std::string>().empty());
   }
+  EXPECT_EQ(rows[0]["instance"], "50Nodes_100Pods_10Running");
   EXPECT_EQ(rows[0]["shape"], "SchedulingBasic/5000Nodes_10000Pods");
   EXPECT_EQ(rows[0]["target"], 500000.0);
   // The Load shapes (issue 18): both forms at the three sizes, every generated object decoded.
@@ -46,7 +51,28 @@ TEST(BenchCommandTest, ShapePrefixSelectsAndTableExplainsColumns) {
   EXPECT_THAT(r.out, HasSubstr("GangScheduling/5000Nodes_1000Gangs_3000Pods"));
   EXPECT_THAT(r.out, HasSubstr("GangScheduling/5000Nodes_10Gangs_50000Pods_5000PerGroup"));
   EXPECT_THAT(r.out, ::testing::Not(HasSubstr("SchedulingBasic")));
-  EXPECT_THAT(r.out, HasSubstr("SCANBOUND"));
+  // A tiny run's table explains what it checked (the full table's SCANBOUND legend is for timed
+  // runs only).
+  EXPECT_THAT(r.out, HasSubstr("checks counts only"));
+}
+
+// Issue 20 item 15: `--scale tiny` says it checks counts only, shows the tiny size in each
+// shape's name and prints no value, unit or target (no "0 MiB" row).
+TEST(BenchCommandTest, TinyTableChecksCountsOnly) {
+  const auto r = test::RunCommand({WASCHED_BINARY, "bench", "--scale", "tiny", "--shape", "Memory",
+                                   "--shape", "SchedulingBasic", "--shape", "Simulate/PhillyBasic",
+                                   "--shape", "Load/JsonList_50Nodes"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, ::testing::StartsWith("--scale tiny checks counts only: "));
+  EXPECT_THAT(r.out, HasSubstr("SchedulingBasic/5000Nodes_10000Pods [tiny: 50Nodes_100Pods_10Running]"
+                               "  bound 100 of 100 pods"));
+  EXPECT_THAT(r.out, HasSubstr("Memory/5000Nodes_150000Pods [tiny: 50Nodes_0Pods_1500Running]"));
+  EXPECT_THAT(r.out, HasSubstr("Simulate/PhillyBasic [tiny: 200Jobs]"));
+  EXPECT_THAT(r.out, HasSubstr("Load/JsonList_50Nodes_1500Pods [tiny: 1Nodes_15Pods]"));
+  EXPECT_THAT(r.out, HasSubstr("decoded 16 of 16 objects"));
+  for (const char* absent : {"MiB", "MB/s", "pods/s", "TARGET", "SCANBOUND"}) {
+    EXPECT_THAT(r.out, ::testing::Not(HasSubstr(absent))) << absent;
+  }
 }
 
 TEST(BenchCommandTest, UnknownShapeIsAUsageError) {

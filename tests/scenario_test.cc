@@ -296,6 +296,14 @@ std::set<std::string> DomainsOf(const Outcome& o, const std::vector<std::string>
   return out;
 }
 
+// PlacementText: a group's reported topology domain as "key=value", "" when none (issue 20
+// item 8).
+std::string PlacementText(const Outcome& o, const std::string& kind, const std::string& name) {
+  const sched::GroupResult* g = test::FindGroup(o.result, kind, Pod(name));
+  if (g == nullptr || !g->placement) return "";
+  return g->placement->key + "=" + g->placement->value;
+}
+
 // ExpectTreeCondition: the *InitiallyScheduled condition of a PodGroup or CompositePodGroup.
 void ExpectTreeCondition(const Outcome& o, const std::string& kind, const std::string& name,
                          const std::string& status, const std::string& reason) {
@@ -397,6 +405,12 @@ const std::map<std::string, Check>& Checks() {
          EXPECT_EQ(DomainsOf(o, pg2, kRackKey).size(), 1u);
          EXPECT_NE(DomainsOf(o, pg1, kRackKey), DomainsOf(o, pg2, kRackKey));
          ExpectTreeCondition(o, "CompositePodGroup", "root", "True", api::kReasonScheduled);
+         // Issue 20 item 8: every level shows the domain it was placed in, with its own key.
+         EXPECT_EQ(PlacementText(o, "CompositePodGroup", "root"), std::string(kBlockKey) + "=block-b");
+         EXPECT_EQ(PlacementText(o, "PodGroup", "pg-1"),
+                   std::string(kRackKey) + "=" + *DomainsOf(o, pg1, kRackKey).begin());
+         EXPECT_EQ(PlacementText(o, "PodGroup", "pg-2"),
+                   std::string(kRackKey) + "=" + *DomainsOf(o, pg2, kRackKey).begin());
        }},
       {"g01-tree-partial",
        [](const Outcome& o) {
@@ -483,10 +497,12 @@ const std::map<std::string, Check>& Checks() {
          // reason, most frequent first, and a separator before the PostFilter's message.
          ExpectAllPending(o, Names({"p0", "p1", "p2"}));
          const std::string m = test::PendingMap(o.result).at(Pod("p0")).message;
-         EXPECT_THAT(m, StartsWith("0/12 placements are available: 11 placement(s): 0/2 nodes are "
-                                   "available: 2 Insufficient cpu. Pod group default/pg: 2 of 3 "
-                                   "pods fit, minCount 3; r11: Insufficient cpu (aggregate free "
-                                   "capacity below the group's minimum). pod group preemption: "));
+         EXPECT_THAT(m, StartsWith("0/12 placements are available: 11 placement(s): Pod group "
+                                   "default/pg: 2 of 3 pods fit, minCount 3; for the first pod "
+                                   "that did not fit (after 2 of the group's pods were placed): "
+                                   "0/2 nodes are available: 2 Insufficient cpu; r11: Insufficient "
+                                   "cpu (aggregate free capacity below the group's minimum). pod "
+                                   "group preemption: "));
          EXPECT_LT(m.size(), 600u);
          ExpectCondition(o, Pod("pg"), "False", api::kReasonUnschedulable);
        }},
@@ -550,6 +566,7 @@ const std::map<std::string, Check>& Checks() {
          EXPECT_THAT(test::PendingMap(o.result).at(Pod("gang-0")).message,
                      StartsWith("0/2 placements are available: 2 placement(s) (rack-0, rack-1): "));
          ExpectCondition(o, Pod("gang"), "False", api::kReasonUnschedulable);
+         EXPECT_EQ(PlacementText(o, "PodGroup", "gang"), "");  // pending: no domain (item 8)
        }},
       {"s6-xy", CheckS6},
       {"s6-yx", CheckS6},
@@ -623,11 +640,16 @@ const std::map<std::string, Check>& Checks() {
              continue;
            }
            EXPECT_EQ(it->second.reason, api::kReasonUnschedulable) << p;
-           EXPECT_THAT(it->second.message, StartsWith("0/1 nodes are available: 1 Insufficient cpu")) << p;
+           EXPECT_THAT(it->second.message,
+                       StartsWith("Pod group default/pg: 0 of 3 pods fit, minCount 3; for the "
+                                  "first pod that did not fit: 0/1 nodes are available: 1 "
+                                  "Insufficient cpu"))
+               << p;
          }
          const api::Condition* c = ExpectCondition(o, "default/pg", "False", api::kReasonUnschedulable);
          if (c != nullptr) {
-           EXPECT_THAT(c->message, StartsWith("0/1 nodes are available: 1 Insufficient cpu"));
+           EXPECT_THAT(c->message, HasSubstr("for the first pod that did not fit: 0/1 nodes are "
+                                             "available: 1 Insufficient cpu"));
          }
        }},
       {"f10-condition-never-regresses",

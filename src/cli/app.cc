@@ -140,6 +140,9 @@ int RunParsed(int argc, const char* const* argv, std::istream& in, std::ostream&
       ->needs(kubeconfig_option);
   CommonFlags schedule_flags;
   AddCommonFlags(schedule, &schedule_flags);
+  bool schedule_summary = false;
+  schedule->add_flag("--summary", schedule_summary,
+                     "Table output: one line per group (counts, domain, reason), no per-pod lines");
 
   CLI::App* explain = app.add_subcommand(
       "explain", "Explain why one pod or PodGroup is bound or pending (the same run as schedule)");
@@ -284,6 +287,12 @@ int RunParsed(int argc, const char* const* argv, std::istream& in, std::ostream&
            "information.\n";
     return kExitUsage;
   }
+  if (schedule_summary && options->output != OutputFormat::kTable) {
+    err << "error: --summary is for -o table (JSON and YAML always hold every pod)\nRun with "
+           "--help for more information.\n";
+    return kExitUsage;
+  }
+  options->summary = schedule_summary;
   options->paths = paths;
   options->use_cluster = kubeconfig_option->count() > 0;
   options->kubeconfig = schedule_kubeconfig;

@@ -304,11 +304,67 @@ TEST(AppTest, DemoBindsTheTrainingGangAndHoldsTheOversizedGang) {
   EXPECT_THAT(table.out, HasSubstr("18 bound, 40 pending, 1 already running\n"));
 }
 
+// Issue 20 item 12: a suspended Job creates no pods; the result says so in the table (a `note:`
+// line) and in JSON (`notes`), instead of showing nothing at all.
+TEST(AppTest, SuspendedJobGetsANote) {
+  const std::string input = R"(apiVersion: v1
+kind: Node
+metadata:
+  name: n1
+status:
+  allocatable:
+    cpu: "4"
+    memory: 8Gi
+    pods: "110"
+---
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: train
+  namespace: ml
+  uid: 0b9e2c1e-0000-4000-8000-000000000001
+spec:
+  parallelism: 2
+  suspend: true
+  template:
+    spec:
+      restartPolicy: Never
+      containers:
+      - name: c
+        image: busybox
+)";
+  const std::string note =
+      "Job ml/train is suspended (spec.suspend: true): the Job controller created no pods for it; "
+      "nothing of it is scheduled until spec.suspend is false";
+  Outcome table = RunCli({"schedule", "-f", "-"}, input);
+  ASSERT_EQ(table.code, 0) << table.err;
+  EXPECT_THAT(table.out, HasSubstr("\nnote: " + note + "\n\n0 bound, 0 pending\n")) << table.out;
+  Outcome json = RunCli({"schedule", "-f", "-", "-o", "json"}, input);
+  ASSERT_EQ(json.code, 0) << json.err;
+  const nlohmann::json doc = nlohmann::json::parse(json.out);
+  EXPECT_EQ(doc.at("notes"), nlohmann::json::array({note}));
+  // Without a suspended Job there is no `notes` key (the contract only grows).
+  Outcome plain = RunCli({"schedule", "-f", "-", "-o", "json"}, kCluster);
+  ASSERT_EQ(plain.code, 0) << plain.err;
+  EXPECT_FALSE(nlohmann::json::parse(plain.out).contains("notes"));
+}
+
 }  // namespace
 }  // namespace wasched::cli
 
 namespace wasched::cli {
 namespace {
+
+// Issue 20 item 12: --summary is a table view; JSON and YAML refuse it (usage error, exit 2).
+TEST(AppTest, SummaryIsForTheTable) {
+  Outcome table = RunCli({"schedule", "--summary", "-f", "-"}, kCluster);
+  ASSERT_EQ(table.code, 0) << table.err;
+  EXPECT_THAT(table.out, HasSubstr("PodGroup default/pg  scheduled 0/2 (minCount 2)  0 bound, 0 pending"));
+  Outcome json = RunCli({"schedule", "--summary", "-o", "json", "-f", "-"}, kCluster);
+  EXPECT_EQ(json.code, 2);
+  EXPECT_EQ(json.out, "");
+  EXPECT_THAT(json.err, HasSubstr("--summary is for -o table"));
+}
 
 TEST(AppTest, UnknownSubcommandIsNamed) {
   Outcome o = RunCli({"frobnicate"});
@@ -319,3 +375,4 @@ TEST(AppTest, UnknownSubcommandIsNamed) {
 
 }  // namespace
 }  // namespace wasched::cli
+

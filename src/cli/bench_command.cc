@@ -1,6 +1,8 @@
 // File: cli/bench_command.cc
 #include "cli/bench_command.h"
 
+#include <algorithm>
+#include <array>
 #include <memory>
 #include <ostream>
 #include <string_view>
@@ -30,7 +32,8 @@ nlohmann::json Optional(const std::optional<double>& v) { return v ? nlohmann::j
 nlohmann::json ToJson(const perf::Measurement& m) {
   nlohmann::json j = nlohmann::json::object();
   j["shape"] = m.shape;
-  j["value"] = m.value;
+  // A correctness-only run (--scale tiny) has no value: nothing was timed (issue 20 item 15).
+  j["value"] = m.timed ? nlohmann::json(m.value) : nlohmann::json(nullptr);
   j["unit"] = m.unit;
   j["target"] = Optional(m.target);
   j["meetsTarget"] = m.meets_target ? nlohmann::json(*m.meets_target) : nlohmann::json(nullptr);
@@ -40,6 +43,8 @@ nlohmann::json ToJson(const perf::Measurement& m) {
   j["wallSeconds"] = m.wall_seconds;
   j["bound"] = m.bound;
   j["expectedBound"] = m.expected_bound;
+  j["scale"] = m.timed ? "full" : "tiny";
+  j["instance"] = m.instance;
   if (m.bytes_per_pod) j["bytesPerPod"] = *m.bytes_per_pod;
   if (m.bytes_per_node) j["bytesPerNode"] = *m.bytes_per_node;
   if (m.file_mb) {
@@ -84,6 +89,44 @@ std::string Table(const std::vector<perf::Measurement>& rows) {
   return t;
 }
 
+// TinyTable: a correctness-only run (--scale tiny, issue 20 item 15): what was checked and
+// whether it held, for each shape at the size that actually ran; no values, units, targets or
+// ratios (nothing was timed, and a 0 MiB or a pods/s of a 100-pod run would read as a result).
+std::string TinyTable(const std::vector<perf::Measurement>& rows,
+                      const std::vector<const perf::Shape*>& shapes) {
+  std::vector<std::array<std::string, 3>> cells;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const perf::Measurement& m = rows[i];
+    const perf::Measure measure = shapes[i]->measure;
+    std::string check;
+    if (measure == perf::Measure::kLoad) {
+      check = fmt::format("decoded {} of {} objects", m.bound, m.expected_bound);
+    } else if (measure == perf::Measure::kRunSeconds) {
+      check = fmt::format("completed {} of {} jobs", m.bound, m.expected_bound);
+    } else {
+      check = fmt::format("bound {} of {} pods", m.bound, m.expected_bound);
+    }
+    cells.push_back({fmt::format("{} [tiny: {}]", m.shape, m.instance), std::move(check),
+                     m.correct() ? "ok" : "WRONG"});
+  }
+  size_t shape_width = 5;
+  size_t check_width = 5;
+  for (const auto& c : cells) {
+    shape_width = std::max(shape_width, c[0].size());
+    check_width = std::max(check_width, c[1].size());
+  }
+  std::string t =
+      "--scale tiny checks counts only: each shape runs once at about 1/100 of its size (the size "
+      "in brackets) and what a correct run binds, completes or decodes is compared; nothing is "
+      "timed or measured, so no values, targets or memory are shown (run without --scale tiny "
+      "for those).\n";
+  t += fmt::format("{:<{}}  {:<{}}  {}\n", "SHAPE", shape_width, "CHECK", check_width, "RESULT");
+  for (const auto& c : cells) {
+    t += fmt::format("{:<{}}  {:<{}}  {}\n", c[0], shape_width, c[1], check_width, c[2]);
+  }
+  return t;
+}
+
 }  // namespace
 
 int RunBench(const BenchOptions& options, std::ostream& out, std::ostream& err) {
@@ -107,6 +150,7 @@ int RunBench(const BenchOptions& options, std::ostream& out, std::ostream& err) 
   run.timing = run.scale == perf::Scale::kFull;
   run.repetitions = options.repetitions;
   std::vector<perf::Measurement> rows;
+  std::vector<const perf::Shape*> row_shapes;  // the shape of each row
   int code = kExitOk;
   for (const perf::Shape* s : selected) {
     err << "bench: " << s->name << " …\n";
@@ -130,6 +174,7 @@ int RunBench(const BenchOptions& options, std::ostream& out, std::ostream& err) 
       code = kExitInternal;
     }
     rows.push_back(std::move(*m));
+    row_shapes.push_back(s);
   }
   std::string text;
   if (options.output == "json") {
@@ -137,7 +182,7 @@ int RunBench(const BenchOptions& options, std::ostream& out, std::ostream& err) 
     for (const perf::Measurement& m : rows) list.push_back(ToJson(m));
     text = list.dump(2) + "\n";
   } else {
-    text = Table(rows);
+    text = run.timing ? Table(rows) : TinyTable(rows, row_shapes);
   }
   return WriteOutput(out, err, text, code);
 }

@@ -7,8 +7,11 @@
 //
 // `--shape` selects shapes whose name starts with NAME (e.g. `GangScheduling`); without it every
 // shape runs. `--scale tiny` runs each shape ~100× smaller for correctness only (no timing:
-// CI uses it). JSON: a list of {shape, value, unit, target, meetsTarget, scanBoundRatio,
-// naiveRatio, seconds (CPU), wallSeconds, bound, expectedBound[, bytesPerPod, bytesPerNode]
+// CI uses it): its table says it checks counts only and shows, per shape, the size that ran
+// ("SchedulingBasic/5000Nodes_10000Pods [tiny: 50Nodes_100Pods]"), what was checked and ok /
+// WRONG — no values, units or targets. JSON: a list of {shape, value (null when tiny), unit,
+// target, meetsTarget, scanBoundRatio, naiveRatio, seconds (CPU), wallSeconds, bound,
+// expectedBound, scale ("full" | "tiny"), instance (the size that ran)[, bytesPerPod, bytesPerNode]
 // [, fileMB, objectsPerSecond, parserMBPerSecond, parserRatio, rssAboveFileMiB, rssFileRatio]}
 // (null where a field does not apply; the last six for the Load shapes, perf/load_shapes.h,
 // whose bound / expectedBound count decoded / generated objects). Exit codes: 0 every run bound what a correct run binds; 2 usage (unknown shape);

@@ -51,6 +51,9 @@ void WriteGroup(const sched::GroupResult& g, std::string& text) {
   if (g.min_group_count) {
     text += fmt::format("  scheduled:  {} of minGroupCount {}\n", g.scheduled, *g.min_group_count);
   }
+  if (g.placement) {
+    text += fmt::format("  placement:  {}={}\n", g.placement->key, g.placement->value);
+  }
   for (const api::Condition& c : g.conditions) {
     text += fmt::format("  condition:  {}={} ({}){}{}\n", c.type, c.status, c.reason,
                         c.message.empty() ? "" : ": ", c.message);

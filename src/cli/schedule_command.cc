@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <istream>
@@ -81,6 +82,35 @@ std::string NothingReadMessage(int64_t skipped) {
                        skipped);
   }
   return "no object wasched reads in the input: it holds no objects";
+}
+
+std::vector<std::string> InputNotes(const api::ObjectSet& objects) {
+  std::vector<std::string> notes;
+  std::vector<std::string> suspended_sets;  // "ns/name" of suspended JobSets
+  for (const api::JobSet& js : objects.job_sets) {
+    if (!js.suspend) continue;
+    suspended_sets.push_back(api::NamespacedName(js.meta));
+    notes.push_back(fmt::format(
+        "JobSet {} is suspended (spec.suspend: true): its Jobs are suspended and created no pods; "
+        "nothing of it is scheduled until spec.suspend is false",
+        api::NamespacedName(js.meta)));
+  }
+  for (const api::Job& job : objects.jobs) {
+    if (!job.suspend) continue;
+    const bool of_suspended_set = std::any_of(
+        job.meta.owner_references.begin(), job.meta.owner_references.end(),
+        [&](const api::OwnerReference& o) {
+          return o.kind == "JobSet" &&
+                 std::find(suspended_sets.begin(), suspended_sets.end(),
+                           job.meta.namespace_ + "/" + o.name) != suspended_sets.end();
+        });
+    if (of_suspended_set) continue;
+    notes.push_back(fmt::format(
+        "Job {} is suspended (spec.suspend: true): the Job controller created no pods for it; "
+        "nothing of it is scheduled until spec.suspend is false",
+        api::NamespacedName(job.meta)));
+  }
+  return notes;
 }
 
 namespace {
@@ -181,6 +211,7 @@ tl::expected<ScheduledInput, int> LoadAndSchedule(const ScheduleOptions& options
     err << "warning: " << EscapeForTerminal(w) << '\n';
   }
   result.generated = std::move(run->generated);
+  result.notes = InputNotes(objects);
   return ScheduledInput{std::move(objects), std::move(result)};
 }
 
@@ -193,7 +224,8 @@ int RunSchedule(const ScheduleOptions& options, std::istream& in, std::ostream& 
   std::string text;
   switch (options.output) {
     case OutputFormat::kTable:
-      text = FormatScheduleTable(objects, result);
+      text = options.summary ? FormatScheduleSummary(objects, result)
+                             : FormatScheduleTable(objects, result);
       break;
     case OutputFormat::kJson:
       text = codec::EncodeScheduleResultJson(result);

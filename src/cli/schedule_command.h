@@ -74,6 +74,12 @@ enum class OutputFormat { kTable, kJson, kYaml };
 // were skipped (their kinds have warnings), or the input held none.
 [[nodiscard]] std::string NothingReadMessage(int64_t skipped);
 
+// InputNotes: the ScheduleResult::notes of `objects` (input plus what the controllers
+// created): one per suspended Job ("Job ns/j is suspended (spec.suspend: true): the Job
+// controller created no pods for it; …") and per suspended JobSet (whose Jobs get no line of
+// their own); JobSets first, then Jobs, each in input order. O(Jobs + JobSets).
+[[nodiscard]] std::vector<std::string> InputNotes(const api::ObjectSet& objects);
+
 // ScheduleOptions: everything `schedule` needs, already parsed.
 struct ScheduleOptions {
   std::vector<std::string> paths;  // files, folders or "-" (stdin), in order
@@ -85,6 +91,9 @@ struct ScheduleOptions {
   std::string context;
   bool insecure_skip_tls_verify = false;
   OutputFormat output = OutputFormat::kTable;
+  // summary: `--summary`, one line per group instead of per pod (table output only;
+  // FormatScheduleSummary in cli/table_output.h).
+  bool summary = false;
   FeatureGates gates;
   sched::SchedulerOptions scheduler;
   controller::ManagerOptions controllers;  // the controllers' options (their gates: `gates`)

@@ -125,6 +125,87 @@ const api::Condition* MainCondition(const sched::GroupResult& g) {
   return g.conditions.empty() ? nullptr : &g.conditions.front();
 }
 
+// Membership: every pod by "ns/name" (input, then controller-generated), each PodGroup's
+// members and the pods without a group (or whose group the result lacks), sorted naturally.
+struct Membership {
+  std::map<std::string, const api::Pod*> pods;
+  std::map<std::string, std::vector<std::string>> members;  // "ns/group" → pods
+  std::vector<std::string> bare;
+};
+
+Membership GroupPods(const api::ObjectSet& objects, const sched::ScheduleResult& result) {
+  Membership m;
+  for (const auto* list : {&objects.pods, &result.generated.pods}) {
+    for (const api::Pod& p : *list) m.pods.emplace(api::NamespacedName(p.meta), &p);
+  }
+  for (const sched::GroupResult& g : result.groups) {
+    if (!g.min_group_count) m.members[g.name];
+  }
+  for (const auto& [key, pod] : m.pods) {
+    auto group = pod->pod_group_name
+                     ? m.members.find(pod->meta.namespace_ + "/" + *pod->pod_group_name)
+                     : m.members.end();
+    if (group != m.members.end()) {
+      group->second.push_back(key);
+    } else {
+      m.bare.push_back(key);
+    }
+  }
+  // Pods the result names but the inputs do not hold (defensive: show them as bare pods).
+  auto add_unknown = [&](const std::string& key) {
+    if (m.pods.count(key) == 0 && std::find(m.bare.begin(), m.bare.end(), key) == m.bare.end()) {
+      m.bare.push_back(key);
+    }
+  };
+  for (const sched::Binding& b : result.bindings) add_unknown(b.pod);
+  for (const sched::PendingPod& p : result.pending) add_unknown(p.pod);
+  std::sort(m.bare.begin(), m.bare.end(), NaturalLess);
+  return m;
+}
+
+// ScheduledCell: "scheduled 3/8 (minCount 8)", "scheduled 1/2 (minGroupCount 2)" or, for a
+// basic PodGroup (no quorum, issue 20 item 10), "scheduled 3 (basic)".
+std::string ScheduledCell(const sched::GroupResult& g) {
+  const bool composite = g.min_group_count.has_value();
+  const int32_t min = composite ? *g.min_group_count : g.min_count.value_or(0);
+  return g.policy == "basic" ? fmt::format("scheduled {} (basic)", g.scheduled)
+                             : fmt::format("scheduled {}/{} ({} {})", g.scheduled, min,
+                                           composite ? "minGroupCount" : "minCount", min);
+}
+
+// EscapeLines: every line of `text` escaped for the terminal once more (a safety net: each
+// field was escaped already, and EscapeForTerminal leaves escaped text unchanged).
+std::string EscapeLines(const std::string& out) {
+  std::string escaped;
+  escaped.reserve(out.size());
+  size_t begin = 0;
+  while (begin < out.size()) {
+    size_t end = out.find('\n', begin);
+    if (end == std::string::npos) end = out.size();
+    escaped += EscapeForTerminal(std::string_view(out).substr(begin, end - begin));
+    if (end < out.size()) escaped += '\n';
+    begin = end + 1;
+  }
+  return escaped;
+}
+
+// SummaryLine: "N bound, M pending[, R already running][, E evicted]".
+std::string SummaryLine(const sched::ScheduleResult& result, int running) {
+  std::string summary =
+      fmt::format("{} bound, {} pending", result.bindings.size(), result.pending.size());
+  if (running > 0) summary += fmt::format(", {} already running", running);
+  if (!result.evictions.empty()) summary += fmt::format(", {} evicted", result.evictions.size());
+  return summary + '\n';
+}
+
+// NoteLines: the result's notes as `note: …` lines, then a blank line (nothing without notes).
+std::string NoteLines(const sched::ScheduleResult& result) {
+  std::string out;
+  for (const std::string& note : result.notes) out += "note: " + EscapeForTerminal(note) + '\n';
+  if (!result.notes.empty()) out += '\n';
+  return out;
+}
+
 }  // namespace
 
 std::string FormatScheduleTable(const api::ObjectSet& objects,
@@ -136,35 +217,10 @@ std::string FormatScheduleTable(const api::ObjectSet& objects,
   std::map<std::string, const sched::Eviction*> evicted;
   for (const sched::Eviction& e : result.evictions) evicted[e.pod] = &e;
 
-  // Every pod by "ns/name" (input, then controller-generated), and each group's members.
-  std::map<std::string, const api::Pod*> pods;
-  for (const auto* list : {&objects.pods, &result.generated.pods}) {
-    for (const api::Pod& p : *list) pods.emplace(api::NamespacedName(p.meta), &p);
-  }
-  std::map<std::string, std::vector<std::string>> members;  // "ns/group" → pods, sorted
-  for (const sched::GroupResult& g : result.groups) {
-    if (!g.min_group_count) members[g.name];
-  }
-  std::vector<std::string> bare;  // pods without a group (or whose group the result lacks)
-  for (const auto& [key, pod] : pods) {
-    auto group = pod->pod_group_name
-                     ? members.find(pod->meta.namespace_ + "/" + *pod->pod_group_name)
-                     : members.end();
-    if (group != members.end()) {
-      group->second.push_back(key);
-    } else {
-      bare.push_back(key);
-    }
-  }
-  // Pods the result names but the inputs do not hold (defensive: show them as bare pods).
-  auto add_unknown = [&](const std::string& key) {
-    if (pods.count(key) == 0 && std::find(bare.begin(), bare.end(), key) == bare.end()) {
-      bare.push_back(key);
-    }
-  };
-  for (const sched::Binding& b : result.bindings) add_unknown(b.pod);
-  for (const sched::PendingPod& p : result.pending) add_unknown(p.pod);
-  std::sort(bare.begin(), bare.end(), NaturalLess);
+  Membership membership = GroupPods(objects, result);
+  const std::map<std::string, const api::Pod*>& pods = membership.pods;
+  std::map<std::string, std::vector<std::string>>& members = membership.members;
+  const std::vector<std::string>& bare = membership.bare;
 
   int running = 0;
   // make_row: `shown` holds messages already printed for the section (not repeated per pod).
@@ -222,16 +278,12 @@ std::string FormatScheduleTable(const api::ObjectSet& objects,
     // last indentation and say their depth.
     s.indent.assign(static_cast<std::size_t>(std::min(depth, kMaxIndentLevels)) * 2, ' ');
     const bool composite = g.min_group_count.has_value();
-    const int32_t min = composite ? *g.min_group_count : g.min_count.value_or(0);
     s.header.push_back(depth > kMaxIndentLevels
                            ? fmt::format("{}{} {} (depth {})", s.indent, g.kind, g.name, depth)
                            : fmt::format("{}{} {}", s.indent, g.kind, g.name));
     // A basic PodGroup has no quorum (issue 20 item 10): its count and `basic`, its pods' rows
     // say how each one fared.
-    s.header.push_back(g.policy == "basic"
-                           ? fmt::format("scheduled {} (basic)", g.scheduled)
-                           : fmt::format("scheduled {}/{} ({} {})", g.scheduled, min,
-                                         composite ? "minGroupCount" : "minCount", min));
+    s.header.push_back(ScheduledCell(g));
     const api::Condition* c = MainCondition(g);
     s.header.push_back(c == nullptr
                            ? "no condition"
@@ -243,6 +295,11 @@ std::string FormatScheduleTable(const api::ObjectSet& objects,
       if (&other != c) {
         s.header.push_back(RTrim(fmt::format("{}={} {}", other.type, other.status, other.reason)));
       }
+    }
+    // The chosen topology domain (issue 20 item 8), after the conditions: appended to the last
+    // cell, so the columns of other sections keep their widths.
+    if (g.placement) {
+      s.header.back() += fmt::format("  placement {}={}", g.placement->key, g.placement->value);
     }
     if (!composite) {
       std::vector<std::string>& keys = members[g.name];
@@ -334,25 +391,97 @@ std::string FormatScheduleTable(const api::ObjectSet& objects,
     }
     out += '\n';
   }
-  std::string summary =
-      fmt::format("{} bound, {} pending", result.bindings.size(), result.pending.size());
-  if (running > 0) summary += fmt::format(", {} already running", running);
-  if (!result.evictions.empty()) summary += fmt::format(", {} evicted", result.evictions.size());
-  out += summary + '\n';
+  // Notes (issue 20 item 12): what explains a result without being a problem, e.g. a
+  // suspended Job that created no pods.
+  out += NoteLines(result);
+  out += SummaryLine(result, running);
   // Names, node names and messages come from the input: each field was escaped for the terminal
   // above (control characters, invalid UTF-8; QA2 finding 15); each line is escaped once more as
   // a safety net (EscapeForTerminal leaves escaped text unchanged).
-  std::string escaped;
-  escaped.reserve(out.size());
-  size_t begin = 0;
-  while (begin < out.size()) {
-    size_t end = out.find('\n', begin);
-    if (end == std::string::npos) end = out.size();
-    escaped += EscapeForTerminal(std::string_view(out).substr(begin, end - begin));
-    if (end < out.size()) escaped += '\n';
-    begin = end + 1;
+  return EscapeLines(out);
+}
+
+std::string FormatScheduleSummary(const api::ObjectSet& objects,
+                                  const sched::ScheduleResult& result) {
+  std::map<std::string, const sched::PendingPod*> pending;
+  for (const sched::PendingPod& p : result.pending) pending[p.pod] = &p;
+  std::map<std::string, bool> bound, evicted;
+  for (const sched::Binding& b : result.bindings) bound[b.pod] = true;
+  for (const sched::Eviction& e : result.evictions) evicted[e.pod] = true;
+  const Membership membership = GroupPods(objects, result);
+
+  int running_total = 0;
+  // Counts: how a set of pods fared, "3 bound, 5 pending[, 1 running][, 2 evicted]".
+  auto counts = [&](const std::vector<std::string>& keys) {
+    int nb = 0, np = 0, nr = 0, ne = 0;
+    for (const std::string& key : keys) {
+      if (evicted.count(key) > 0) {
+        ++ne;
+      } else if (bound.count(key) > 0) {
+        ++nb;
+      } else if (pending.count(key) > 0) {
+        ++np;
+      } else if (auto pod = membership.pods.find(key);
+                 pod != membership.pods.end() && !pod->second->node_name.empty() &&
+                 pod->second->phase != "Succeeded" && pod->second->phase != "Failed") {
+        ++nr;
+      }
+    }
+    running_total += nr;
+    std::string text = fmt::format("{} bound, {} pending", nb, np);
+    if (nr > 0) text += fmt::format(", {} running", nr);
+    if (ne > 0) text += fmt::format(", {} evicted", ne);
+    return text;
+  };
+
+  // Columns: group (indented per tree level), scheduled, pod counts, domain, then the condition
+  // with its message (the reason), which is not padded.
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& [group, depth] : TreeOrder(result.groups)) {
+    const sched::GroupResult& g = *group;
+    std::vector<std::string> row;
+    const std::string indent(static_cast<std::size_t>(std::min(depth, kMaxIndentLevels)) * 2, ' ');
+    row.push_back(EscapeForTerminal(fmt::format("{}{} {}", indent, g.kind, g.name)));
+    row.push_back(ScheduledCell(g));
+    if (g.min_group_count) {
+      row.push_back("-");
+    } else {
+      auto it = membership.members.find(g.name);
+      row.push_back(counts(it == membership.members.end() ? std::vector<std::string>{}
+                                                          : it->second));
+    }
+    row.push_back(g.placement ? EscapeForTerminal(fmt::format("placement {}={}", g.placement->key,
+                                                              g.placement->value))
+                              : "-");
+    const api::Condition* c = MainCondition(g);
+    std::string reason = "no condition";
+    if (c != nullptr) {
+      reason = RTrim(fmt::format("{}={} {}", c->type, c->status, c->reason));
+      if (!c->message.empty()) reason += ": " + c->message;
+    }
+    row.push_back(EscapeForTerminal(reason));
+    rows.push_back(std::move(row));
   }
-  return escaped;
+  if (!membership.bare.empty()) {
+    rows.push_back({"Pods without a PodGroup", "-", counts(membership.bare), "-", ""});
+  }
+  std::vector<std::size_t> width(5, 0);
+  for (const auto& row : rows) {
+    for (std::size_t i = 0; i + 1 < row.size(); ++i) width[i] = std::max(width[i], row[i].size());
+  }
+  std::string out;
+  for (const auto& row : rows) {
+    std::string line;
+    for (std::size_t i = 0; i < row.size(); ++i) {
+      if (i > 0) line += "  ";
+      line += i + 1 < row.size() ? Pad(row[i], width[i]) : row[i];
+    }
+    out += RTrim(line) + '\n';
+  }
+  if (!rows.empty()) out += '\n';
+  out += NoteLines(result);
+  out += SummaryLine(result, running_total);
+  return EscapeLines(out);
 }
 
 }  // namespace wasched::cli

@@ -25,6 +25,11 @@
 
 namespace wasched::cli {
 
+// ScheduleResult::notes come as `note: …` lines before the summary line.
+//
+// A group placed in a topology domain (GroupResult::placement) ends its header line with
+// `placement <key>=<value>`, e.g. `placement topology.kubernetes.io/zone=zone-a`.
+//
 // Groups of a CompositePodGroup tree (GroupResult::parent) follow their parent, indented two
 // spaces per level; roots and siblings keep the result's order (kind, then name).
 //
@@ -35,5 +40,21 @@ namespace wasched::cli {
 // O(pods · log pods + groups).
 [[nodiscard]] std::string FormatScheduleTable(const api::ObjectSet& objects,
                                               const sched::ScheduleResult& result);
+
+// FormatScheduleSummary: `schedule --summary` (issue 20 item 12), for long outputs: one line
+// per group in the table's tree order, no per-pod lines — the group, its scheduled count, how
+// its member pods fared ("38 bound, 2 pending[, R running][, E evicted]"; "-" for a
+// CompositePodGroup, whose children have their own lines), its topology domain ("placement
+// key=value" or "-") and its condition with the message (the reason); then one line for the pods
+// without a group, the notes and the summary line. Columns aligned, deterministic, ends with a
+// newline:
+//
+//   PodGroup ml/a  scheduled 8/8 (minCount 8)  8 bound, 0 pending  placement zone=z1  PodGroupInitiallyScheduled=True Scheduled
+//   PodGroup ml/b  scheduled 0/8 (minCount 8)  0 bound, 8 pending  -                  PodGroupInitiallyScheduled=False Unschedulable: Pod group ml/b: 3 of 8 pods fit, …
+//
+//   8 bound, 8 pending
+// O(pods · log pods + groups).
+[[nodiscard]] std::string FormatScheduleSummary(const api::ObjectSet& objects,
+                                                const sched::ScheduleResult& result);
 
 }  // namespace wasched::cli

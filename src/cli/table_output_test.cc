@@ -133,6 +133,75 @@ TEST(TableOutputTest, BasicGroupShowsBasicNotMinCount) {
             "1 bound, 1 pending\n");
 }
 
+// Issue 20 item 8: a group placed in a topology domain ends its header with the domain; the
+// other sections keep their columns.
+TEST(TableOutputTest, PlacedGroupShowsItsTopologyDomain) {
+  api::ObjectSet objects;
+  objects.pods.push_back(test::MakePod().Name("w-0").Group("workers").Obj());
+  objects.pods.push_back(test::MakePod().Name("x-0").Group("waiting").Obj());
+  sched::ScheduleResult result;
+  result.bindings = {{"default/w-0", "n1"}};
+  result.pending = {{"default/x-0", "Unschedulable", ""}};
+  sched::GroupResult placed = Group("default/workers", 1, 1, "True", "Scheduled");
+  placed.placement = sched::TopologyDomain{"topology.kubernetes.io/zone", "zone-a"};
+  result.groups = {Group("default/waiting", 0, 1, "False", "Unschedulable"), placed};
+  EXPECT_EQ(FormatScheduleTable(objects, result),
+            "PodGroup default/waiting  scheduled 0/1 (minCount 1)  "
+            "PodGroupInitiallyScheduled=False Unschedulable\n"
+            "  default/x-0  PENDING  Unschedulable\n"
+            "\n"
+            "PodGroup default/workers  scheduled 1/1 (minCount 1)  "
+            "PodGroupInitiallyScheduled=True Scheduled  placement topology.kubernetes.io/zone=zone-a\n"
+            "  default/w-0  n1\n"
+            "\n"
+            "1 bound, 1 pending\n");
+}
+
+// Issue 20 item 12: `schedule --summary` prints one line per group — scheduled count, how its
+// pods fared, domain, condition and message — and no per-pod line; tree levels are indented.
+TEST(TableOutputTest, SummaryHasOneLinePerGroupAndNoPodLines) {
+  api::ObjectSet objects;
+  for (int i = 0; i < 3; ++i) {
+    objects.pods.push_back(test::MakePod().Name("w-" + std::to_string(i)).Group("workers").Obj());
+  }
+  objects.pods.push_back(test::MakePod().Name("big-0").Group("big").Obj());
+  objects.pods.push_back(test::MakePod().Name("web").Obj());
+  objects.pods.push_back(test::MakePod().Name("db").Node("n2").Obj());
+  sched::ScheduleResult result;
+  result.bindings = {{"default/w-0", "n1"}, {"default/w-1", "n1"}, {"default/web", "n2"}};
+  result.pending = {{"default/big-0", "Unschedulable", "Pod group default/big: 0 of 1 pods fit."},
+                    {"default/w-2", "Unschedulable", "0/2 nodes are available: 2 Insufficient cpu."}};
+  sched::GroupResult root;
+  root.kind = "CompositePodGroup";
+  root.name = "default/root";
+  root.scheduled = 1;
+  root.min_group_count = 1;
+  root.placement = sched::TopologyDomain{"zone", "z1"};
+  root.conditions.push_back(api::Condition{api::kCompositePodGroupInitiallyScheduled, "True",
+                                           "Scheduled", "", 0, 0});
+  sched::GroupResult workers = Group("default/workers", 2, 2, "True", "Scheduled");
+  workers.parent = "default/root";
+  workers.placement = sched::TopologyDomain{"rack", "r1"};
+  result.groups = {root, Group("default/big", 0, 1, "False", "Unschedulable",
+                               "Pod group default/big: 0 of 1 pods fit."),
+                   workers};
+  result.notes = {"Job default/j is suspended"};
+  EXPECT_EQ(FormatScheduleSummary(objects, result),
+            "CompositePodGroup default/root  scheduled 1/1 (minGroupCount 1)  -                              "
+            "placement zone=z1  CompositePodGroupInitiallyScheduled=True Scheduled\n"
+            "  PodGroup default/workers      scheduled 2/2 (minCount 2)       2 bound, 1 pending             "
+            "placement rack=r1  PodGroupInitiallyScheduled=True Scheduled\n"
+            "PodGroup default/big            scheduled 0/1 (minCount 1)       0 bound, 1 pending             "
+            "-                  PodGroupInitiallyScheduled=False Unschedulable: Pod group default/big: 0 "
+            "of 1 pods fit.\n"
+            "Pods without a PodGroup         -                                1 bound, 0 pending, 1 running  "
+            "-\n"
+            "\n"
+            "note: Job default/j is suspended\n"
+            "\n"
+            "3 bound, 2 pending, 1 already running\n");
+}
+
 TEST(TableOutputTest, EmptyResult) {
   EXPECT_EQ(FormatScheduleTable(api::ObjectSet{}, sched::ScheduleResult{}), "0 bound, 0 pending\n");
 }

@@ -87,6 +87,11 @@ std::string EncodeScheduleResultJson(const sched::ScheduleResult& result) {
     if (g.min_count) group["minCount"] = *g.min_count;
     if (g.min_group_count) group["minGroupCount"] = *g.min_group_count;
     if (g.parent) group["parent"] = *g.parent;
+    if (g.placement) {
+      Json placement = Json::object();
+      placement[g.placement->key] = g.placement->value;
+      group["placement"] = std::move(placement);
+    }
     Json conditions = Json::array();
     for (const api::Condition& c : g.conditions) conditions.push_back(ConditionJson(c));
     group["conditions"] = std::move(conditions);
@@ -108,6 +113,7 @@ std::string EncodeScheduleResultJson(const sched::ScheduleResult& result) {
     }
     doc["allocations"] = std::move(allocations);
   }
+  if (!result.notes.empty()) doc["notes"] = result.notes;  // issue 20 item 12
   doc["generated"] = Json::parse(internal::GeneratedJsonText(result.generated));
   // Invalid UTF-8 in messages is replaced rather than thrown on (never crash on input).
   return doc.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
@@ -141,6 +147,11 @@ std::string EncodeScheduleResultYaml(const sched::ScheduleResult& result) {
     if (g.min_count) out << YAML::Key << "minCount" << YAML::Value << *g.min_count;
     if (g.min_group_count) out << YAML::Key << "minGroupCount" << YAML::Value << *g.min_group_count;
     if (g.parent) EmitKeyString(out, "parent", *g.parent);
+    if (g.placement) {
+      out << YAML::Key << "placement" << YAML::Value << YAML::BeginMap;
+      EmitKeyString(out, g.placement->key.c_str(), g.placement->value);
+      out << YAML::EndMap;
+    }
     EmitList(out, "conditions", g.conditions, [&](const api::Condition& c) {
       EmitKeyString(out, "type", c.type);
       EmitKeyString(out, "status", c.status);
@@ -159,6 +170,11 @@ std::string EncodeScheduleResultYaml(const sched::ScheduleResult& result) {
         EmitKeyString(out, "device", d.device);
       });
     });
+  }
+  if (!result.notes.empty()) {
+    out << YAML::Key << "notes" << YAML::Value << YAML::BeginSeq;
+    for (const std::string& note : result.notes) EmitString(out, note);
+    out << YAML::EndSeq;
   }
   internal::EmitGeneratedYaml(out, result.generated);
   out << YAML::EndMap;

@@ -147,6 +147,28 @@ TEST(ResultEncodingTest, ParentOfTreeLevels) {
   EXPECT_NE(yaml.find("parent: \"ml/root\""), std::string::npos) << yaml;
 }
 
+// Issue 20 item 8: a placed group with a topology constraint carries "placement": {key: value}
+// after its parent, before conditions; a group without one has no key (the contract only grows).
+TEST(ResultEncodingTest, PlacementOfTopologyGroups) {
+  sched::ScheduleResult r = SampleResult();
+  r.groups[0].parent = "ml/root";
+  r.groups[0].placement = sched::TopologyDomain{"topology.kubernetes.io/zone", "zone-a"};
+  const std::string json = EncodeScheduleResultJson(r);
+  EXPECT_NE(json.find("      \"parent\": \"ml/root\",\n"
+                      "      \"placement\": {\n"
+                      "        \"topology.kubernetes.io/zone\": \"zone-a\"\n"
+                      "      },\n"
+                      "      \"conditions\""),
+            std::string::npos)
+      << json;
+  EXPECT_EQ(json.find("\"placement\"", json.find("\"ml/root\",\n      \"scheduled\"")),
+            std::string::npos)
+      << "a group without a domain must not carry the key:\n" << json;
+  const YAML::Node doc = YAML::Load(EncodeScheduleResultYaml(r));
+  EXPECT_EQ(doc["groups"][0]["placement"]["topology.kubernetes.io/zone"].Scalar(), "zone-a");
+  EXPECT_FALSE(doc["groups"][1]["placement"].IsDefined());
+}
+
 // Names that a YAML reader would resolve to something else if written plain: integers in the
 // core schema (0x1f, 0o17, 1e3), YAML 1.1 booleans and sexagesimals (yes, on, 1:30), null.
 TEST(ResultEncodingTest, YamlStringsAreQuotedSoTheyReadBackAsStrings) {

@@ -5,6 +5,8 @@
 #include <chrono>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "perf/memory.h"
 #include "perf/cpu_time.h"
 #include "perf/scan_bound.h"
@@ -50,6 +52,19 @@ void TimeRepetitions(const RunOptions& options, Measurement* m, Body&& body) {
   m->wall_seconds = Median(wall);
 }
 
+// InstanceOf: the size of a built shape instance, "<N>Nodes[_<G>Groups]_<P>Pods[_<R>Running]"
+// (groups: PodGroups and CompositePodGroups; pods: pending; running: pods already on a node).
+std::string InstanceOf(const ShapeInput& in) {
+  const auto groups = in.objects.pod_groups.size() + in.objects.composite_pod_groups.size();
+  size_t running = 0;
+  for (const api::Pod& p : in.objects.pods) running += p.node_name.empty() ? 0 : 1;
+  std::string out = fmt::format("{}Nodes", in.objects.nodes.size());
+  if (groups > 0) out += fmt::format("_{}Groups", groups);
+  out += fmt::format("_{}Pods", in.objects.pods.size() - running);
+  if (running > 0) out += fmt::format("_{}Running", running);
+  return out;
+}
+
 void SetTarget(const Shape& shape, Measurement* m) {
   m->target = shape.target;
   if (!shape.target) return;
@@ -73,6 +88,7 @@ tl::expected<Measurement, std::string> RunMemory(const Shape& shape, const RunOp
   });
   if (!nodes_only) return tl::unexpected(nodes_only.error());
   const ShapeInput in = shape.build(options.scale);
+  m.instance = InstanceOf(in);
   const auto pod_count = static_cast<int64_t>(in.objects.pods.size());
   const auto node_count = static_cast<double>(in.objects.nodes.size());
   m.value = static_cast<double>(full->engine) / (1024.0 * 1024.0);
@@ -92,11 +108,13 @@ tl::expected<Measurement, std::string> RunWhole(const Shape& shape, const RunOpt
   Measurement m;
   m.shape = shape.name;
   m.unit = shape.unit;
+  m.timed = options.timing;
   TimeRepetitions(options, &m, [&] {
     const RunCount c = (*run)();
     m.bound = c.done;
     m.expected_bound = c.expected;
   });
+  m.instance = fmt::format("{}Jobs", m.expected_bound);
   m.value = m.seconds;
   m.target = shape.target;
   if (options.timing) SetTarget(shape, &m);
@@ -109,6 +127,8 @@ tl::expected<Measurement, std::string> RunLoadShape(const Shape& shape, const Ru
   if (!r) return tl::unexpected(r.error());
   Measurement m;
   m.shape = shape.name;
+  m.instance = r->instance;
+  m.timed = options.timing;
   m.unit = shape.unit;
   m.bound = r->objects;
   m.expected_bound = r->expected_objects;
@@ -142,6 +162,8 @@ tl::expected<Measurement, std::string> RunShape(const Shape& shape, const RunOpt
       const sched::ScheduleResult r = sched::Schedule(in.objects, sched::SchedulerOptions{});
       Measurement m;
       m.shape = shape.name;
+      m.instance = InstanceOf(in);
+      m.timed = false;
       m.unit = shape.unit;
       m.bound = static_cast<int64_t>(r.bindings.size());
       m.expected_bound = in.expected_bound;
@@ -153,6 +175,8 @@ tl::expected<Measurement, std::string> RunShape(const Shape& shape, const RunOpt
   const ShapeInput in = shape.build(options.scale);
   Measurement m;
   m.shape = shape.name;
+  m.instance = InstanceOf(in);
+  m.timed = options.timing;
   m.unit = shape.unit;
   m.expected_bound = in.expected_bound;
   TimeRepetitions(options, &m, [&] {

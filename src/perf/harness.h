@@ -43,8 +43,16 @@ struct RunOptions {
 //   bound / expected_bound  pods bound by the run vs what a correct run binds
 //   seconds          median Schedule CPU seconds (wall_seconds: the same runs' wall time);
 //   bytes_per_pod / bytes_per_node   Memory shape only
+//   instance         the size actually run, in the style of shape names: "50Nodes_100Pods",
+//                    "50Nodes_10Groups_30Pods", "50Nodes_4Pods_200Running" (pending pods, then
+//                    pods already on a node), "200Jobs" (simulations); a tiny run shows it
+//                    instead of the full size the shape's name states (issue 20 item 15)
+//   timed            false for a correctness-only run (RunOptions::timing false): `value`,
+//                    the ratios and the seconds then mean nothing and are not reported
 struct Measurement {
   std::string shape;
+  std::string instance;
+  bool timed = true;
   double value = 0;
   std::string unit;
   std::optional<double> target;

@@ -291,6 +291,7 @@ int64_t LoadFile(const std::string& path) {
 tl::expected<LoadReading, std::string> RunLoad(const DumpSize& size, DumpForm form, const LoadTiming& timing) {
   LoadReading r;
   r.expected_objects = size.objects();
+  r.instance = fmt::format("{}Nodes_{}Pods", size.nodes, size.pods);
   std::string text = GenerateDump(size, form);
   r.file_bytes = static_cast<int64_t>(text.size());
   const TempFile file(text, form == DumpForm::kJsonList ? ".json" : ".yaml");

@@ -69,6 +69,7 @@ struct LoadTiming {
 //   parser_seconds             median thread CPU seconds of the parser alone on the same bytes
 //                              (codec/raw_parse.h); 0 when not timed
 //   peak_growth_bytes          peak resident growth of a child process loading the file
+//   instance                   the generated dump's size, "<N>Nodes_<P>Pods"
 struct LoadReading {
   int64_t file_bytes = 0;
   int64_t objects = 0;
@@ -77,6 +78,7 @@ struct LoadReading {
   double wall_seconds = 0;
   double parser_seconds = 0;
   std::optional<int64_t> peak_growth_bytes;
+  std::string instance;
 };
 
 // RunCount: what one kRunSeconds run completed (`done`) and what a correct run completes.

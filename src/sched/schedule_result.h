@@ -47,6 +47,13 @@ struct Eviction {
   std::string reason;
 };
 
+// TopologyDomain: one topology domain, the label `key` (schedulingConstraints.topology[0].key,
+// e.g. "topology.kubernetes.io/zone") and its `value` ("zone-a").
+struct TopologyDomain {
+  std::string key;
+  std::string value;
+};
+
 // GroupResult: final state of one PodGroup or CompositePodGroup (every level of a
 // CompositePodGroup tree has its own entry).
 // `scheduled` counts member pods bound at the end of the run (already running + bound now);
@@ -69,6 +76,13 @@ struct GroupResult {
   std::string policy;
   std::optional<std::string> parent;
   std::vector<api::Condition> conditions;
+  // placement: the topology domain a group with a `schedulingConstraints.topology` constraint
+  // was placed in (issue 20 item 8): set only when the group meets its quorum with placed pods
+  // (bound by this run or running) and all its placed pods — every level's own, a
+  // CompositePodGroup's those of its subtree — sit on nodes with one value of its key. Each level
+  // of a tree shows its own key. JSON / YAML `"placement": {"<key>": "<value>"}`, omitted when
+  // unset (a pending group, a group without a constraint).
+  std::optional<TopologyDomain> placement;
 };
 
 // ClaimAllocation: a ResourceClaim this run allocated (DRA, issue 6): `claim` "ns/name" (claims
@@ -97,6 +111,10 @@ struct ScheduleResult {
   // allocations: DRA claims allocated by this run, sorted by claim (the JSON key is written only
   // when non-empty, so output without DRA is unchanged).
   std::vector<ClaimAllocation> allocations;
+  // notes: informational lines about the input that explain a result without being a problem
+  // (issue 20 item 12: "Job ns/j is suspended (spec.suspend: true): …"), in input order; JSON /
+  // YAML key `notes` written only when non-empty, the table prints `note: …` lines.
+  std::vector<std::string> notes;
 };
 
 }  // namespace wasched::sched

@@ -163,6 +163,11 @@ class Run {
   // it ended (Succeeded / Failed in the input) or was evicted in this run: a quorum hold is then
   // kubernetes/kubernetes#142330. O(members).
   [[nodiscard]] bool MemberEndedAfterScheduled(TreeIndex t) const;
+  // DomainOf: the topology domain of tree node t's placed pods (its own members, or those of its
+  // subtree): {key, value} when every one sits on a node with the same value of t's topology
+  // key, nullopt when none is placed, a node lacks the label or the values differ. Output only
+  // (Assemble), O(pods of the subtree).
+  [[nodiscard]] std::optional<TopologyDomain> DomainOf(TreeIndex t) const;
   ScheduleResult Assemble() const;
 
   const api::ObjectSet& objects_;
@@ -1158,6 +1163,24 @@ std::string_view Run::LeftoverRetryNote(PodIndex p) const {
   }
 }
 
+std::optional<TopologyDomain> Run::DomainOf(TreeIndex t) const {
+  const std::string& key = tree_->node(t).topology_key;
+  std::vector<TreeIndex> leaves;
+  tree_->Leaves(t, leaves);
+  std::optional<std::string> value;
+  for (TreeIndex leaf : leaves) {
+    for (PodIndex p : tree_->node(leaf).members) {
+      if (pods_[p].node == kNoNode || evicted_[p]) continue;
+      const auto& labels = nodes_->node(pods_[p].node).meta.labels;
+      auto it = labels.find(key);
+      if (it == labels.end() || (value && *value != it->second)) return std::nullopt;
+      value = it->second;
+    }
+  }
+  if (!value) return std::nullopt;
+  return TopologyDomain{key, *value};
+}
+
 ScheduleResult Run::Assemble() const {
   ScheduleResult r;
   // Bindings and pending pods by pod key (keys are unique): the indices are ordered with mostly
@@ -1252,6 +1275,7 @@ ScheduleResult Run::Assemble() const {
       gr.policy = groups_[t].is_gang ? "gang" : "basic";
       gr.conditions = groups_[t].conditions;
     }
+    if (!n.topology_key.empty() && !n.cyclic && satisfied(t, 1)) gr.placement = DomainOf(t);
     r.groups.push_back(std::move(gr));
   }
   if (dra_) r.allocations = dra_->Allocations();

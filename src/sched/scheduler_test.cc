@@ -136,9 +136,13 @@ TEST(SchedulerTest, GangBindsNothingBelowMinCountAndExplains) {
   EXPECT_EQ(c.type, "PodGroupInitiallyScheduled");
   EXPECT_EQ(c.status, "False");
   EXPECT_EQ(c.reason, "Unschedulable");
+  // Issue 20 item 11: the node count is that of the first pod that did not fit, after the
+  // group's first pod took its node; the message says so instead of reading "0/4 nodes ... 1 of 3
+  // pods fit". Upstream's "0/N nodes are available: …" stays intact.
   EXPECT_EQ(c.message,
-            "0/4 nodes are available: 4 Insufficient nvidia.com/gpu. Pod group default/train: 1 "
-            "of 3 pods fit, minCount 3. pod group preemption: No preemption victims found for "
+            "Pod group default/train: 1 of 3 pods fit, minCount 3; for the first pod that did not "
+            "fit (after 1 of the group's pods were placed): 0/4 nodes are available: 4 "
+            "Insufficient nvidia.com/gpu. pod group preemption: No preemption victims found for "
             "incoming preemptor");
   EXPECT_EQ(PendingOf(r, "default/w0")->message, c.message);
   EXPECT_EQ(PendingOf(r, "default/w2")->message, c.message);

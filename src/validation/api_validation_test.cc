@@ -94,7 +94,7 @@ TEST(ApiValidationTest, ErrorsFollowInputOrder) {
   early.meta.name = "early";
   early.meta.namespace_ = "default";
   early.parallelism = -1;
-  early.pod_template.containers = {api::Container{.name = "c"}};
+  early.pod_template.containers.emplace_back().name = "c";
   early.template_restart_policy = "Never";
   early.meta.source = {"x.yaml", 1};
   set.pod_groups.push_back(late);

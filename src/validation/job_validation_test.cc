@@ -19,7 +19,8 @@ using test::Summary;
 
 // WithValidTemplate: a pod template upstream accepts (one container, restartPolicy Never).
 void WithValidTemplate(api::Job* job) {
-  job->pod_template.containers = {api::Container{.name = "c"}};
+  job->pod_template.containers.assign(1, api::Container{});
+  job->pod_template.containers.front().name = "c";
   job->template_restart_policy = "Never";
 }
 

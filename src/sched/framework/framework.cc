@@ -497,7 +497,10 @@ uint32_t Framework::PodDependentRejectors(const PodInfo& pod) const {
   return bits;
 }
 
-std::string Framework::Diagnose(const PodInfo& pod, Code* code, std::string_view outside) const {
+std::string Framework::Diagnose(const PodInfo& pod, Code* code, std::string_view outside,
+                                bool* filtered) const {
+  bool other = false;  // a reason other than NodeResourcesFit's (`filtered`)
+  if (filtered != nullptr) *filtered = false;
   if (nodes_.size() == 0) {
     // Upstream ErrNoNodesAvailable (pkg/scheduler/schedule_one.go).
     if (code) *code = Code::kUnschedulableAndUnresolvable;
@@ -508,6 +511,7 @@ std::string Framework::Diagnose(const PodInfo& pod, Code* code, std::string_view
   if (claims != nullptr && !DynamicResources::Problem(*claims).empty()) {
     // A PreFilter rejection (upstream FitError with PreFilterMsg): no node was filtered.
     if (code) *code = Code::kUnschedulableAndUnresolvable;
+    if (filtered != nullptr) *filtered = true;
     const auto total = restricted_ ? static_cast<int32_t>(allowed_.size()) : nodes_.size();
     return fmt::format("0/{} nodes are available: {}.", total, DynamicResources::Problem(*claims));
   }
@@ -524,12 +528,14 @@ std::string Framework::Diagnose(const PodInfo& pod, Code* code, std::string_view
         Status s = f->Filter(*pod.pod, nodes_.node(n));
         if (!s.IsSuccess()) {
           ++reasons[s.Message()];
+          other = true;
           break;
         }
       }
     }
   } else {
     reasons.insert(cls.static_reasons.begin(), cls.static_reasons.end());
+    other = !cls.static_reasons.empty();
   }
   const std::vector<NodeIndex>& candidates = restricted_ ? checked : cls.feasible;
   std::vector<std::string> node_reasons;
@@ -542,6 +548,7 @@ std::string Framework::Diagnose(const PodInfo& pod, Code* code, std::string_view
     // DynamicResources; the first plugin that rejects a node names its reason.
     std::string_view early = PodFilterReason(pod, n, /*before_resources=*/true, &unresolvable);
     if (!early.empty()) {
+      other = true;
       ++reasons[std::string(early)];
       any_resolvable = any_resolvable || !unresolvable;
       continue;
@@ -550,6 +557,7 @@ std::string Framework::Diagnose(const PodInfo& pod, Code* code, std::string_view
     if (node_reasons.empty()) {
       std::string_view late = PodFilterReason(pod, n, /*before_resources=*/false, &unresolvable);
       if (!late.empty()) {
+        other = true;
         ++reasons[std::string(late)];
         any_resolvable = any_resolvable || !unresolvable;
         continue;
@@ -560,6 +568,7 @@ std::string Framework::Diagnose(const PodInfo& pod, Code* code, std::string_view
       // are UnschedulableAndUnresolvable upstream (preemption cannot free a claim's devices).
       const std::string_view dra_reason = dra_->FilterReason(*claims, n);
       if (!dra_reason.empty()) {
+        other = true;
         ++reasons[std::string(dra_reason)];
         continue;
       }
@@ -574,6 +583,7 @@ std::string Framework::Diagnose(const PodInfo& pod, Code* code, std::string_view
   if (code) {
     *code = any_resolvable ? Code::kUnschedulable : Code::kUnschedulableAndUnresolvable;
   }
+  if (filtered != nullptr) *filtered = other;
   // Upstream FitError.Error(): "<count> <reason>" strings sorted, joined by ", ".
   std::vector<std::string> parts;
   for (const auto& [reason, count] : reasons) parts.push_back(fmt::format("{} {}", count, reason));

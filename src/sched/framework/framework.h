@@ -142,9 +142,12 @@ class Framework {
   // was left out by its group's context) is counted in N but given no reason. While restricted,
   // N is the allowed nodes; with a non-empty `outside` it is every node, the ones outside the
   // restriction counted under that reason (e.g. "node(s) didn't match the pod group's topology
-  // placement (rack=r1)").
+  // placement (rack=r1)"). `filtered`, when given, is set true when some node was rejected
+  // for a reason other than NodeResourcesFit's ("Insufficient …", "Too many pods"): a static
+  // filter (taint, selector, unschedulable), a pod-dependent one or DynamicResources.
   [[nodiscard]] std::string Diagnose(const PodInfo& pod, Code* code = nullptr,
-                                     std::string_view outside = {}) const;
+                                     std::string_view outside = {},
+                                     bool* filtered = nullptr) const;
 
   // StaticallyFeasible: node indices passing every node-static filter for the class.
   [[nodiscard]] const std::vector<NodeIndex>& StaticallyFeasible(ClassIndex c) const {

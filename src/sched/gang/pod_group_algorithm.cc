@@ -13,11 +13,17 @@ std::string GroupFailureMessage(const GroupAttempt& a, const std::string& group_
                                 int32_t scheduled, int32_t total, int32_t min_count, bool gang) {
   if (a.none_schedulable) return "no pods were schedulable: " + a.first_failed_message;
   std::string summary =
-      gang ? fmt::format("Pod group {}: {} of {} pods fit, minCount {}.", group_key,
+      gang ? fmt::format("Pod group {}: {} of {} pods fit, minCount {}", group_key,
                          a.fit_count + scheduled, total, min_count)
-           : fmt::format("Pod group {} (basic): {} of {} pods fit.", group_key,
+           : fmt::format("Pod group {} (basic): {} of {} pods fit", group_key,
                          a.fit_count + scheduled, total);
-  return a.first_failed >= 0 ? a.first_failed_message + " " + summary : summary;
+  if (a.first_failed < 0) return summary + ".";
+  const int32_t before = a.placed_before_failure + scheduled;
+  return before > 0 ? fmt::format("{}; for the first pod that did not fit (after {} of the group's "
+                                  "pods were placed): {}",
+                                  summary, before, a.first_failed_message)
+                    : fmt::format("{}; for the first pod that did not fit: {}", summary,
+                                  a.first_failed_message);
 }
 
 GroupAttempt PodGroupAlgorithm::Greedy(std::span<const PodIndex> order, int32_t scheduled,
@@ -37,6 +43,7 @@ GroupAttempt PodGroupAlgorithm::Greedy(std::span<const PodIndex> order, int32_t 
       if (a.first_failed < 0) {
         a.first_failed = p;
         a.first_failed_message = framework_.Diagnose(pods_[p]);
+        a.placed_before_failure = static_cast<int32_t>(a.placed.size());
       }
       a.unplaced.push_back(p);
     }

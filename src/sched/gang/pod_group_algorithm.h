@@ -34,7 +34,8 @@ namespace wasched::sched {
 //  * placed: pods placed, in placement order (empty on failure).
 //  * unplaced: pods of a successful group that found no node; they stay pending on their own.
 //  * fit_count: on failure, how many pods the best attempt placed; first_failed / message: the
-//    first pod that found no node and its FitError message at that point.
+//    first pod that found no node and its FitError message at that point, when
+//    placed_before_failure of the attempt's pods were already placed (assumed).
 struct GroupAttempt {
   Code code = Code::kSuccess;
   std::vector<PodIndex> placed;
@@ -42,14 +43,21 @@ struct GroupAttempt {
   int32_t fit_count = 0;
   PodIndex first_failed = -1;
   std::string first_failed_message;
+  int32_t placed_before_failure = 0;
   bool none_schedulable = false;  // quorum met by bound members, but no new pod fit
 };
 
 // GroupFailureMessage: the message of a failed group attempt (upstream fails every pod with the
-// group's status, whose message is the failing pod's FitError); wasched appends how many pods fit
-// against minCount: "<FitError> Pod group ns/pg: 2 of 4 pods fit, minCount 4." `scheduled`
-// members were placed before the cycle, `total` counts them too. A basic group (`gang` false)
-// has no minCount: "<FitError> Pod group ns/pg (basic): 0 of 2 pods fit." (issue 20 item 10).
+// group's status, whose message is the failing pod's FitError). wasched says first how many pods
+// fit against minCount, then whose FitError it is — the first pod that did not fit, counted
+// after the group's pods placed before it, so "0/32 nodes are available" next to "24 of 40 pods
+// fit" does not read as a contradiction (issue 20 item 11):
+//   "Pod group ns/pg: 24 of 40 pods fit, minCount 40; for the first pod that did not fit (after
+//    24 of the group's pods were placed): 0/32 nodes are available: 32 Insufficient cpu."
+// (no parenthesis when none was placed before it). `scheduled` members were placed before the
+// cycle, `total` counts them too. A basic group (`gang` false) has no minCount: "Pod group ns/pg
+// (basic): 0 of 2 pods fit; for the first pod that did not fit: <FitError>" (issue 20 item 10).
+// Without a failed pod only the counts, ending with ".".
 [[nodiscard]] std::string GroupFailureMessage(const GroupAttempt& a, const std::string& group_key,
                                               int32_t scheduled, int32_t total, int32_t min_count,
                                               bool gang = true);

@@ -205,6 +205,23 @@ std::string TreeAlgorithm::PrunedMessage(ResourceId r) const {
                                 : "Insufficient " + framework_.resources().Name(r));
 }
 
+std::string TreeAlgorithm::PrunedReason(TreeIndex t, const plugins::Placement& placement,
+                                        ResourceId short_of) {
+  std::vector<TreeIndex> leaves;
+  tree_.Leaves(t, leaves);
+  for (TreeIndex leaf : leaves) {
+    if (todo_[leaf].empty()) continue;
+    const PodInfo& first = pods_[todo_[leaf].front()];
+    ScopedRestriction restrict(framework_, placement.nodes, placement.all);
+    if (framework_.FindNode(first) != kNoNode) break;
+    bool filtered = false;
+    std::string why = framework_.Diagnose(first, nullptr, {}, &filtered);
+    if (filtered) return why;
+    break;
+  }
+  return PrunedMessage(short_of);
+}
+
 void TreeAlgorithm::Resum(const plugins::TopologyKeyIndex& index, DomainSums& sums,
                           int32_t d) const {
   int64_t ac = 0, am = 0, rc = 0, rm = 0;
@@ -507,7 +524,7 @@ Code TreeAlgorithm::Schedule(TreeIndex t, const plugins::Placement& parent, int3
     }
   }
   if (best < 0) {
-    for (const auto& [i, r] : pruned) reasons.emplace_back(i, PrunedMessage(r));
+    for (const auto& [i, r] : pruned) reasons.emplace_back(i, PrunedReason(t, cands[i], r));
     std::sort(reasons.begin(), reasons.end(),
               [](const auto& a, const auto& b) { return a.first < b.first; });
     std::string message = PlacementFailureMessage(cands, reasons);
@@ -663,7 +680,7 @@ Code TreeAlgorithm::ScheduleInCluster(TreeIndex t, const plugins::TopologyKeyInd
       if (BoundOf(t, sums, d, &short_of) >= 0) continue;
       ++pruned_;
       any_resolvable = true;
-      reasons.emplace_back(static_cast<size_t>(d), PrunedMessage(short_of));
+      reasons.emplace_back(static_cast<size_t>(d), PrunedReason(t, placement(d), short_of));
     }
     std::sort(reasons.begin(), reasons.end(),
               [](const auto& x, const auto& y) { return x.first < y.first; });

@@ -10,12 +10,15 @@
 //     candidate first gets, from per-domain aggregate sums (DomainSums, no trial placement), a
 //     pruning test — the sum over its nodes of free capacity per resource must hold the group's
 //     minimum demand (MinDemand, see Prepare) — and an upper bound of its placement score (all
-//     pending pods placed in it). Then branch and bound: candidates are tried best bound first
-//     (assume, score, revert); the search stops when the best score found reaches the next
-//     bound (a candidate that places every pod scores exactly its bound, so usually after one
-//     trial) or after `PlacementsToFind` feasible ones. The best score wins (ties: better bound,
-//     then label-value order; upstream picks at random) and is evaluated again to keep its
-//     assumptions (skipped when it was the last one tried). None feasible →
+//     pending pods placed in it); a pruned placement whose nodes all reject the group's first
+//     pod, some for a reason other than capacity, reports that pod's FitError, not the
+//     aggregate shortfall. Then branch and bound:
+//     candidates are tried best bound first (assume, score, revert); the search stops when the
+//     best score found reaches the next bound (a candidate that places every pod scores exactly
+//     its bound, so usually after one trial) or after `PlacementsToFind` feasible ones. The best
+//     score wins (ties: better bound, then label-value order; upstream picks at random) and is
+//     evaluated again to keep its assumptions (skipped when it was the last one tried). None
+//     feasible →
 //     "0/N placements are available: 100 placement(s): <why>; r7: <why>." — identical reasons
 //     aggregated like FitError's node reasons, most frequent first, at most 3 reasons of at
 //     most 400 bytes each, then "; and M more placement(s) with other reasons"; ends with ".".
@@ -192,6 +195,15 @@ class TreeAlgorithm {
   Code ScheduleInCluster(TreeIndex t, const plugins::TopologyKeyIndex& index, int32_t depth);
   void Resum(const plugins::TopologyKeyIndex& index, DomainSums& sums, int32_t d) const;
   [[nodiscard]] std::string PrunedMessage(ResourceId r) const;
+  // PrunedReason: why `placement`, pruned for group t because its aggregate free capacity is
+  // short of `short_of`, cannot host the group (issue 20 item 11): when the group's first pending
+  // pod (queue order, subtree preorder) fits none of its nodes and some node rejects it for a
+  // reason other than capacity, that pod's FitError over them — the filters' own reasons (an
+  // untolerated taint, a selector) as a trial would report them; otherwise PrunedMessage (a
+  // shortfall of capacity only keeps the aggregate reason, so equal racks still aggregate).
+  // Failure path only: O(placement nodes × filters).
+  [[nodiscard]] std::string PrunedReason(TreeIndex t, const plugins::Placement& placement,
+                                         ResourceId short_of);
   // PlacementScore: NodeResourcesFit (MostAllocated over the placement, with `add_cpu` /
   // `add_mem` more requested) + PodGroupPodsCount (100 · pods / total pods of the group).
   [[nodiscard]] int64_t PlacementScore(const Aggregate& a, __int128 add_cpu, __int128 add_mem,
