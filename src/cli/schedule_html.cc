@@ -104,7 +104,7 @@ constexpr const char* kStyle =
     ".wrap{overflow-x:auto;max-width:100%}"
     "table{border-collapse:collapse;table-layout:auto;max-width:100%}"
     "td,th{border:1px solid #ccc;padding:3px 8px;text-align:left;vertical-align:top;"
-    "overflow-wrap:anywhere;word-break:break-word}"
+    "overflow-wrap:break-word;word-break:normal}"
     "td.msg{max-width:700px}";
 
 // kCross: the X drawn over an evicted pod's square.
