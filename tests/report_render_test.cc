@@ -13,7 +13,15 @@
 //     the utilisation plot, of the partial-GPU plot (gang's lies on the x axis), and the bars
 //     of the queueing-delay plot.
 // The pixel checks run on a report whose plots are removed, too, and must fail there (the test
-// can fail). Without chromium the test is SKIPPED (scripts/install-deps.sh installs it).
+// can fail). Without chromium the tests are SKIPPED (scripts/install-deps.sh installs it).
+//
+// The width and script checks load a copy of a page with a probe script put first into its
+// <head> (the pages themselves have none) in a 1400 px wide window and read the DOM Chromium
+// dumps after load (--dump-dom): the probe appends `<pre id="wasched-probe">scrollWidth=W
+// errors=N</pre>`, the page's document.documentElement.scrollWidth and the script errors
+// (window "error" events) seen while loading. The simulate report and the `schedule -o html`
+// page must be at most 1400 px wide there, without script errors; the schedule page must show
+// every group's name, each gang's colour on its nodes and the evicted pods crossed out.
 // Environment: WASCHED_CHROMIUM names another browser binary.
 #include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
@@ -21,11 +29,13 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "support/process.h"
@@ -162,6 +172,50 @@ test::CommandResult Screenshot(const std::string& chromium, const std::string& d
                            "--virtual-time-budget=5000", "--window-size=1280,2000", "--screenshot=" + png, url});
 }
 
+// DumpDom: `url` loaded by headless Chromium in a `width` px wide window; stdout holds the DOM
+// after load. A fresh profile per call, no network services, killed after 120 s.
+test::CommandResult DumpDom(const std::string& chromium, const std::string& dir, const std::string& url, int width) {
+  return test::RunCommand({"timeout", "120", chromium, "--headless", "--no-sandbox", "--disable-gpu",
+                           "--disable-dev-shm-usage", "--no-first-run", "--no-default-browser-check",
+                           "--disable-extensions", "--disable-background-networking", "--disable-component-update",
+                           "--disable-sync", "--hide-scrollbars", "--mute-audio", "--user-data-dir=" + dir + "/profile",
+                           "--virtual-time-budget=5000", "--window-size=" + std::to_string(width) + ",1000",
+                           "--dump-dom", url});
+}
+
+// kProbe: records script errors and, after load, writes the page width and the error count.
+constexpr const char* kProbe =
+    "<script>var waschedErrors=0;window.addEventListener('error',function(){waschedErrors++;});"
+    "window.addEventListener('load',function(){var p=document.createElement('pre');p.id='wasched-probe';"
+    "p.textContent='scrollWidth='+document.documentElement.scrollWidth+' errors='+waschedErrors;"
+    "document.body.appendChild(p);});</script>";
+
+// WithProbe: `page` with kProbe first in its <head>; "" when the page has no <head>.
+std::string WithProbe(const std::string& page) {
+  const size_t head = page.find("<head>");
+  if (head == std::string::npos) return "";
+  std::string probed = page;
+  probed.insert(head + 6, kProbe);
+  return probed;
+}
+
+struct Probe {
+  int scroll_width = -1;
+  int errors = -1;
+};
+
+// ReadProbe: the probe's numbers from a dumped DOM; -1 when the probe did not run.
+Probe ReadProbe(const std::string& dom) {
+  Probe p;
+  const size_t at = dom.find("<pre id=\"wasched-probe\">");
+  if (at == std::string::npos) return p;
+  if (std::sscanf(dom.c_str() + at, "<pre id=\"wasched-probe\">scrollWidth=%d errors=%d", &p.scroll_width,
+                  &p.errors) != 2) {
+    return {};
+  }
+  return p;
+}
+
 class ReportRender : public testing::Test {
  protected:
   void SetUp() override {
@@ -187,6 +241,19 @@ class ReportRender : public testing::Test {
     Image img = DecodePng(png, error);
     EXPECT_FALSE(img.rgba.empty()) << png << ": " << error << "\n" << shot.err;
     return img;
+  }
+
+  // Load: `page` with the probe, in a `width` px window; the dumped DOM and the probe's numbers.
+  std::pair<std::string, Probe> Load(const std::string& page, const std::string& name, int width) {
+    const std::string probed = WithProbe(page);
+    EXPECT_NE(probed, "") << name << ": no <head>";
+    const fs::path file = dir_ / name;
+    std::ofstream(file) << probed;
+    const auto dump = DumpDom(chromium_, dir_.string(), "file://" + file.string(), width);
+    EXPECT_EQ(dump.exit_code, 0) << dump.err;
+    const Probe probe = ReadProbe(dump.out);
+    EXPECT_GE(probe.scroll_width, 0) << name << ": the probe did not run\n" << dump.out.substr(0, 2000);
+    return {dump.out, probe};
   }
 
   std::string chromium_;
@@ -225,6 +292,73 @@ TEST_F(ReportRender, PlotsRenderInHeadlessChromium) {
     CheckPlotsRendered(bare_img);
   }
   EXPECT_GT(failures.size(), 0) << "the pixel checks pass on a page without plots";
+}
+
+// Item 14: the simulate report with three policies fits a 1400 px window (its wide table wraps
+// or scrolls inside its own box) and loads without script errors; the probe can fail (a
+// 2000 px wide element makes the page wider).
+TEST_F(ReportRender, SimulateReportFitsA1400PxWindow) {
+  const fs::path html = dir_ / "report.html";
+  const auto sim = test::RunCommand({WASCHED_BINARY, "simulate", "--trace",
+                                     std::string(WASCHED_TESTDATA_DIR) + "/data/traces/philly/philly-200.csv",
+                                     "--format", "philly", "--generate-cluster", "nodes=3,gpus=4,zones=1,racksPerZone=3",
+                                     "--policy", "basic", "--policy", "gang", "--policy", "gang-topology", "--seed", "7",
+                                     "--report", html.string()});
+  ASSERT_EQ(sim.exit_code, 0) << sim.err;
+  const std::string page = test::ReadFile(html.string());
+  EXPECT_EQ(page.find("<script"), std::string::npos);
+  const auto [dom, probe] = Load(page, "probed-report.html", 1400);
+  EXPECT_LE(probe.scroll_width, 1400) << "the report is wider than a 1400 px window";
+  EXPECT_EQ(probe.errors, 0);
+  EXPECT_NE(dom.find("<th>delay p99 (h)</th>"), std::string::npos);
+
+  std::string wide = page;
+  wide.insert(wide.find("</body>"), "<div style=\"width:2000px\">wide</div>");
+  const auto [wide_dom, wide_probe] = Load(wide, "probed-wide.html", 1400);
+  EXPECT_GT(wide_probe.scroll_width, 1400) << "the width probe cannot fail";
+}
+
+// Item 13: `schedule -o html` in Chromium: the page names every group, shows the training gang's
+// colour on its nodes, crosses out evicted pods, fits 1400 px and loads without script errors.
+TEST_F(ReportRender, ScheduleHtmlShowsGroupsAndEvictions) {
+  const auto demo = test::RunCommand({WASCHED_BINARY, "schedule", "-f", std::string(WASCHED_TESTDATA_DIR) + "/../examples/demo",
+                                      "-o", "html"});
+  ASSERT_EQ(demo.exit_code, 0) << demo.err;
+  EXPECT_EQ(demo.out.find("<script"), std::string::npos);
+  const auto [dom, probe] = Load(demo.out, "probed-demo.html", 1400);
+  EXPECT_LE(probe.scroll_width, 1400);
+  EXPECT_EQ(probe.errors, 0);
+  for (const char* group : {"<b>training/training-job-workers</b>", "<b>training/pretrain-llm-workers</b>"}) {
+    EXPECT_NE(dom.find(group), std::string::npos) << group;
+  }
+  EXPECT_NE(dom.find("<h3>zone zone-1</h3>"), std::string::npos);
+
+  // Pixels: the training gang (the second PodGroup: hsl(138,70%,42%) = #20b64d) on its 8 nodes
+  // and in the legend (12 px squares, 14 px swatch).
+  const fs::path demo_file = dir_ / "demo.html";
+  std::ofstream(demo_file) << demo.out;
+  const Image img = Render(demo_file);
+  ASSERT_FALSE(img.rgba.empty());
+  int gang = 0;
+  for (int y = 0; y < img.height; ++y) {
+    for (int x = 0; x < img.width; ++x) gang += Near(img.At(x, y), {0x20, 0xb6, 0x4d}, 24);
+  }
+  EXPECT_GE(gang, 9 * 80) << "the training gang's colour is missing";
+
+  // A preemption: the victims crossed out on their nodes, the preemptor named.
+  const std::string scenario = std::string(WASCHED_TESTDATA_DIR) + "/scenarios/i19-gang-preemptor-takes-all";
+  const auto preempt = test::RunCommand({WASCHED_BINARY, "schedule", "-f", scenario, "-o", "html"});
+  ASSERT_EQ(preempt.exit_code, 0) << preempt.err;
+  const auto [pdom, pprobe] = Load(preempt.out, "probed-preempt.html", 1400);
+  EXPECT_LE(pprobe.scroll_width, 1400);
+  EXPECT_EQ(pprobe.errors, 0);
+  for (const char* group : {"<b>default/preemptor</b>", "<b>default/victim-pg</b>"}) {
+    EXPECT_NE(pdom.find(group), std::string::npos) << group;
+  }
+  size_t crossed = 0;
+  for (size_t at = 0; (at = pdom.find("class=\"pod evicted\"", at)) != std::string::npos; ++at) ++crossed;
+  EXPECT_EQ(crossed, 3u + 1u) << "three victims and the legend's sample";
+  EXPECT_NE(pdom.find("default/v1 evicted from n1: preempted by PodGroup default/preemptor"), std::string::npos);
 }
 
 }  // namespace

@@ -49,8 +49,10 @@ void AddGangSatisfactionFlag(CLI::App* cmd, CommonFlags* flags) {
 void AddCommonFlags(CLI::App* cmd, CommonFlags* flags) {
   AddControllerFlags(cmd, &flags->controllers);
   AddLoadFlags(cmd, &flags->load);
-  cmd->add_option("-o,--output", flags->output, "Output format: table (for people), json, yaml")
-      ->check(CLI::IsMember({"table", "json", "yaml"}))
+  cmd->add_option("-o,--output", flags->output,
+                  "Output format: table (for people), json, yaml, html (a self-contained page: "
+                  "the node map with each gang's pods, pending groups, evictions)")
+      ->check(CLI::IsMember({"table", "json", "yaml", "html"}))
       ->capture_default_str();
   cmd->add_option("--feature-gates", flags->feature_gates,
                   "Comma-separated Name=true|false pairs; every v1.37 gate is on by default: "
@@ -288,7 +290,7 @@ int RunParsed(int argc, const char* const* argv, std::istream& in, std::ostream&
     return kExitUsage;
   }
   if (schedule_summary && options->output != OutputFormat::kTable) {
-    err << "error: --summary is for -o table (JSON and YAML always hold every pod)\nRun with "
+    err << "error: --summary is for -o table (JSON, YAML and HTML always hold every pod)\nRun with "
            "--help for more information.\n";
     return kExitUsage;
   }

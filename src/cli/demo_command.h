@@ -1,6 +1,6 @@
 // File: cli/demo_command.h
 //
-// `wasched demo [-o table|json|yaml] [--feature-gates ...] [--scoring-strategy ...]`: the main job
+// `wasched demo [-o table|json|yaml|html] [--feature-gates ...] [--scoring-strategy ...]`: the main job
 // on the bundled example — `schedule` over examples/demo (a 32-node GPU cluster, the v1.37 release
 // announcement's gang-scheduled training job, a gang too big for the cluster, and bare pods).
 // With `-o table` a short header says what the demo shows; json/yaml output is exactly what

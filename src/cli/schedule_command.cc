@@ -12,6 +12,7 @@
 
 #include "cli/compile_command.h"
 #include "cli/feature_gates.h"
+#include "cli/schedule_html.h"
 #include "cli/schedule_rounds.h"
 #include "cli/table_output.h"
 #include "codec/input_limits.h"
@@ -32,8 +33,9 @@ tl::expected<OutputFormat, std::string> ParseOutputFormat(std::string_view text)
   if (text == "table") return OutputFormat::kTable;
   if (text == "json") return OutputFormat::kJson;
   if (text == "yaml") return OutputFormat::kYaml;
+  if (text == "html") return OutputFormat::kHtml;
   return tl::unexpected(
-      fmt::format("unsupported output format \"{}\": must be one of table, json, yaml", text));
+      fmt::format("unsupported output format \"{}\": must be one of table, json, yaml, html", text));
 }
 
 tl::expected<sched::ScoringStrategy, std::string> ParseScoringStrategy(std::string_view text) {
@@ -232,6 +234,9 @@ int RunSchedule(const ScheduleOptions& options, std::istream& in, std::ostream& 
       break;
     case OutputFormat::kYaml:
       text = codec::EncodeScheduleResultYaml(result);
+      break;
+    case OutputFormat::kHtml:
+      text = FormatScheduleHtml(objects, result);
       break;
   }
   return WriteOutput(out, err, text, kExitOk);

@@ -2,7 +2,7 @@
 //
 // `wasched schedule`: read manifests, validate them, run the scheduler, print the result.
 //
-//   wasched schedule -f PATH... [-o table|json|yaml] [--feature-gates K=V,...]
+//   wasched schedule -f PATH... [-o table|json|yaml|html] [--feature-gates K=V,...]
 //                    [--scoring-strategy LeastAllocated|MostAllocated]
 //                    [--gang-satisfaction upstream|once-scheduled]
 //
@@ -43,10 +43,12 @@ inline constexpr int kExitInternal = 3;
 // A kubeconfig that cannot be used is invalid input (kExitInvalidInput).
 inline constexpr int kExitCluster = 4;
 
-// OutputFormat: `-o table|json|yaml`.
-enum class OutputFormat { kTable, kJson, kYaml };
+// OutputFormat: `-o table|json|yaml|html` (html: one self-contained page on stdout,
+// cli/schedule_html.h).
+enum class OutputFormat { kTable, kJson, kYaml, kHtml };
 
-// ParseOutputFormat: "table" | "json" | "yaml"; anything else is an error naming the choices.
+// ParseOutputFormat: "table" | "json" | "yaml" | "html"; anything else is an error naming the
+// choices.
 [[nodiscard]] tl::expected<OutputFormat, std::string> ParseOutputFormat(std::string_view text);
 
 // ParseScoringStrategy: "LeastAllocated" | "MostAllocated" (upstream ScoringStrategyType names).

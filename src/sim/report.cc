@@ -16,6 +16,9 @@ using Json = nlohmann::ordered_json;
 
 double Round6(double x) { return std::round(x * 1e6) / 1e6; }
 
+// Hours: seconds as hours, the table's (and the HTML report's) one unit of time.
+double Hours(int64_t seconds) { return static_cast<double>(seconds) / 3600.0; }
+
 Json PercentilesJson(const Percentiles& p) {
   return Json{{"count", p.count}, {"p50", p.p50}, {"p90", p.p90}, {"p99", p.p99}, {"max", p.max},
               {"mean", Round6(p.mean)}};
@@ -70,15 +73,17 @@ void WriteTable(const RunContext& ctx, const std::vector<SimResult>& runs, std::
   out << fmt::format("trace {} ({}, {} jobs) on {} nodes / {} GPUs, seed {}\n\n", EscapeForTerminal(ctx.trace_file),
                      EscapeForTerminal(ctx.format), ctx.jobs, ctx.nodes, Round6(ctx.gpus), ctx.seed);
   out << fmt::format(
-      "{:<14} {:>5} {:>9} {:>8} {:>9} {:>8} {:>8} {:>12} {:>10} {:>10} {:>10} {:>12} {:>9} {:>9} {:>8} {:>9}\n", "POLICY",
-      "PREEMPT", "COMPLETED", "REJECTED", "UNFINISH", "GPU-UTIL", "GPU-ALLOC", "PARTIAL-GPUH", "DELAY-P50", "DELAY-P90",
-      "DELAY-P99", "MAKESPAN-S", "DEADLOCKS", "EVICTIONS", "RESTARTS", "NODE-FAIL");
+      "{:<14} {:>5} {:>9} {:>8} {:>9} {:>8} {:>8} {:>12} {:>12} {:>12} {:>12} {:>12} {:>9} {:>9} {:>8} {:>9}\n", "POLICY",
+      "PREEMPT", "COMPLETED", "REJECTED", "UNFINISH", "GPU-UTIL", "GPU-ALLOC", "PARTIAL-GPUH", "DELAY-P50(h)",
+      "DELAY-P90(h)", "DELAY-P99(h)", "MAKESPAN(h)", "DEADLOCKS", "EVICTIONS", "RESTARTS", "NODE-FAIL");
   for (const SimResult& r : runs) {
     out << fmt::format(
-        "{:<14} {:>7} {:>9} {:>8} {:>9} {:>7.1f}% {:>8.1f}% {:>12.1f} {:>10} {:>10} {:>10} {:>12} {:>9} {:>9} {:>8} {:>9}\n",
+        "{:<14} {:>7} {:>9} {:>8} {:>9} {:>7.1f}% {:>8.1f}% {:>12.1f} {:>12.2f} {:>12.2f} {:>12.2f} {:>12.2f} {:>9} {:>9} {:>8} "
+        "{:>9}\n",
         r.policy, r.preemption ? "on" : "off", r.completed, r.rejected, r.unfinished, 100 * r.gpu_utilization,
-        100 * r.gpu_allocation, r.partial_gpu_hours, r.queue_delay.p50, r.queue_delay.p90, r.queue_delay.p99,
-        r.makespan_seconds, r.deadlock_episodes, r.evictions, r.restarts, r.node_failures);
+        100 * r.gpu_allocation, r.partial_gpu_hours, Hours(r.queue_delay.p50), Hours(r.queue_delay.p90),
+        Hours(r.queue_delay.p99), Hours(r.makespan_seconds), r.deadlock_episodes, r.evictions, r.restarts,
+        r.node_failures);
   }
 }
 

@@ -37,8 +37,9 @@ struct RunContext {
 
 void WriteJson(const RunContext& ctx, const std::vector<SimResult>& runs, std::ostream& out);
 // WriteTable: a header line (file name escaped for the terminal) and one line per run: POLICY,
-// PREEMPT, COMPLETED, REJECTED, UNFINISH, GPU-UTIL, GPU-ALLOC, PARTIAL-GPUH, DELAY-P50/P90/P99,
-// MAKESPAN-S, DEADLOCKS, EVICTIONS, RESTARTS, NODE-FAIL.
+// PREEMPT, COMPLETED, REJECTED, UNFINISH, GPU-UTIL, GPU-ALLOC, PARTIAL-GPUH, DELAY-P50(h),
+// DELAY-P90(h), DELAY-P99(h), MAKESPAN(h), DEADLOCKS, EVICTIONS, RESTARTS, NODE-FAIL. Times are in
+// hours with two decimals (the unit the HTML report's table and plots use; JSON keeps seconds).
 void WriteTable(const RunContext& ctx, const std::vector<SimResult>& runs, std::ostream& out);
 // WriteTimeseriesCsv: header policy,startSeconds,busyGpus,partialGpus,pendingJobs,runningJobs;
 // one row per run and bucket.
