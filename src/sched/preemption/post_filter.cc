@@ -142,8 +142,10 @@ Evicted PostFilter::Evict(const Outcome& outcome, const Preemptor& preemptor) {
   }
   if (outcome.pdb_violations > 0 && !out.evictions.empty()) {
     for (Eviction& e : out.evictions) {
-      e.reason += fmt::format(" (this preemption violates {} PodDisruptionBudget allowance(s): no "
-                              "cheaper choice avoided it)",
+      // pdb_violations counts victims beyond their budgets' allowance (upstream's
+      // numViolatingVictim), not budgets.
+      e.reason += fmt::format(" (this preemption evicts {} pod(s) beyond what their "
+                              "PodDisruptionBudgets allow: no cheaper choice avoided it)",
                               outcome.pdb_violations);
     }
   }
