@@ -177,7 +177,20 @@ std::string InputError::ToString() const {
   std::string out;
   if (!source.file.empty()) out += EscapeForTerminal(source.file) + ": ";
   if (source.document > 0) out += fmt::format("document {}: ", source.document);
-  if (!object.empty()) out += EscapeForTerminal(object) + ": ";
+  if (!object.empty()) {
+    // An object label is "Kind namespace/name"; a name far beyond any valid length (the longest
+    // valid one, a 253-character subdomain in a 63-character namespace) is cut so that one error
+    // stays one readable line (a 100,000-character name made 200 KB of stderr).
+    constexpr std::size_t kMaxLabel = 400;
+    if (object.size() > kMaxLabel) {
+      std::size_t cut = kMaxLabel;
+      while (cut > 0 && (static_cast<unsigned char>(object[cut]) & 0xC0) == 0x80) --cut;  // UTF-8
+      out += EscapeForTerminal(object.substr(0, cut)) +
+             fmt::format("… ({} more bytes): ", object.size() - cut);
+    } else {
+      out += EscapeForTerminal(object) + ": ";
+    }
+  }
   return out + error.ToString();
 }
 

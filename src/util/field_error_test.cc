@@ -80,5 +80,15 @@ TEST(EscapeForTerminalTest, InputErrorLinesEscapeFileObjectFieldValueAndDetail) 
   }
 }
 
+// A name far beyond any valid length is cut in the object label: one error stays one line (the
+// breaker's 100,000-character Node name made 200 KB of stderr).
+TEST(InputErrorTest, OverlongObjectLabelIsCut) {
+  const std::string label = "Node " + std::string(100000, 'a');
+  FieldError e{FieldErrorType::kTooLong, "metadata.name", "", "", ""};
+  const std::string line = InputError{api::SourceRef{"f.yaml", 1}, label, e}.ToString();
+  EXPECT_LT(line.size(), 600u);
+  EXPECT_NE(line.find("… (99605 more bytes): metadata.name"), std::string::npos) << line;
+}
+
 }  // namespace
 }  // namespace wasched
