@@ -379,5 +379,20 @@ TEST(ConvertCliTest, UsageErrorsExitTwo) {
   EXPECT_THAT(top.out, HasSubstr("convert"));
 }
 
+// An input without objects is not a conversion: exit 1 and no output, as validate and schedule
+// (new-user trial: `convert` of an empty file exited 0 with nothing on stdout).
+TEST(ConvertCommandTest, EmptyInputIsAnError) {
+  const std::string file = (std::filesystem::temp_directory_path() /
+                            ("wasched-convert-empty-" + std::to_string(::getpid()) + ".yaml"))
+                               .string();
+  std::ofstream(file) << "";
+  const test::CommandResult r = test::RunCommand(
+      {WASCHED_BINARY, "convert", "-f", file, "--to", "scheduling.k8s.io/v1beta1"});
+  std::filesystem::remove(file);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_THAT(r.err, HasSubstr("error: no object in the input to convert"));
+}
+
 }  // namespace
 }  // namespace wasched

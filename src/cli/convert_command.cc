@@ -45,6 +45,11 @@ int RunConvert(const ConvertCommandOptions& options, std::istream& in, std::ostr
     return kExitInvalidInput;
   }
   for (const std::string& w : result->warnings) err << "warning: " << EscapeForTerminal(w) << '\n';
+  if (result->objects == 0) {
+    // Nothing to convert is not a conversion (as validate and schedule: exit 1, no output).
+    err << "error: no object in the input to convert\n";
+    return kExitInvalidInput;
+  }
   for (const codec::ConvertIssue& issue : result->issues) {
     err << "warning: " << issue.ToString() << '\n';
   }
