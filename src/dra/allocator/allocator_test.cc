@@ -213,9 +213,12 @@ TEST(Allocator, ProblemsAreReportedNotCrashed) {
   const int32_t broken = a->CompileSpec(OneRequest(Exact("broken")));
   EXPECT_EQ(a->SpecProblem(broken),
             "request gpu: class selector #0: CEL runtime error: no such key: missing");
-  const int32_t bad = a->CompileSpec(OneRequest(Exact("gpu", 1, "foo()")));
+  const int32_t bad = a->CompileSpec(OneRequest(Exact("gpu", 1, "string(device.driver) == 'x'")));
   EXPECT_EQ(a->SpecProblem(bad),
-            "request gpu: selector #0: function \"foo\" is not supported by wasched");
+            "request gpu: selector #0: function \"string\" is not supported by wasched");
+  const int32_t undeclared = a->CompileSpec(OneRequest(Exact("gpu", 1, "foo()")));
+  EXPECT_EQ(a->SpecProblem(undeclared),
+            "request gpu: selector #0: compilation failed: undeclared reference to 'foo'");
 }
 
 }  // namespace

@@ -45,6 +45,47 @@ bool IsKnownGlobal(std::string_view name) {
   return false;
 }
 
+// IsCelFunction: a function or method the Kubernetes CEL environment of DRA selectors declares
+// (cel-go's standard library and macros, and the Kubernetes libraries: strings, lists, regex,
+// URLs, quantities, semver, IP/CIDR, sets, optional, base64, math; k8s.io/apiserver
+// pkg/cel/library and pkg/cel/environment). A call to any other name is a compile error upstream
+// ("undeclared reference"), not a construct wasched merely does not model.
+bool IsCelFunction(std::string_view name) {
+  for (std::string_view f :
+       {// standard library and macros
+        "has", "all", "exists", "exists_one", "map", "filter", "size", "contains", "startsWith",
+        "endsWith", "matches", "int", "uint", "double", "string", "bytes", "bool", "type", "dyn",
+        "duration", "timestamp", "getFullYear", "getMonth", "getDate", "getDayOfMonth",
+        "getDayOfWeek", "getDayOfYear", "getHours", "getMinutes", "getSeconds",
+        "getMilliseconds",
+        // strings
+        "charAt", "indexOf", "lastIndexOf", "lowerAscii", "upperAscii", "replace", "split",
+        "substring", "trim", "join", "format", "quote", "reverse", "strings",
+        // lists
+        "isSorted", "sum", "min", "max", "slice", "flatten", "sort", "sortBy", "distinct",
+        "range", "first", "last", "lists",
+        // regex, URLs
+        "find", "findAll", "url", "isURL", "getScheme", "getHost", "getHostname", "getPort",
+        "getEscapedPath", "getQuery",
+        // quantities, semver
+        "quantity", "isQuantity", "sign", "isGreaterThan", "isLessThan", "compareTo", "add",
+        "sub", "asInteger", "isInteger", "asApproximateFloat", "semver", "isSemver", "major",
+        "minor", "patch",
+        // IP / CIDR
+        "ip", "isIP", "cidr", "isCIDR", "family", "isUnspecified", "isLoopback",
+        "isLinkLocalMulticast", "isLinkLocalUnicast", "isGlobalUnicast", "containsIP",
+        "containsCIDR", "masked", "prefixLength", "ip.isCanonical",
+        // sets, optional, base64, math
+        "sets", "equivalent", "intersects", "optional", "of", "ofNonZeroValue", "none",
+        "hasValue", "value", "or", "orValue", "optMap", "optFlatMap", "base64", "encode",
+        "decode", "math", "greatest", "least", "ceil", "floor", "round", "trunc", "abs",
+        "isInf", "isNaN", "isFinite", "bitAnd", "bitOr", "bitXor", "bitNot", "bitShiftLeft",
+        "bitShiftRight"}) {
+    if (f == name) return true;
+  }
+  return false;
+}
+
 // Pseudo: parse results that are not values: the `device` variable and its maps.
 enum class Pseudo : uint8_t { kNone, kDevice, kAttrMap, kCapMap, kAttrDomain, kCapDomain };
 
@@ -379,7 +420,11 @@ class Compiler {
         const std::string name = Advance().value;
         if (Peek().kind == TokenKind::kLParen) {
           if (!IsKnownMethod(name)) {
-            Unsupported(fmt::format("function \"{}\"", name));
+            if (!IsCelFunction(name)) {
+              TypeError(fmt::format("undeclared reference to '{}'", name));
+            } else {
+              Unsupported(fmt::format("function \"{}\"", name));
+            }
             return {};
           }
           Advance();
@@ -553,7 +598,11 @@ class Compiler {
         Advance();
         if (Accept(TokenKind::kLParen)) {
           if (!IsKnownGlobal(name)) {
-            Unsupported(fmt::format("function \"{}\"", name));
+            if (!IsCelFunction(name)) {
+              TypeError(fmt::format("undeclared reference to '{}'", name));
+            } else {
+              Unsupported(fmt::format("function \"{}\"", name));
+            }
             return {};
           }
           out = Global(name);
