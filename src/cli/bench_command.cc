@@ -34,13 +34,15 @@ nlohmann::json ToJson(const perf::Measurement& m) {
   j["shape"] = m.shape;
   // A correctness-only run (--scale tiny) has no value: nothing was timed (issue 20 item 15).
   j["value"] = m.timed ? nlohmann::json(m.value) : nlohmann::json(nullptr);
-  j["unit"] = m.unit;
-  j["target"] = Optional(m.target);
+  // Nor a unit, a target or timings: the keys stay (the JSON shape is the same for every
+  // scale), their values are null.
+  j["unit"] = m.timed ? nlohmann::json(m.unit) : nlohmann::json(nullptr);
+  j["target"] = m.timed ? Optional(m.target) : nlohmann::json(nullptr);
   j["meetsTarget"] = m.meets_target ? nlohmann::json(*m.meets_target) : nlohmann::json(nullptr);
   j["scanBoundRatio"] = Optional(m.scan_bound_ratio);
   j["naiveRatio"] = Optional(m.naive_ratio);
-  j["seconds"] = m.seconds;
-  j["wallSeconds"] = m.wall_seconds;
+  j["seconds"] = m.timed ? nlohmann::json(m.seconds) : nlohmann::json(nullptr);
+  j["wallSeconds"] = m.timed ? nlohmann::json(m.wall_seconds) : nlohmann::json(nullptr);
   j["bound"] = m.bound;
   j["expectedBound"] = m.expected_bound;
   j["scale"] = m.timed ? "full" : "tiny";
