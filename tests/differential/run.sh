@@ -11,9 +11,9 @@
 # and OUT/report/summary.txt, and exits 1 when agreement is below the thresholds or a divergence
 # is not in tests/differential/known-divergences.txt.
 #
-#   --quick          the CI part (default): every fixed family and the first 150 random cases
-#                    (affinity cases only with --affinity-count until their divergences are
-#                    fixed: docs/known-gaps.md, "Affinity differential")
+#   --quick          every fixed family and the first 150 random cases (affinity cases with
+#                    --affinity-count; scripts/reference-test.sh, the CI part, runs 40 random and
+#                    100 affinity cases)
 #   --all            the whole random set (500 cases)
 #   --seed N         seed of the random and the affinity clusters (default 1)
 #   --count N        number of random cases (overrides --quick / --all)
