@@ -14,7 +14,6 @@ namespace {
 struct Item {
   std::string name;
   int value = 0;
-  friend bool operator==(const Item&, const Item&) = default;
 };
 
 TEST(UpdateValidationTest, ImmutableOnlyOnUpdateAndOnlyWhenChanged) {

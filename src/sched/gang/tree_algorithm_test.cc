@@ -26,7 +26,6 @@ using test::MakePodGroup;
 
 constexpr const char* kBlock = "block";
 constexpr const char* kRack = "rack";
-constexpr const char* kZone = "zone";
 
 api::Node LabelledNode(const std::string& name, int64_t cpu_milli,
                        std::map<std::string, std::string> labels) {
