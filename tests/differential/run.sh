@@ -69,8 +69,13 @@ step() { echo "== differential: $1 ($((SECONDS - begin)) s)"; }
 step "build wasched and the Go tools"
 scripts/build.sh wasched
 mkdir -p "$out/bin"
-(cd reference && go build -o "$root/$out/bin/" ./cmd/wasched-diff ./cmd/wasched-diffgen)
-bin=$root/$out/bin
+# --out may be absolute (/tmp/x) or relative to the repository (build/differential): the tools
+# go into that folder either way, never into a path under the repository made from an absolute one.
+case "$out" in
+  /*) bin=$out/bin ;;
+  *) bin=$root/$out/bin ;;
+esac
+(cd reference && go build -o "$bin/" ./cmd/wasched-diff ./cmd/wasched-diffgen)
 
 step "generate $count random clusters (seed $seed)"
 rm -rf "$out/random"
