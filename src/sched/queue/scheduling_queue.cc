@@ -30,10 +30,20 @@ void SchedulingQueue::LeaveActive(Entry& e) {
   e.state = UnitQueueState::kAbsent;  // the caller sets the next state (never parked from here)
 }
 
+void SchedulingQueue::LeaveQueue(Entry& e, const UnitId& id) {
+  if (e.state == UnitQueueState::kBackoff) backoff_.erase({ExpiryOf(e), id});
+  LeaveActive(e);
+}
+
+void SchedulingQueue::EndFlight(const UnitId& id) {
+  if (in_flight_ != id) return;
+  in_flight_.reset();
+  in_flight_events_.clear();
+}
+
 bool SchedulingQueue::Add(const QueuedUnit& unit) {
   Entry& e = EntryOf(IdOf(unit));
-  if (e.state == UnitQueueState::kBackoff) backoff_.erase({ExpiryOf(e), IdOf(unit)});
-  LeaveActive(e);
+  LeaveQueue(e, IdOf(unit));
   e.unit = unit;
   if (pre_enqueue_ && !pre_enqueue_(unit)) {
     SetState(e, UnitQueueState::kGated);
@@ -120,41 +130,26 @@ void SchedulingQueue::Done(const QueuedUnit& unit) {
   parked_.erase(IdOf(unit));
   pod_dependent_parked_.erase(IdOf(unit));
   Entry& e = EntryOf(IdOf(unit));
-  if (e.state == UnitQueueState::kBackoff) backoff_.erase({ExpiryOf(e), IdOf(unit)});
-  LeaveActive(e);
+  LeaveQueue(e, IdOf(unit));
   const uint32_t stamp = e.stamp;  // heap items of the old entry stay stale
   e = Entry{};
   e.stamp = stamp;
-  if (in_flight_ == IdOf(unit)) {
-    in_flight_.reset();
-    in_flight_events_.clear();
-  }
+  EndFlight(IdOf(unit));
 }
 
 void SchedulingQueue::RequeueLeftover(const QueuedUnit& unit) {
+  // A fresh start (no attempts, no rejectors, no in-flight events), then Add: active, or gated
+  // by PreEnqueue.
   Entry& e = EntryOf(IdOf(unit));
-  if (e.state == UnitQueueState::kBackoff) backoff_.erase({ExpiryOf(e), IdOf(unit)});
-  LeaveActive(e);
-  e.unit = unit;
   e.attempts = 0;
   e.rejectors = kRejectorNone;
-  if (in_flight_ == IdOf(unit)) {
-    in_flight_.reset();
-    in_flight_events_.clear();
-  }
-  if (pre_enqueue_ && !pre_enqueue_(unit)) {
-    e.rejectors = kRejectorGang;
-    e.timestamp = clock_->Now();
-    SetState(e, UnitQueueState::kGated);
-    return;
-  }
-  ToActive(e);
+  EndFlight(IdOf(unit));
+  (void)Add(unit);
 }
 
 void SchedulingQueue::AddUnschedulable(const QueuedUnit& unit, uint32_t rejectors) {
   Entry& e = EntryOf(IdOf(unit));
-  LeaveActive(e);
-  if (e.state == UnitQueueState::kBackoff) backoff_.erase({ExpiryOf(e), IdOf(unit)});
+  LeaveQueue(e, IdOf(unit));
   e.unit = unit;
   if (e.attempts == 0) e.attempts = 1;  // failed without Pop (library callers): one attempt
   if (rejectors == kRejectorNone) {

@@ -197,6 +197,10 @@ class SchedulingQueue {
   [[nodiscard]] const Entry* FindEntry(const UnitId& id) const;
   // LeaveActive: the entry stops being active (its heap item goes stale).
   void LeaveActive(Entry& e);
+  // LeaveQueue: the entry leaves backoff or the active queue, whichever holds it.
+  void LeaveQueue(Entry& e, const UnitId& id);
+  // EndFlight: if `id` is the unit in flight, it no longer is and its events are forgotten.
+  void EndFlight(const UnitId& id);
   // ForEachParked: calls fn(entry) for each parked entry in id order; fn may move it on.
   template <typename Fn>
   void ForEachParked(Fn&& fn);
