@@ -17,8 +17,6 @@ constexpr const char* kPalette[] = {"#d62728", "#1f77b4", "#2ca02c", "#9467bd", 
 constexpr size_t kMaxPoints = 600;
 constexpr int kTargetTicks = 5;
 
-std::string Escape(const std::string& s) { return HtmlEscape(s); }
-
 // Point: one sample of a line, x in hours.
 struct Point {
   double x, y;
@@ -83,10 +81,10 @@ void Frame(std::ostream& out, const std::vector<double>& y_ticks, const std::str
   out << fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#333\"/>\n", kPlotLeft, kPlotBottom,
                      kPlotLeft, kPlotTop);
   out << fmt::format("<text x=\"{}\" y=\"{}\" font-size=\"12\" text-anchor=\"middle\">{}</text>\n",
-                     (kPlotLeft + kPlotRight) / 2, kPlotBottom + 34, Escape(x_label));
+                     (kPlotLeft + kPlotRight) / 2, kPlotBottom + 34, HtmlEscape(x_label));
   out << fmt::format("<text x=\"14\" y=\"{}\" font-size=\"12\" transform=\"rotate(-90 14 {})\" "
                      "text-anchor=\"middle\">{}</text>\n",
-                     (kPlotTop + kPlotBottom) / 2, (kPlotTop + kPlotBottom) / 2, Escape(y_label));
+                     (kPlotTop + kPlotBottom) / 2, (kPlotTop + kPlotBottom) / 2, HtmlEscape(y_label));
 }
 
 // XTicks: tick marks and round labels under the x axis.
@@ -110,7 +108,7 @@ void Legend(std::ostream& out, const std::vector<SimResult>& runs) {
     out << fmt::format("<g class=\"legend\"><rect x=\"{}\" y=\"{}\" width=\"12\" height=\"12\" fill=\"{}\"/>", x, y,
                        kPalette[i % 6]);
     out << fmt::format("<text x=\"{}\" y=\"{}\" font-size=\"12\">{}</text></g>\n", x + 16, y + 11,
-                       Escape(runs[i].policy));
+                       HtmlEscape(runs[i].policy));
   }
 }
 
@@ -118,7 +116,7 @@ void Legend(std::ostream& out, const std::vector<SimResult>& runs) {
 template <typename F>
 void LinePlot(std::ostream& out, const std::string& id, const std::string& title, const std::vector<SimResult>& runs,
               double y_max, const std::string& y_label, F series) {
-  out << fmt::format("<h2>{}</h2>\n", Escape(title)) << SvgOpen(id, runs.size());
+  out << fmt::format("<h2>{}</h2>\n", HtmlEscape(title)) << SvgOpen(id, runs.size());
   double hours = 0;
   for (const SimResult& r : runs) {
     if (r.timeseries.empty()) continue;
@@ -185,7 +183,7 @@ void WriteHtmlReport(const RunContext& ctx, const std::vector<SimResult>& runs, 
          "svg.plot{display:block;margin-bottom:16px;max-width:100%;height:auto}</style></head><body>\n";
   out << fmt::format("<h1>wasched simulate</h1>\n<p>Trace <code>{}</code> ({}, {} jobs) on {} nodes / {} GPUs, seed {}. "
                      "Times in hours (h).</p>\n",
-                     Escape(ctx.trace_file), Escape(ctx.format), ctx.jobs, ctx.nodes, ctx.gpus, ctx.seed);
+                     HtmlEscape(ctx.trace_file), HtmlEscape(ctx.format), ctx.jobs, ctx.nodes, ctx.gpus, ctx.seed);
   out << "<div class=\"wrap\"><table id=\"summary\"><tr><th>policy</th><th>preemption</th><th>completed</th>"
          "<th>rejected</th><th>unfinished</th><th>GPU utilisation</th><th>partial GPU-hours</th>"
          "<th>delay p50 (h)</th><th>delay p90 (h)</th><th>delay p99 (h)</th><th>makespan (h)</th>"
@@ -193,7 +191,7 @@ void WriteHtmlReport(const RunContext& ctx, const std::vector<SimResult>& runs, 
   for (const SimResult& r : runs) {
     out << fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.1f}%</td><td>{:.1f}</td>"
                        "<td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
-                       Escape(r.policy), r.preemption ? "on" : "off", r.completed, r.rejected, r.unfinished,
+                       HtmlEscape(r.policy), r.preemption ? "on" : "off", r.completed, r.rejected, r.unfinished,
                        100 * r.gpu_utilization, r.partial_gpu_hours, Hours(r.queue_delay.p50), Hours(r.queue_delay.p90),
                        Hours(r.queue_delay.p99), Hours(r.makespan_seconds), r.deadlock_episodes, r.evictions,
                        r.restarts, r.node_failures);
