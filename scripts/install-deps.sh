@@ -20,6 +20,9 @@ packages=(
   libssl-dev
   # libcurl4-openssl-dev: the Kubernetes API client (src/kube/, `schedule --kubeconfig`).
   libcurl4-openssl-dev
+  # libcpp-httplib-dev: `wasched run`'s /healthz, /readyz and /metrics (src/live/). prometheus:
+  # its promtool checks the /metrics text in tests/live.
+  libcpp-httplib-dev prometheus
   # fuzz/ (scripts/fuzz.sh, the fuzz smoke of scripts/test.sh): clang and its libFuzzer /
   # sanitizer runtimes (a Recommends of clang, so --no-install-recommends needs it named).
   clang libclang-rt-dev

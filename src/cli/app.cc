@@ -16,6 +16,7 @@
 #include "cli/demo_command.h"
 #include "cli/feature_gates.h"
 #include "cli/explain_command.h"
+#include "cli/run_command.h"
 #include "cli/schedule_command.h"
 #include "cli/simulate_command.h"
 #include "cli/subcommand.h"
@@ -213,6 +214,7 @@ int RunParsed(int argc, const char* const* argv, std::istream& in, std::ostream&
   if (auto code = RunCompileIfSelected(app, argc, argv, in, out, err)) return *code;
   if (auto code = RunBenchIfSelected(app, argc, argv, out, err)) return *code;
   if (auto code = RunSimulateIfSelected(app, argc, argv, out, err)) return *code;
+  if (auto code = RunRunIfSelected(app, argc, argv, out, err)) return *code;
   if (argc > 1 && argv[1][0] != '-') {
     // CLI11 reports a mistyped subcommand as "A subcommand is required"; name it instead.
     const std::string first = argv[1];

@@ -29,6 +29,7 @@ KubeError ErrorForStatus(const std::string& method, const std::string& path, int
     case 403: error.kind = KubeErrorKind::kForbidden; break;
     case 404: error.kind = KubeErrorKind::kNotFound; break;
     case 410: error.kind = KubeErrorKind::kGone; break;
+    case 409: error.kind = KubeErrorKind::kConflict; break;
     default: error.kind = KubeErrorKind::kServer; break;
   }
   std::string message;
@@ -44,6 +45,7 @@ KubeError ErrorForStatus(const std::string& method, const std::string& path, int
     case KubeErrorKind::kForbidden: label = "Forbidden"; break;
     case KubeErrorKind::kNotFound: label = "NotFound"; break;
     case KubeErrorKind::kGone: label = "Gone"; break;
+    case KubeErrorKind::kConflict: label = "Conflict"; break;
     default: label = "error"; break;
   }
   error.message = fmt::format("{} {}: HTTP {} {}{}{}", method, path, status, label,
@@ -65,6 +67,26 @@ tl::expected<std::string, KubeError> ApiClient::Get(const std::string& path) {
   }
   if (response->status < 200 || response->status >= 300) {
     return tl::unexpected(ErrorForStatus("GET", path, response->status, response->body));
+  }
+  return std::move(response->body);
+}
+
+tl::expected<std::string, KubeError> ApiClient::Send(const std::string& method,
+                                                     const std::string& path, std::string body,
+                                                     const std::string& content_type) {
+  if (limiter_ != nullptr) limiter_->Wait();
+  HttpRequest request;
+  request.method = method;
+  request.path = path;
+  request.body = std::move(body);
+  request.content_type = content_type;
+  auto response = transport_->Do(request);
+  if (!response) {
+    return tl::unexpected(KubeError{KubeErrorKind::kUnreachable,
+                                    "cannot reach the API server " + response.error().message, 0});
+  }
+  if (response->status < 200 || response->status >= 300) {
+    return tl::unexpected(ErrorForStatus(method, path, response->status, response->body));
   }
   return std::move(response->body);
 }

@@ -3,7 +3,7 @@
 // Requests to the API server with the client's rate limit, and HTTP failures turned into
 // KubeErrors with the server's own Status message (metav1.Status `message`, as kubectl prints
 // it): 401 kUnauthorized, 403 kForbidden (the RBAC denial text names user, verb and resource),
-// 404 kNotFound, 410 kGone, other non-2xx kServer; no answer at all is kUnreachable.
+// 404 kNotFound, 409 kConflict, 410 kGone, other non-2xx kServer; no answer at all is kUnreachable.
 #pragma once
 
 #include <functional>
@@ -26,6 +26,14 @@ class ApiClient {
 
   // Get: the body of a 2xx answer to GET `path`. O(response size).
   [[nodiscard]] tl::expected<std::string, KubeError> Get(const std::string& path);
+
+  // Send: a write — `method` (POST, PUT, PATCH, DELETE) on `path` with `body` sent as
+  // `content_type` (PATCH: "application/strategic-merge-patch+json" or
+  // "application/merge-patch+json"); the body of the 2xx answer. Errors as Get, plus kConflict
+  // for 409. The request is not retried here: the caller knows whether it is idempotent.
+  [[nodiscard]] tl::expected<std::string, KubeError> Send(
+      const std::string& method, const std::string& path, std::string body,
+      const std::string& content_type = "application/json");
 
   // StreamLines: GET `path` as a stream (a watch), calling `on_line` for every complete
   // newline-terminated line (without the newline; a final unterminated line is passed too) until

@@ -44,6 +44,11 @@ class CurlTransport final : public Transport {
     static std::once_flag once;
     std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
   }
+  ~CurlTransport() override {
+    if (handle_ != nullptr) curl_easy_cleanup(handle_);
+  }
+  CurlTransport(const CurlTransport&) = delete;
+  CurlTransport& operator=(const CurlTransport&) = delete;
 
   tl::expected<HttpResponse, TransportError> Do(const HttpRequest& request) override {
     HttpResponse response;
@@ -72,8 +77,13 @@ class CurlTransport final : public Transport {
   tl::expected<HttpResponse, TransportError> Perform(const HttpRequest& request, Setup&& setup,
                                                      const StreamState* stream,
                                                      HttpResponse* response) {
-    CURL* curl = curl_easy_init();
-    if (curl == nullptr) return tl::unexpected(TransportError{"cannot create a curl handle"});
+    // One handle for the transport's life, reset between requests: libcurl keeps its
+    // connections (and TLS sessions) alive, so consecutive requests reuse them as client-go's
+    // keep-alive transport does (a new TLS handshake per bind capped the live scheduler).
+    if (handle_ == nullptr) handle_ = curl_easy_init();
+    if (handle_ == nullptr) return tl::unexpected(TransportError{"cannot create a curl handle"});
+    CURL* curl = handle_;
+    curl_easy_reset(curl);
     char error[CURL_ERROR_SIZE] = {0};
     const std::string url = config_.server + request.path;
     curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
@@ -89,6 +99,7 @@ class CurlTransport final : public Transport {
     curl_slist* headers = nullptr;
     headers = curl_slist_append(headers, "Accept: application/json");
     std::string auth;
+    std::string content_type_header;
     if (!config_.bearer_token.empty()) {
       auth = "Authorization: Bearer " + config_.bearer_token;
       headers = curl_slist_append(headers, auth.c_str());
@@ -97,7 +108,8 @@ class CurlTransport final : public Transport {
       curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, request.method.c_str());
       if (!request.body.empty() || request.method == "POST" || request.method == "PUT" ||
           request.method == "PATCH") {
-        headers = curl_slist_append(headers, "Content-Type: application/json");
+        content_type_header = "Content-Type: " + request.content_type;
+        headers = curl_slist_append(headers, content_type_header.c_str());
         curl_easy_setopt(curl, CURLOPT_POSTFIELDS, request.body.c_str());
         curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE, long(request.body.size()));
       }
@@ -128,7 +140,6 @@ class CurlTransport final : public Transport {
     long status = 0;
     curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
     curl_slist_free_all(headers);
-    curl_easy_cleanup(curl);
     const bool stopped = stream != nullptr && stream->stopped;
     if (code != CURLE_OK && !stopped) {
       std::string detail = error[0] != '\0' ? error : curl_easy_strerror(code);
@@ -140,6 +151,7 @@ class CurlTransport final : public Transport {
   }
 
   RestConfig config_;
+  CURL* handle_ = nullptr;  // created on first use; one request at a time
 };
 
 }  // namespace

@@ -14,8 +14,9 @@
 
 namespace wasched::kube {
 
-// MakeCurlTransport: a Transport for `config`. Each call uses its own curl handle, so calls from
-// several threads at once are safe. The process must have called curl_global_init (done once,
+// MakeCurlTransport: a Transport for `config`. It keeps one curl handle, so its connection (and
+// TLS session) is reused from request to request; one request at a time: a thread that works in
+// parallel (an informer, a binder) makes its own transport. The process must have called curl_global_init (done once,
 // thread-safely, by the first MakeCurlTransport).
 [[nodiscard]] std::unique_ptr<Transport> MakeCurlTransport(const RestConfig& config);
 

@@ -17,10 +17,12 @@ namespace wasched::kube {
 //   kNotFound     HTTP 404: the object, or the API group/version, is not served;
 //   kGone         HTTP 410 (or a watch ERROR event with code 410): the resourceVersion is too
 //                 old, relist (upstream client-go reflector semantics);
-//   kServer       any other non-2xx status (5xx, 429 after retries, 409, ...);
+//   kConflict     HTTP 409: a write lost a race (resourceVersion or UID precondition, or the pod
+//                 is already bound); re-read and decide again;
+//   kServer       any other non-2xx status (5xx, 429 after retries, ...);
 //   kDecode       the server answered 2xx with a body that is not the expected JSON.
 enum class KubeErrorKind { kConfig, kUnreachable, kUnauthorized, kForbidden, kNotFound, kGone,
-                           kServer, kDecode };
+                           kConflict, kServer, kDecode };
 
 // KubeError: `message` is one line without a trailing newline and without the "error: " prefix;
 // `http_status` is 0 when there was no HTTP answer.

@@ -20,7 +20,8 @@ namespace wasched::kube {
 struct HttpRequest {
   std::string method = "GET";
   std::string path;
-  std::string body;                                          // sent as application/json
+  std::string body;                                          // sent as `content_type`
+  std::string content_type = "application/json";
   double timeout_seconds = 60;
 };
 

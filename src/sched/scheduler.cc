@@ -36,8 +36,6 @@
 namespace wasched::sched {
 namespace {
 
-constexpr const char* kDefaultSchedulerName = "default-scheduler";
-
 // WithGroupPreemption: a group's failure message followed by its PostFilter's, as
 // "<message>. pod group preemption: <post>" (a period closes the message when it has none).
 std::string WithGroupPreemption(std::string message, const std::string& post) {
@@ -393,12 +391,12 @@ void Run::Enqueue() {
   for (size_t p = 0; p < pods_.size(); ++p) {
     const PodInfo& pi = pods_[p];
     if (pi.node != kNoNode || pi.running_at_input || !in_scope_[p]) continue;
-    if (pi.pod->scheduler_name != kDefaultSchedulerName && pi.group == kNoGroup) {
+    if (pi.pod->scheduler_name != options_.scheduler_name && pi.group == kNoGroup) {
       in_scope_[p] = false;
       pending_reason_[p] = "NotHandled";
       pending_message_[p] = fmt::format(
           "spec.schedulerName is \"{}\"; wasched schedules only pods of \"{}\"",
-          pi.pod->scheduler_name, kDefaultSchedulerName);
+          pi.pod->scheduler_name, options_.scheduler_name);
       continue;
     }
     if (pi.group != kNoGroup) continue;
@@ -769,13 +767,13 @@ void Run::ScheduleGroup(TreeIndex root) {
       break;
     }
   }
-  if (invalid.empty() && pods_[todo.front()].pod->scheduler_name != kDefaultSchedulerName) {
+  if (invalid.empty() && pods_[todo.front()].pod->scheduler_name != options_.scheduler_name) {
     for (PodIndex p : todo) {
       in_scope_[p] = false;
       pending_reason_[p] = "NotHandled";
       pending_message_[p] =
           fmt::format("spec.schedulerName is \"{}\"; wasched schedules only pods of \"{}\"",
-                      pods_[p].pod->scheduler_name, kDefaultSchedulerName);
+                      pods_[p].pod->scheduler_name, options_.scheduler_name);
     }
     return;
   }
@@ -1048,7 +1046,7 @@ void Run::ApplyEvictions(const preemption::Outcome& outcome, const preemption::P
   // Upstream's DisruptionTarget message: "<schedulerName>: preempting to accommodate a higher
   // priority pod"; the same condition on victim groups is INFERRED (spec §6.3 step 5).
   const std::string message = fmt::format("{}: preempting to accommodate a higher priority {}",
-                                          kDefaultSchedulerName,
+                                          options_.scheduler_name,
                                           who.label.rfind("Pod ", 0) == 0 ? "pod" : "pod group");
   preemption::Evicted ev = post_filter_->Evict(outcome, who);
   for (PodIndex q : outcome.victims) {

@@ -57,6 +57,11 @@ struct SchedulerOptions {
   bool dra_workload_resource_claims = true;
   // gang_satisfaction: `--gang-satisfaction upstream|once-scheduled` (default upstream).
   GangSatisfaction gang_satisfaction = GangSatisfaction::kUpstream;
+  // scheduler_name: the spec.schedulerName this scheduler handles (kube-scheduler's profile
+  // schedulerName); pods and groups of any other name are pending "NotHandled" and untouched.
+  // `wasched run` sets its profile's name ("wasched" by default); the DisruptionTarget message
+  // of victims starts with it, as upstream's does.
+  std::string scheduler_name = "default-scheduler";
 };
 
 // Schedule: runs the scheduler over `objects` until no unit can make progress.

@@ -1,0 +1,89 @@
+// File: live/api_writer.h
+//
+// The live scheduler's writes to the API server (`wasched run`, issue 17), each the request
+// kube-scheduler v1.37.2 makes for the same decision:
+//   - Bind: POST pods/binding with the pod's UID as precondition (DefaultBinder,
+//     pkg/scheduler/framework/plugins/defaultbinder);
+//   - DeletePod: DELETE of a preemption victim with a UID precondition (pkg/scheduler/framework/
+//     preemption: the victim is deleted, not evicted through the eviction API);
+//   - SetPodScheduledFalse: the PodScheduled=False condition (reason Unschedulable or
+//     SchedulerError, the message) and status.nominatedNodeName through a strategic-merge PATCH
+//     of pods/status (pkg/scheduler/schedule_one.go updatePod, util.PatchPodStatus);
+//   - SetGroupCondition: a PodGroup's or CompositePodGroup's condition (PodGroupInitiallyScheduled,
+//     CompositePodGroupInitiallyScheduled, DisruptionTarget) by read-modify-PUT of its /status,
+//     re-read and retried on a 409 conflict;
+//   - Event: an events.k8s.io/v1 Event (reasons Scheduled, FailedScheduling, Preempted;
+//     reportingController "wasched"), as the scheduler's event recorder writes them.
+// Errors are KubeErrors (kube/kube_error.h); nothing throws. A Writer owns nothing but its client:
+// one Writer per thread (the client is not thread-safe).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include <tl/expected.hpp>
+
+#include "kube/api_client.h"
+#include "kube/kube_error.h"
+#include "live/object_store.h"
+
+namespace wasched::live {
+
+// WallClock: the current time as Unix microseconds (injected: tests pass a fixed one).
+using WallClock = std::function<int64_t()>;
+[[nodiscard]] WallClock SystemWallClock();
+// FormatRfc3339 / FormatMicroTime: "2026-12-02T15:04:05Z" (metav1.Time) and
+// "2026-12-02T15:04:05.000000Z" (metav1.MicroTime) of Unix microseconds, UTC.
+[[nodiscard]] std::string FormatRfc3339(int64_t unix_micros);
+[[nodiscard]] std::string FormatMicroTime(int64_t unix_micros);
+
+// ObjectRef: a namespaced object and its UID ("" = no precondition).
+struct ObjectRef {
+  std::string namespace_;
+  std::string name;
+  std::string uid;
+};
+
+// EventSpec: one events.k8s.io/v1 Event about `regarding` (kind "Pod", "PodGroup", …).
+struct EventSpec {
+  std::string regarding_kind;
+  std::string regarding_api_version;
+  ObjectRef regarding;
+  std::string type;    // "Normal" or "Warning"
+  std::string reason;  // "Scheduled", "FailedScheduling", "Preempted"
+  std::string action;  // "Binding", "Scheduling", "Preempting"
+  std::string note;    // at most 1 KiB (the API server's limit), cut here
+};
+
+class Writer {
+ public:
+  // `client` must outlive the Writer; `instance` is the event's reportingInstance.
+  Writer(kube::ApiClient* client, WallClock clock, std::string instance);
+
+  [[nodiscard]] tl::expected<void, kube::KubeError> Bind(const ObjectRef& pod,
+                                                         const std::string& node);
+  [[nodiscard]] tl::expected<void, kube::KubeError> DeletePod(const ObjectRef& pod);
+  // SetPodScheduledFalse: `nominated_node` "" leaves status.nominatedNodeName as it is.
+  [[nodiscard]] tl::expected<void, kube::KubeError> SetPodScheduledFalse(
+      const ObjectRef& pod, const std::string& reason, const std::string& message,
+      const std::string& nominated_node);
+  // SetNominatedNodeName: status.nominatedNodeName of a preemptor waiting for its victims to
+  // go (strategic-merge PATCH of pods/status).
+  [[nodiscard]] tl::expected<void, kube::KubeError> SetNominatedNodeName(const ObjectRef& pod,
+                                                                         const std::string& node);
+  // SetGroupCondition: `resource` "podgroups" (scheduling.k8s.io/v1beta1) or
+  // "compositepodgroups" (v1alpha3). lastTransitionTime changes only with status. Up to 5
+  // attempts on conflict.
+  [[nodiscard]] tl::expected<void, kube::KubeError> SetGroupCondition(
+      const std::string& resource, const ObjectRef& group, const StoredCondition& condition);
+  [[nodiscard]] tl::expected<void, kube::KubeError> Event(const EventSpec& event);
+
+ private:
+  kube::ApiClient* client_;
+  WallClock clock_;
+  std::string instance_;
+  uint64_t event_counter_ = 0;
+};
+
+}  // namespace wasched::live

@@ -1,0 +1,67 @@
+// File: live/http_endpoints.cc
+#include "live/http_endpoints.h"
+
+#include <thread>
+
+#include <httplib.h>
+
+namespace wasched::live {
+
+struct Endpoints::Impl {
+  httplib::Server server;
+  std::thread thread;
+};
+
+tl::expected<std::unique_ptr<Endpoints>, std::string> Endpoints::Start(
+    const std::string& address, const Metrics* metrics, std::function<bool()> ready) {
+  const size_t colon = address.rfind(':');
+  if (colon == std::string::npos || colon == 0 || colon + 1 == address.size()) {
+    return tl::unexpected("--bind-address " + address + ": must be HOST:PORT");
+  }
+  const std::string host = address.substr(0, colon);
+  int port = 0;
+  try {
+    size_t used = 0;
+    port = std::stoi(address.substr(colon + 1), &used);
+    if (used != address.size() - colon - 1 || port < 0 || port > 65535) throw std::out_of_range("");
+  } catch (const std::exception&) {
+    return tl::unexpected("--bind-address " + address + ": the port must be 0-65535");
+  }
+  std::unique_ptr<Endpoints> endpoints(new Endpoints());
+  endpoints->impl_ = std::make_unique<Impl>();
+  httplib::Server& server = endpoints->impl_->server;
+  server.Get("/healthz", [](const httplib::Request&, httplib::Response& res) {
+    res.set_content("ok", "text/plain");
+  });
+  server.Get("/readyz", [ready](const httplib::Request&, httplib::Response& res) {
+    if (ready()) {
+      res.set_content("ok", "text/plain");
+    } else {
+      res.status = 503;
+      res.set_content("not ready: informers syncing or not the leader", "text/plain");
+    }
+  });
+  server.Get("/metrics", [metrics](const httplib::Request&, httplib::Response& res) {
+    res.set_content(metrics->Render(), "text/plain; version=0.0.4; charset=utf-8");
+  });
+  if (port == 0) {
+    port = server.bind_to_any_port(host);
+    if (port < 0) return tl::unexpected("--bind-address " + address + ": cannot bind");
+  } else if (!server.bind_to_port(host, port)) {
+    return tl::unexpected("--bind-address " + address +
+                          ": cannot bind (in use, or not an address of this machine)");
+  }
+  endpoints->port_ = port;
+  Impl* impl = endpoints->impl_.get();
+  impl->thread = std::thread([impl] { impl->server.listen_after_bind(); });
+  return endpoints;
+}
+
+Endpoints::~Endpoints() {
+  if (impl_ != nullptr) {
+    impl_->server.stop();
+    if (impl_->thread.joinable()) impl_->thread.join();
+  }
+}
+
+}  // namespace wasched::live

@@ -1,0 +1,78 @@
+// File: live/informers.cc
+#include "live/informers.h"
+
+#include <algorithm>
+#include <thread>
+
+#include "kube/api_client.h"
+#include "kube/backoff.h"
+#include "kube/clock.h"
+#include "kube/curl_transport.h"
+#include "kube/list_watch.h"
+#include "kube/rate_limiter.h"
+#include "kube/resource_type.h"
+
+namespace wasched::live {
+namespace {
+
+class StoreHandler final : public kube::WatchHandler {
+ public:
+  StoreHandler(ObjectStore* store, size_t type) : store_(store), type_(type) {}
+  void OnList(const kube::ListResult& list) override { store_->Replace(type_, list); }
+  void OnEvent(kube::WatchEventType type, std::string_view object_json,
+               const std::string&) override {
+    store_->Apply(type_, type, object_json);
+  }
+
+ private:
+  ObjectStore* store_;
+  size_t type_;
+};
+
+void RunInformer(kube::RestConfig config, ObjectStore* store, size_t type,
+                 InformerOptions options) {
+  const kube::ResourceType& resource = kube::SchedulingResources()[type];
+  auto transport = kube::MakeCurlTransport(config);
+  const kube::Clock clock = kube::SteadyClock();
+  kube::RateLimiter limiter(options.qps, options.burst, clock);
+  kube::ApiClient client(transport.get(), &limiter, config.server);
+  kube::BackoffOptions backoff_options;
+  backoff_options.seed = options.seed + type;
+  kube::Backoff backoff(backoff_options);
+  StoreHandler handler(store, type);
+  kube::ListWatchOptions list_options;
+  list_options.watch_timeout_seconds = options.watch_timeout_seconds;
+  auto done = kube::RunListWatch(client, resource, handler, backoff, clock,
+                                 [] { return false; }, list_options);
+  if (done) return;
+  if (done.error().kind == kube::KubeErrorKind::kNotFound && !resource.group.empty()) {
+    store->MarkAbsent(type);
+    return;
+  }
+  store->SetFatal(done.error());
+}
+
+}  // namespace
+
+std::vector<size_t> WatchedTypes() {
+  std::vector<size_t> types;
+  const auto& resources = kube::SchedulingResources();
+  for (size_t t = 0; t < resources.size(); ++t) {
+    if (resources[t].kind != "Job") types.push_back(t);
+  }
+  return types;
+}
+
+void StartInformers(const kube::RestConfig& config, ObjectStore* store,
+                    const InformerOptions& options) {
+  const std::vector<size_t> watched = WatchedTypes();
+  const auto& resources = kube::SchedulingResources();
+  for (size_t t = 0; t < resources.size(); ++t) {
+    if (std::find(watched.begin(), watched.end(), t) == watched.end()) store->MarkAbsent(t);
+  }
+  for (size_t t : watched) {
+    std::thread(RunInformer, config, store, t, options).detach();
+  }
+}
+
+}  // namespace wasched::live

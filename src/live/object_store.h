@@ -1,0 +1,129 @@
+// File: live/object_store.h
+//
+// The live scheduler's copy of the cluster (`wasched run`, issue 17): every object of
+// kube::SchedulingResources() as the watch last delivered it, kept as JSON text, as client-go's
+// informer store keeps objects (k8s.io/client-go tools/cache/store.go, v0.37.2). Informer
+// threads write (Replace on a list, Apply per watch event); the scheduling loop waits for a
+// change and takes a Snapshot, which the codec decodes exactly like `schedule --kubeconfig`
+// decodes list pages. A few fields the loop decides on (a pod's uid, node, deletion, PodScheduled
+// condition; a group's conditions) are kept parsed beside the text.
+//
+//   ObjectStore store(kube::SchedulingResources().size());
+//   store.Replace(type_index, list);            // informer thread
+//   store.Apply(type_index, kModified, json);   // informer thread
+//   uint64_t seen = store.WaitForChange(0, 1.0);
+//   auto texts = store.Snapshot(overlay);       // scheduling loop
+//
+// Thread-safety: every member may be called from any thread (one mutex). Complexity: Apply is
+// O(object size + log n); Snapshot is O(total text size).
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "codec/loader.h"
+#include "kube/kube_error.h"
+#include "kube/list_watch.h"
+
+namespace wasched::live {
+
+// StoredCondition: one status condition as the server holds it (type, status, reason, message).
+struct StoredCondition {
+  std::string type;
+  std::string status;
+  std::string reason;
+  std::string message;
+  friend bool operator==(const StoredCondition&, const StoredCondition&) = default;
+};
+
+// ObjectFacts: what the loop reads without decoding the object: metadata.uid,
+// metadata.resourceVersion, whether metadata.deletionTimestamp is set, spec.nodeName and
+// spec.schedulerName (pods), status.nominatedNodeName (pods) and status.conditions.
+struct ObjectFacts {
+  std::string uid;
+  std::string resource_version;
+  bool deleting = false;
+  std::string node_name;
+  std::string scheduler_name;
+  std::string nominated_node_name;
+  std::vector<StoredCondition> conditions;
+  [[nodiscard]] const StoredCondition* Condition(std::string_view type) const;
+};
+
+// Overlay: changes the loop applies to its snapshot only (never to the store): pods it assumed
+// on a node whose binding the watch has not shown yet ("ns/name" → node), as upstream's
+// scheduler cache assumes a pod before its bind returns (pkg/scheduler/backend/cache).
+struct Overlay {
+  std::map<std::string, std::string> assumed_nodes;
+};
+
+class ObjectStore {
+ public:
+  // `types`: the number of resource types (kube::SchedulingResources().size()); `type` indexes
+  // below are positions in that list.
+  explicit ObjectStore(size_t types);
+
+  // Replace: the objects of a (re)list replace every object held for `type`; marks it synced.
+  // Items that are not JSON objects with metadata.name are skipped.
+  void Replace(size_t type, const kube::ListResult& list);
+  // Apply: one watch event (ADDED and MODIFIED store the object, DELETED removes it).
+  void Apply(size_t type, kube::WatchEventType event, std::string_view object_json);
+  // MarkAbsent: the server does not serve `type` (404 on a non-core group): synced and empty.
+  void MarkAbsent(size_t type);
+  // SetFatal: an informer met an error retrying cannot fix (401, 403); wakes every waiter.
+  void SetFatal(kube::KubeError error);
+  [[nodiscard]] std::optional<kube::KubeError> Fatal() const;
+
+  // AllSynced: every type has had its first list (or is absent).
+  [[nodiscard]] bool AllSynced() const;
+  // Generation: counts every change (Replace, Apply, MarkAbsent, SetFatal, Poke).
+  [[nodiscard]] uint64_t Generation() const;
+  // Poke: counts as a change (e.g. a bind failed: the loop must decide again).
+  void Poke();
+  // WaitForChange: blocks until Generation() != `seen` or `timeout_seconds` pass; returns the
+  // generation then.
+  uint64_t WaitForChange(uint64_t seen, double timeout_seconds);
+
+  // Facts: the parsed fields of the object `key` ("ns/name", or "name" for cluster-scoped
+  // kinds) of `type`; nullopt when it is not held.
+  [[nodiscard]] std::optional<ObjectFacts> Facts(size_t type, const std::string& key) const;
+  // CountUnbound: pods (objects of `type`) whose spec.schedulerName is `scheduler_name`, without
+  // spec.nodeName and not being deleted. O(objects of `type`).
+  [[nodiscard]] size_t CountUnbound(size_t type, const std::string& scheduler_name) const;
+  // Count: objects held for `type`.
+  [[nodiscard]] size_t Count(size_t type) const;
+
+  // Snapshot: one List document per type (`{"apiVersion":…,"kind":"<Kind>List","items":[…]}`)
+  // with the objects in key order, pods of `overlay.assumed_nodes` carrying spec.nodeName;
+  // named "<source> <apiVersion> <resource>" for error messages.
+  [[nodiscard]] std::vector<codec::NamedText> Snapshot(const Overlay& overlay,
+                                                       const std::string& source) const;
+
+ private:
+  struct Entry {
+    std::string json;
+    ObjectFacts facts;
+  };
+  struct Type {
+    std::map<std::string, Entry> objects;
+    bool synced = false;
+  };
+  void ChangedLocked();
+
+  mutable std::mutex mu_;
+  std::condition_variable cv_;
+  std::vector<Type> types_;
+  uint64_t generation_ = 0;
+  std::optional<kube::KubeError> fatal_;
+};
+
+// KeyOf: "ns/name" (or "name") of an object's metadata; empty when it has no name.
+[[nodiscard]] std::string KeyOfJson(std::string_view object_json);
+
+}  // namespace wasched::live

@@ -1,0 +1,73 @@
+// File: live/object_store_test.cc
+#include "live/object_store.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "codec/loader.h"
+#include "kube/resource_type.h"
+
+namespace wasched::live {
+namespace {
+
+using ::testing::HasSubstr;
+
+size_t PodType() {
+  const auto& r = kube::SchedulingResources();
+  for (size_t t = 0; t < r.size(); ++t) {
+    if (r[t].kind == "Pod") return t;
+  }
+  return 0;
+}
+
+TEST(ObjectStore, ListThenEventsThenSnapshotDecodes) {
+  ObjectStore store(kube::SchedulingResources().size());
+  EXPECT_FALSE(store.AllSynced());
+  for (size_t t = 0; t < kube::SchedulingResources().size(); ++t) {
+    if (t != PodType()) store.MarkAbsent(t);
+  }
+  kube::ListResult list;
+  list.pages.push_back(R"({"kind":"PodList","items":[
+    {"metadata":{"name":"a","namespace":"ns","uid":"u1"},"spec":{"containers":[{"name":"c","image":"i"}]},
+     "status":{"conditions":[{"type":"PodScheduled","status":"False","reason":"Unschedulable","message":"m"}]}}]})");
+  store.Replace(PodType(), list);
+  EXPECT_TRUE(store.AllSynced());
+  store.Apply(PodType(), kube::WatchEventType::kAdded,
+              R"({"metadata":{"name":"b","namespace":"ns","uid":"u2","deletionTimestamp":"2026-01-01T00:00:00Z"},"spec":{"schedulerName":"wasched","nodeName":"n1","containers":[{"name":"c","image":"i"}]}})");
+  auto a = store.Facts(PodType(), "ns/a");
+  ASSERT_TRUE(a.has_value());
+  EXPECT_EQ(a->uid, "u1");
+  ASSERT_NE(a->Condition("PodScheduled"), nullptr);
+  EXPECT_EQ(a->Condition("PodScheduled")->reason, "Unschedulable");
+  auto b = store.Facts(PodType(), "ns/b");
+  ASSERT_TRUE(b.has_value());
+  EXPECT_TRUE(b->deleting);
+  EXPECT_EQ(b->node_name, "n1");
+  EXPECT_EQ(b->scheduler_name, "wasched");
+
+  Overlay overlay;
+  overlay.assumed_nodes["ns/a"] = "n2";
+  const auto texts = store.Snapshot(overlay, "https://x");
+  std::istringstream none;
+  auto loaded = codec::LoadTextsAndPaths(texts, {}, none, {});
+  ASSERT_TRUE(loaded.has_value()) << loaded.error()[0].ToString();
+  ASSERT_EQ(loaded->objects.pods.size(), 2u);
+  EXPECT_EQ(loaded->objects.pods[0].node_name, "n2");  // assumed
+  store.Apply(PodType(), kube::WatchEventType::kDeleted, R"({"metadata":{"name":"a","namespace":"ns"}})");
+  EXPECT_FALSE(store.Facts(PodType(), "ns/a").has_value());
+  EXPECT_EQ(store.Count(PodType()), 1u);
+}
+
+TEST(ObjectStore, WaitForChangeWakesOnAChangeAndTimesOut) {
+  ObjectStore store(1);
+  const uint64_t g = store.Generation();
+  EXPECT_EQ(store.WaitForChange(g, 0.01), g);  // nothing happened: times out
+  store.Poke();
+  EXPECT_NE(store.WaitForChange(g, 10), g);
+  store.SetFatal(kube::KubeError{kube::KubeErrorKind::kForbidden, "forbidden", 403});
+  ASSERT_TRUE(store.Fatal().has_value());
+  EXPECT_THAT(store.Fatal()->message, HasSubstr("forbidden"));
+}
+
+}  // namespace
+}  // namespace wasched::live

@@ -1,0 +1,397 @@
+// File: live/scheduling_loop.cc
+#include "live/scheduling_loop.h"
+
+#include <algorithm>
+#include <chrono>
+#include <sstream>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "codec/loader.h"
+#include "kube/resource_type.h"
+#include "validation/dra_validation.h"
+#include "validation/object_set_validation.h"
+
+namespace wasched::live {
+namespace {
+
+size_t TypeIndex(const char* kind) {
+  const auto& resources = kube::SchedulingResources();
+  for (size_t t = 0; t < resources.size(); ++t) {
+    if (resources[t].kind == kind) return t;
+  }
+  return resources.size();
+}
+
+ObjectRef RefOf(const std::string& key, const std::string& uid) {
+  ObjectRef ref;
+  const size_t slash = key.find('/');
+  if (slash == std::string::npos) {
+    ref.name = key;
+  } else {
+    ref.namespace_ = key.substr(0, slash);
+    ref.name = key.substr(slash + 1);
+  }
+  ref.uid = uid;
+  return ref;
+}
+
+// RemoveObjects: drops every object named "<Kind> <ns/name>" in `names`.
+void RemoveObjects(api::ObjectSet* objects, const std::set<std::string>& names) {
+  api::ForEachKind(*objects, [&](const char* kind, bool, auto& list) {
+    list.erase(std::remove_if(list.begin(), list.end(),
+                              [&](const auto& o) {
+                                return names.count(std::string(kind) + " " +
+                                                   api::NamespacedName(o.meta)) > 0;
+                              }),
+               list.end());
+  });
+}
+
+double SteadySeconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+constexpr const char* kInitiallyScheduled[] = {"PodGroupInitiallyScheduled",
+                                               "CompositePodGroupInitiallyScheduled"};
+
+}  // namespace
+
+SchedulingLoop::SchedulingLoop(ObjectStore* store, WriteQueue* writes, Metrics* metrics,
+                               LoopOptions options, Logger log, WallClock clock)
+    : store_(store), writes_(writes), metrics_(metrics), options_(std::move(options)),
+      log_(std::move(log)), clock_(std::move(clock)), pod_type_(TypeIndex("Pod")),
+      pod_group_type_(TypeIndex("PodGroup")), composite_type_(TypeIndex("CompositePodGroup")) {}
+
+void SchedulingLoop::Run(const std::function<bool()>& stop, const std::function<bool()>& active) {
+  uint64_t seen = ~uint64_t{0};
+  while (!stop()) {
+    const uint64_t now = store_->WaitForChange(seen, 1.0);
+    if (stop()) break;
+    if (!active() || !store_->AllSynced()) continue;
+    bool waiting_for_victims = false;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      waiting_for_victims = !victims_.empty();
+    }
+    // A cycle when something changed, or to re-check victims (their deletion is a change too,
+    // but the deadline is not).
+    if (now == seen && !waiting_for_victims) continue;
+    seen = now;
+    // Nothing of this scheduler's waits (every unbound pod is assumed): no decision to make.
+    if (!waiting_for_victims &&
+        store_->CountUnbound(pod_type_, options_.scheduler.scheduler_name) <= InFlight()) {
+      continue;
+    }
+    const double start = SteadySeconds();
+    (void)Cycle();
+    // At most half of one core: after a cycle of d seconds, changes gather for d more (at most
+    // 0.2 s), so a burst of pod creations is decided in a few large batches and the API server
+    // keeps the CPU it needs to take the bindings.
+    const double spent = std::min(SteadySeconds() - start, 0.2);
+    std::this_thread::sleep_for(std::chrono::duration<double>(spent));
+  }
+}
+
+size_t SchedulingLoop::InFlight() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return assumed_.size();
+}
+
+void SchedulingLoop::LogOnce(const std::string& line) {
+  if (logged_.insert(line).second) log_(0, line);
+}
+
+void SchedulingLoop::Prune() {
+  std::lock_guard<std::mutex> lock(mu_);
+  for (auto it = assumed_.begin(); it != assumed_.end();) {
+    auto facts = store_->Facts(pod_type_, it->first);
+    const bool gone = !facts || facts->uid != it->second.uid;
+    if (gone || !facts->node_name.empty()) {
+      it = assumed_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  for (auto it = victims_.begin(); it != victims_.end();) {
+    auto facts = store_->Facts(pod_type_, it->first);
+    if (!facts || facts->uid != it->second.first) {
+      it = victims_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  for (auto it = seen_.begin(); it != seen_.end();) {
+    auto facts = store_->Facts(pod_type_, it->first);
+    if (!facts || !facts->node_name.empty()) {
+      it = seen_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+
+void SchedulingLoop::Bind(const std::string& key, const std::string& uid,
+                          const std::string& node) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    assumed_[key] = Assumed{node, uid};
+  }
+  writes_->PushUrgent([this, key, uid, node](Writer& writer) {
+    auto bound = writer.Bind(RefOf(key, uid), node);
+    metrics_->RecordBinding(bound.has_value());
+    const int64_t now = clock_();
+    if (bound) {
+      log_(2, fmt::format("bound {} to {}", key, node));
+      std::lock_guard<std::mutex> lock(mu_);
+      auto it = seen_.find(key);
+      if (it != seen_.end()) {
+        metrics_->RecordScheduledPod(double(now - it->second.first_seen) / 1e6,
+                                     it->second.attempts + 1);
+      }
+      return;
+    }
+    // Forget the assumption and decide again (upstream: the binding cycle's failure handler
+    // forgets the pod in the cache and requeues it).
+    log_(0, fmt::format("binding {} to {} failed: {}", key, node, bound.error().message));
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      auto it = assumed_.find(key);
+      if (it != assumed_.end() && it->second.uid == uid) assumed_.erase(it);
+    }
+    store_->Poke();
+  });
+  if (options_.events) {
+    (void)writes_->PushEvent([key, uid, node](Writer& writer) {
+      EventSpec e;
+      e.regarding_kind = "Pod";
+      e.regarding_api_version = "v1";
+      e.regarding = RefOf(key, uid);
+      e.type = "Normal";
+      e.reason = "Scheduled";
+      e.action = "Binding";
+      e.note = fmt::format("Successfully assigned {} to {}", key, node);
+      (void)writer.Event(e);
+    });
+  }
+}
+
+bool SchedulingLoop::Cycle() {
+  Prune();
+  const int64_t now = clock_();
+  Overlay overlay;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!victims_.empty()) {
+      int64_t deadline = 0;
+      for (const auto& [key, v] : victims_) deadline = std::max(deadline, v.second);
+      if (now < deadline) return false;
+      log_(0, fmt::format("{} preemption victim(s) still present after {} s; scheduling goes on",
+                          victims_.size(), options_.victim_wait_seconds));
+      victims_.clear();
+    }
+    for (const auto& [key, a] : assumed_) overlay.assumed_nodes[key] = a.node;
+  }
+  const double start = SteadySeconds();
+  std::vector<codec::NamedText> texts = store_->Snapshot(overlay, options_.source);
+  codec::LoadOptions load;
+  load.field_validation = codec::FieldValidation::kIgnore;
+  load.keep_valid_objects = true;
+  load.skip_unknown_kinds = true;
+  std::istringstream no_stdin;
+  auto loaded = codec::LoadTextsAndPaths(texts, {}, no_stdin, load);
+  if (!loaded) {
+    for (const InputError& e : loaded.error()) LogOnce("cannot read the cluster: " + e.ToString());
+    return true;
+  }
+  for (const InputError& e : loaded->object_errors) LogOnce("left out: " + e.ToString());
+  api::ObjectSet objects = std::move(loaded->objects);
+  if (options_.prepare) options_.prepare(&objects);
+  const InputErrors errors = validation::CheckScheduleInput(objects);
+  if (!errors.empty()) {
+    std::set<std::string> bad;
+    for (const InputError& e : errors) {
+      LogOnce("left out: " + e.ToString());
+      if (!e.object.empty()) bad.insert(e.object);
+    }
+    RemoveObjects(&objects, bad);
+  }
+  (void)validation::MarkPodsWithUnsupportedSelectors(&objects);
+  const sched::ScheduleResult result = sched::Schedule(objects, options_.scheduler);
+  const double seconds = SteadySeconds() - start;
+  metrics_->RecordCycle(seconds);
+  const std::string& me = options_.scheduler.scheduler_name;
+
+  // Pods of this scheduler still pending: first seen now (for the SLI histogram).
+  for (const api::Pod& pod : objects.pods) {
+    if (pod.scheduler_name != me || !pod.node_name.empty()) continue;
+    std::lock_guard<std::mutex> lock(mu_);
+    seen_.try_emplace(api::NamespacedName(pod.meta), Seen{now, 0});
+  }
+
+  if (!result.evictions.empty()) {
+    std::map<std::string, int> per_preemptor;
+    std::set<std::string> victim_nodes;
+    const int64_t deadline = now + int64_t(options_.victim_wait_seconds * 1e6);
+    for (const sched::Eviction& ev : result.evictions) {
+      auto facts = store_->Facts(pod_type_, ev.pod);
+      if (!facts) continue;
+      ++per_preemptor[ev.preemptor];
+      victim_nodes.insert(ev.node);
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        victims_[ev.pod] = {facts->uid, deadline};
+      }
+      const ObjectRef ref = RefOf(ev.pod, facts->uid);
+      log_(0, fmt::format("preempting {} on {} for {}: {}", ev.pod, ev.node, ev.preemptor,
+                          ev.reason));
+      writes_->PushUrgent([this, ref](Writer& writer) {
+        auto deleted = writer.DeletePod(ref);
+        metrics_->RecordWrite("delete", deleted.has_value());
+        if (!deleted) log_(0, "deleting a victim failed: " + deleted.error().message);
+      });
+      if (options_.events) {
+        (void)writes_->PushEvent([ref, ev](Writer& writer) {
+          EventSpec e;
+          e.regarding_kind = "Pod";
+          e.regarding_api_version = "v1";
+          e.regarding = ref;
+          e.type = "Normal";
+          e.reason = "Preempted";
+          e.action = "Preempting";
+          e.note = fmt::format("Preempted by {} on node {}", ev.preemptor, ev.node);
+          (void)writer.Event(e);
+        });
+      }
+    }
+    for (const auto& [preemptor, victims] : per_preemptor) metrics_->RecordPreemption(victims);
+    // The preemptor's pods wait for the victims with status.nominatedNodeName; nothing binds
+    // until the victims are gone (the next cycles decide again on the cluster without them).
+    for (const sched::Binding& b : result.bindings) {
+      if (victim_nodes.count(b.node) == 0) continue;
+      auto facts = store_->Facts(pod_type_, b.pod);
+      if (!facts || facts->scheduler_name != me || facts->nominated_node_name == b.node) continue;
+      const ObjectRef ref = RefOf(b.pod, facts->uid);
+      const std::string node = b.node;
+      writes_->PushNormal([this, ref, node](Writer& writer) {
+        auto written = writer.SetNominatedNodeName(ref, node);
+        metrics_->RecordWrite("patch", written.has_value());
+      });
+    }
+    return true;
+  }
+
+  for (const sched::Binding& b : result.bindings) {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (assumed_.count(b.pod) > 0) continue;
+    }
+    auto facts = store_->Facts(pod_type_, b.pod);
+    if (!facts || !facts->node_name.empty() || facts->scheduler_name != me) continue;
+    metrics_->RecordAttempt("scheduled", seconds);
+    Bind(b.pod, facts->uid, b.node);
+  }
+
+  PendingCounts pending;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    pending.active = static_cast<int64_t>(assumed_.size());
+  }
+  for (const sched::PendingPod& p : result.pending) {
+    if (p.reason == "NotHandled") continue;
+    auto facts = store_->Facts(pod_type_, p.pod);
+    if (!facts || facts->scheduler_name != me || !facts->node_name.empty()) continue;
+    if (p.reason == "SchedulingGated") {
+      ++pending.gated;
+      continue;
+    }
+    ++pending.unschedulable;
+    if (p.reason != "Unschedulable" && p.reason != "SchedulerError") continue;
+    const StoredCondition* cond = facts->Condition("PodScheduled");
+    const std::string text = p.reason + "\n" + p.message;
+    if (cond != nullptr && cond->status == "False" && cond->reason == p.reason &&
+        cond->message == p.message) {
+      written_status_[p.pod] = text;
+      continue;
+    }
+    if (written_status_[p.pod] == text) continue;
+    written_status_[p.pod] = text;
+    metrics_->RecordAttempt(p.reason == "Unschedulable" ? "unschedulable" : "error", seconds);
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      auto it = seen_.find(p.pod);
+      if (it != seen_.end()) ++it->second.attempts;
+    }
+    const ObjectRef ref = RefOf(p.pod, facts->uid);
+    const std::string reason = p.reason, message = p.message;
+    log_(2, fmt::format("{} is {}: {}", p.pod, reason, message));
+    writes_->PushNormal([this, ref, reason, message](Writer& writer) {
+      auto written = writer.SetPodScheduledFalse(ref, reason, message, "");
+      metrics_->RecordWrite("patch", written.has_value());
+    });
+    if (options_.events) {
+      (void)writes_->PushEvent([ref, message](Writer& writer) {
+        EventSpec e;
+        e.regarding_kind = "Pod";
+        e.regarding_api_version = "v1";
+        e.regarding = ref;
+        e.type = "Warning";
+        e.reason = "FailedScheduling";
+        e.action = "Scheduling";
+        e.note = message;
+        (void)writer.Event(e);
+      });
+    }
+  }
+  metrics_->SetPending(pending);
+
+  for (const sched::GroupResult& g : result.groups) {
+    const bool composite = g.kind == "CompositePodGroup";
+    for (const api::Condition& c : g.conditions) {
+      if (c.type != kInitiallyScheduled[composite ? 1 : 0]) continue;
+      auto facts = store_->Facts(composite ? composite_type_ : pod_group_type_, g.name);
+      if (!facts) continue;
+      const StoredCondition wanted{c.type, c.status, c.reason, c.message};
+      const StoredCondition* stored = facts->Condition(c.type);
+      const std::string written_key = g.kind + " " + g.name + " " + c.type;
+      const std::string text = c.status + "\n" + c.reason + "\n" + c.message;
+      if (stored != nullptr && *stored == wanted) {
+        written_status_[written_key] = text;
+        continue;
+      }
+      if (written_status_[written_key] == text) continue;
+      written_status_[written_key] = text;
+      const ObjectRef ref = RefOf(g.name, facts->uid);
+      const std::string resource = composite ? "compositepodgroups" : "podgroups";
+      const bool gang_scheduled = !composite && c.status == "True";
+      log_(2, fmt::format("{} {}: {}={} {}", g.kind, g.name, c.type, c.status, c.message));
+      writes_->PushNormal([this, resource, ref, wanted, gang_scheduled](Writer& writer) {
+        auto written = writer.SetGroupCondition(resource, ref, wanted);
+        metrics_->RecordWrite("update", written.has_value());
+        if (!written) {
+          log_(0, fmt::format("{} {}/{} status: {}", resource, ref.namespace_, ref.name,
+                              written.error().message));
+        } else if (gang_scheduled) {
+          metrics_->RecordGangScheduled();
+        }
+      });
+    }
+  }
+  // Forget what was written for objects that no longer exist (bounded memory).
+  for (auto it = written_status_.begin(); it != written_status_.end();) {
+    const std::string& key = it->first;
+    bool keep = true;
+    if (key.rfind("PodGroup ", 0) == 0 || key.rfind("CompositePodGroup ", 0) == 0) {
+      keep = true;  // few; kept
+    } else {
+      auto facts = store_->Facts(pod_type_, key);
+      keep = facts && facts->node_name.empty();
+    }
+    it = keep ? std::next(it) : written_status_.erase(it);
+  }
+  return true;
+}
+
+}  // namespace wasched::live

@@ -1,0 +1,104 @@
+// File: live/scheduling_loop.h
+//
+// The live scheduler's loop (`wasched run`, issue 17): whenever the watched cluster changed, it
+// takes a snapshot of the ObjectStore (with the pods it assumed but whose binding the watch has
+// not shown yet placed on their nodes), decodes it as `schedule --kubeconfig` does, runs the
+// engine (sched::Schedule) over it and turns the decisions into API writes:
+//   - bindings of this scheduler's pods → assumed at once, bound in the background
+//     (WriteQueue); a failed bind forgets the assumption and decides again, so no member of a
+//     gang stays stuck (upstream: assume → bind → forget on failure);
+//   - evictions → the victims are deleted (UID precondition), Preempted events; the preemptor's
+//     pods get status.nominatedNodeName, and no binding is made until every victim is gone from
+//     the watch (or `victim_wait_seconds` pass), as upstream's preemptor waits for its victims'
+//     termination before it binds;
+//   - pending pods of this scheduler (Unschedulable, SchedulerError) → PodScheduled=False with
+//     the message, and a FailedScheduling event, only when that differs from what the pod shows;
+//   - PodGroupInitiallyScheduled / CompositePodGroupInitiallyScheduled → the groups' /status,
+//     only when it differs.
+// Every decision is recomputed from the whole cluster: the loop keeps no scheduling state but the
+// assumed pods and the victims it waits for, so a restart (after a crash, or a new leader) starts
+// from what the API server holds and never binds a pod twice (the server refuses a second
+// binding). Objects that fail decoding or the pre-scheduling checks are left out with one log
+// line each (a live cluster is never refused as a whole).
+//
+// Not the long-lived engine of issue 16: each cycle rebuilds the engine from the snapshot
+// (O(cluster) per cycle; cycles batch every change that arrived while the previous one ran).
+//
+// Thread-safety: Run on one thread; the object store and the metrics are shared (thread-safe).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <set>
+#include <string>
+
+#include "api/object_set.h"
+#include "kube/kubeconfig.h"
+#include "live/metrics.h"
+#include "live/object_store.h"
+#include "live/write_queue.h"
+#include "sched/scheduler.h"
+
+namespace wasched::live {
+
+// Logger: `level` as klog's -v (0 always shown, 2 per-decision detail, 4 per request).
+using Logger = std::function<void(int level, const std::string& line)>;
+
+struct LoopOptions {
+  sched::SchedulerOptions scheduler;  // scheduler.scheduler_name: the pods this loop binds
+  // prepare: applied to every decoded snapshot before the checks (the feature gates' field
+  // drops, cli/feature_gates.h); may be empty.
+  std::function<void(api::ObjectSet*)> prepare;
+  double victim_wait_seconds = 30;
+  bool events = true;
+  std::string source = "cluster";  // names the snapshot's texts in log lines (the server URL)
+};
+
+class SchedulingLoop {
+ public:
+  // Borrowed: store, writes, metrics (must outlive the loop).
+  SchedulingLoop(ObjectStore* store, WriteQueue* writes, Metrics* metrics, LoopOptions options,
+                 Logger log, WallClock clock);
+
+  // Run: cycles until `stop()`; a cycle runs when the store changed, every informer has synced
+  // and `active()` (the leader, or no leader election). Waits on the store, at most 1 s at a
+  // time (backoff and victim deadlines are checked then).
+  void Run(const std::function<bool()>& stop, const std::function<bool()>& active);
+
+  // Cycle: one cycle now (tests; Run calls it). Returns false when it waited for victims instead.
+  bool Cycle();
+
+  // InFlight: pods assumed whose binding has not been confirmed by the watch yet.
+  [[nodiscard]] size_t InFlight() const;
+
+ private:
+  struct Assumed {
+    std::string node;
+    std::string uid;
+  };
+  struct Seen {
+    int64_t first_seen = 0;  // unix µs
+    int attempts = 0;
+  };
+  void Prune();
+  void LogOnce(const std::string& line);
+  void Bind(const std::string& key, const std::string& uid, const std::string& node);
+
+  ObjectStore* store_;
+  WriteQueue* writes_;
+  Metrics* metrics_;
+  LoopOptions options_;
+  Logger log_;
+  WallClock clock_;
+  size_t pod_type_, pod_group_type_, composite_type_;
+
+  mutable std::mutex mu_;                 // guards assumed_ and seen_ (bind workers write)
+  std::map<std::string, Assumed> assumed_;  // "ns/name" → node
+  std::map<std::string, Seen> seen_;        // this scheduler's pending pods
+  std::map<std::string, std::pair<std::string, int64_t>> victims_;  // key → (uid, deadline µs)
+  std::map<std::string, std::string> written_status_;  // key → reason\nmessage last written
+  std::set<std::string> logged_;
+};
+
+}  // namespace wasched::live

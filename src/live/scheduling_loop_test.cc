@@ -1,0 +1,278 @@
+// File: live/scheduling_loop_test.cc
+//
+// The live scheduler's loop against an in-memory API server (tests/support/fake_api_server.h):
+// the store is fed as the informers would feed it, the writes land in the fake server, and the
+// watch is simulated by copying the fake server's pods back into the store.
+#include "live/scheduling_loop.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "kube/resource_type.h"
+#include "support/fake_api_server.h"
+
+namespace wasched::live {
+namespace {
+
+using nlohmann::json;
+using ::testing::Contains;
+using ::testing::HasSubstr;
+
+size_t TypeOf(const char* kind) {
+  const auto& r = kube::SchedulingResources();
+  for (size_t t = 0; t < r.size(); ++t) {
+    if (r[t].kind == kind) return t;
+  }
+  return r.size();
+}
+
+json Node(const std::string& name, const std::string& cpu) {
+  return {{"apiVersion", "v1"},
+          {"kind", "Node"},
+          {"metadata", {{"name", name}, {"uid", "uid-" + name}}},
+          {"status", {{"allocatable", {{"cpu", cpu}, {"memory", "32Gi"}, {"pods", "110"}}}}}};
+}
+
+json Pod(const std::string& name, const std::string& group, const std::string& cpu,
+         const std::string& scheduler = "wasched", int priority = 0,
+         const std::string& node = "") {
+  json pod = {{"apiVersion", "v1"},
+              {"kind", "Pod"},
+              {"metadata", {{"name", name}, {"namespace", "ns"}, {"uid", "uid-" + name}}},
+              {"spec",
+               {{"schedulerName", scheduler},
+                {"priority", priority},
+                {"containers",
+                 {{{"name", "main"},
+                   {"image", "registry.k8s.io/pause:3.10"},
+                   {"resources", {{"requests", {{"cpu", cpu}}}}}}}}}}};
+  if (!group.empty()) pod["spec"]["schedulingGroup"] = {{"podGroupName", group}};
+  if (priority != 0) pod["spec"]["priorityClassName"] = "p" + std::to_string(priority);
+  if (!node.empty()) {
+    pod["spec"]["nodeName"] = node;
+    pod["status"] = {{"phase", "Running"}};
+  }
+  return pod;
+}
+
+json PodGroup(const std::string& name, int min_count, const std::string& disruption = "",
+              int priority = 0) {
+  json pg = {{"apiVersion", "scheduling.k8s.io/v1beta1"},
+             {"kind", "PodGroup"},
+             {"metadata", {{"name", name}, {"namespace", "ns"}, {"uid", "uid-" + name}}},
+             {"spec", {{"schedulingPolicy", {{"gang", {{"minCount", min_count}}}}}}}};
+  if (priority != 0) {
+    pg["spec"]["priority"] = priority;
+    pg["spec"]["priorityClassName"] = "p" + std::to_string(priority);
+  }
+  if (!disruption.empty()) pg["spec"]["disruptionMode"] = {{disruption, json::object()}};
+  return pg;
+}
+
+// PriorityClass: "p<value>", as the priority admission controller resolved it into the pods.
+json PriorityClass(int value) {
+  return {{"apiVersion", "scheduling.k8s.io/v1"},
+          {"kind", "PriorityClass"},
+          {"metadata", {{"name", "p" + std::to_string(value)}}},
+          {"value", value}};
+}
+
+std::string PodPath(const std::string& name) { return "/api/v1/namespaces/ns/pods/" + name; }
+std::string GroupPath(const std::string& name) {
+  return "/apis/scheduling.k8s.io/v1beta1/namespaces/ns/podgroups/" + name;
+}
+
+class LoopTest : public ::testing::Test {
+ protected:
+  LoopTest()
+      : store_(kube::SchedulingResources().size()),
+        writes_([this] { return server_.Transport(); }, "https://fake", [] { return int64_t{0}; },
+                WriteQueueOptions{}),
+        metrics_("wasched") {
+    for (size_t t = 0; t < kube::SchedulingResources().size(); ++t) store_.MarkAbsent(t);
+    LoopOptions options;
+    options.scheduler.scheduler_name = "wasched";
+    options.victim_wait_seconds = 30;
+    loop_ = std::make_unique<SchedulingLoop>(
+        &store_, &writes_, &metrics_, options,
+        [this](int, const std::string& line) { log_.push_back(line); },
+        [this] { return now_; });
+  }
+
+  // Add: the object in the fake server and, as a watch event, in the store.
+  void Add(const char* kind, const json& object) {
+    const std::string name = object["metadata"]["name"];
+    if (std::string(kind) == "Pod") server_.Put(PodPath(name), object);
+    if (std::string(kind) == "PodGroup") server_.Put(GroupPath(name), object);
+    store_.Apply(TypeOf(kind), kube::WatchEventType::kAdded, object.dump());
+  }
+  // Sync: what the watch would deliver: every pod and group as the fake server holds it; pods
+  // deleted there are deleted here.
+  void Sync(const std::vector<std::string>& pods, const std::vector<std::string>& groups) {
+    for (const std::string& p : pods) {
+      const json pod = server_.Get(PodPath(p));
+      if (pod.is_null()) {
+        store_.Apply(TypeOf("Pod"), kube::WatchEventType::kDeleted, Pod(p, "", "1").dump());
+      } else {
+        store_.Apply(TypeOf("Pod"), kube::WatchEventType::kModified, pod.dump());
+      }
+    }
+    for (const std::string& g : groups) {
+      store_.Apply(TypeOf("PodGroup"), kube::WatchEventType::kModified,
+                   server_.Get(GroupPath(g)).dump());
+    }
+  }
+  std::vector<std::string> Requests(const std::string& prefix) {
+    std::vector<std::string> out;
+    for (const std::string& r : server_.Requests()) {
+      if (r.rfind(prefix, 0) == 0) out.push_back(r);
+    }
+    return out;
+  }
+  size_t Bound(const std::vector<std::string>& pods) {
+    return std::count_if(pods.begin(), pods.end(), [&](const std::string& p) {
+      return !server_.Get(PodPath(p))["spec"].value("nodeName", "").empty();
+    });
+  }
+
+  testing::FakeApiServer server_;
+  ObjectStore store_;
+  WriteQueue writes_;
+  Metrics metrics_;
+  int64_t now_ = 1'700'000'000'000'000;
+  std::vector<std::string> log_;
+  std::unique_ptr<SchedulingLoop> loop_;
+};
+
+std::vector<std::string> Names(const std::string& prefix, int n) {
+  std::vector<std::string> names;
+  for (int i = 0; i < n; ++i) names.push_back(prefix + std::to_string(i));
+  return names;
+}
+
+TEST_F(LoopTest, GangThatFitsIsBoundWholeAndItsGroupMarkedScheduled) {
+  Add("Node", Node("n1", "4"));
+  Add("Node", Node("n2", "4"));
+  Add("PodGroup", PodGroup("pg", 8));
+  const auto pods = Names("p", 8);
+  for (const auto& p : pods) Add("Pod", Pod(p, "pg", "1"));
+  ASSERT_TRUE(loop_->Cycle());
+  ASSERT_TRUE(writes_.WaitIdle(10));
+  EXPECT_EQ(Bound(pods), 8u);
+  EXPECT_EQ(Requests("POST /api/v1/namespaces/ns/pods/").size(), 8u);
+  const json pg = server_.Get(GroupPath("pg"));
+  ASSERT_TRUE(pg["status"]["conditions"].is_array());
+  EXPECT_EQ(pg["status"]["conditions"][0]["type"], "PodGroupInitiallyScheduled");
+  EXPECT_EQ(pg["status"]["conditions"][0]["status"], "True");
+  // Until the watch shows the bindings, the assumed pods are not bound twice.
+  ASSERT_TRUE(loop_->Cycle());
+  ASSERT_TRUE(writes_.WaitIdle(10));
+  EXPECT_EQ(Requests("POST /api/v1/namespaces/ns/pods/").size(), 8u);
+  Sync(pods, {"pg"});
+  ASSERT_TRUE(loop_->Cycle());
+  ASSERT_TRUE(writes_.WaitIdle(10));
+  EXPECT_EQ(Requests("POST /api/v1/namespaces/ns/pods/").size(), 8u);
+  EXPECT_EQ(loop_->InFlight(), 0u);
+  EXPECT_THAT(metrics_.Render(), HasSubstr("wasched_bindings_total{result=\"success\"} 8"));
+}
+
+TEST_F(LoopTest, GangThatDoesNotFitBindsNothingAndReportsWhy) {
+  Add("Node", Node("n1", "4"));
+  Add("PodGroup", PodGroup("pg", 8));
+  const auto pods = Names("p", 8);
+  for (const auto& p : pods) Add("Pod", Pod(p, "pg", "1"));
+  ASSERT_TRUE(loop_->Cycle());
+  ASSERT_TRUE(writes_.WaitIdle(10));
+  EXPECT_EQ(Bound(pods), 0u);
+  EXPECT_TRUE(Requests("POST /api/v1/namespaces/ns/pods/").empty());
+  const json pg = server_.Get(GroupPath("pg"));
+  EXPECT_EQ(pg["status"]["conditions"][0]["status"], "False");
+  EXPECT_EQ(pg["status"]["conditions"][0]["reason"], "Unschedulable");
+  EXPECT_FALSE(pg["status"]["conditions"][0].value("message", "").empty());
+  const json p0 = server_.Get(PodPath("p0"));
+  EXPECT_EQ(p0["status"]["conditions"][0]["type"], "PodScheduled");
+  EXPECT_EQ(p0["status"]["conditions"][0]["reason"], "Unschedulable");
+  // Nothing changed: a second cycle writes nothing new once the watch shows the status.
+  Sync(pods, {"pg"});
+  const size_t writes = server_.Requests().size();
+  ASSERT_TRUE(loop_->Cycle());
+  ASSERT_TRUE(writes_.WaitIdle(10));
+  EXPECT_EQ(server_.Requests().size(), writes);
+  // Nodes added later: the gang binds.
+  Add("Node", Node("n2", "4"));
+  ASSERT_TRUE(loop_->Cycle());
+  ASSERT_TRUE(writes_.WaitIdle(10));
+  EXPECT_EQ(Bound(pods), 8u);
+}
+
+TEST_F(LoopTest, PodsOfAnotherSchedulerAreLeftAlone) {
+  Add("Node", Node("n1", "4"));
+  Add("Pod", Pod("mine", "", "1"));
+  Add("Pod", Pod("theirs", "", "1", "default-scheduler"));
+  ASSERT_TRUE(loop_->Cycle());
+  ASSERT_TRUE(writes_.WaitIdle(10));
+  EXPECT_EQ(Bound({"mine"}), 1u);
+  EXPECT_EQ(Bound({"theirs"}), 0u);
+  for (const std::string& r : server_.Requests()) EXPECT_THAT(r, ::testing::Not(HasSubstr("theirs")));
+}
+
+TEST_F(LoopTest, FailedBindIsForgottenAndRetried) {
+  Add("Node", Node("n1", "4"));
+  Add("PodGroup", PodGroup("pg", 2));
+  Add("Pod", Pod("a", "pg", "1"));
+  Add("Pod", Pod("b", "pg", "1"));
+  server_.FailBindingOf(PodPath("b"), 1);
+  const uint64_t before = store_.Generation();
+  ASSERT_TRUE(loop_->Cycle());
+  ASSERT_TRUE(writes_.WaitIdle(10));
+  EXPECT_EQ(Bound({"a"}), 1u);
+  EXPECT_EQ(Bound({"b"}), 0u);
+  EXPECT_GT(store_.Generation(), before);  // the failure asks for a new decision
+  EXPECT_EQ(loop_->InFlight(), 1u);        // a's binding awaits the watch; b is forgotten
+  Sync({"a", "b"}, {"pg"});
+  ASSERT_TRUE(loop_->Cycle());
+  ASSERT_TRUE(writes_.WaitIdle(10));
+  EXPECT_EQ(Bound({"a", "b"}), 2u);
+  EXPECT_THAT(log_, Contains(HasSubstr("binding ns/b to n1 failed")));
+}
+
+TEST_F(LoopTest, PreemptionDeletesTheWholeVictimGangThenBindsAfterTheyAreGone) {
+  Add("Node", Node("n1", "4"));
+  Add("PriorityClass", PriorityClass(1000));
+  Add("PodGroup", PodGroup("low", 4, "all"));
+  const auto low = Names("low", 4);
+  for (const auto& p : low) Add("Pod", Pod(p, "low", "1", "wasched", 0, "n1"));
+  Add("PodGroup", PodGroup("high", 4, "", 1000));
+  const auto high = Names("high", 4);
+  for (const auto& p : high) Add("Pod", Pod(p, "high", "1", "wasched", 1000));
+  ASSERT_TRUE(loop_->Cycle());
+  ASSERT_TRUE(writes_.WaitIdle(10));
+  EXPECT_EQ(Requests("DELETE").size(), 4u);
+  EXPECT_EQ(Bound(high), 0u);  // waits for the victims
+  // The victims are still in the store: the loop waits instead of deciding again.
+  EXPECT_FALSE(loop_->Cycle());
+  Sync(low, {});
+  ASSERT_TRUE(loop_->Cycle());
+  ASSERT_TRUE(writes_.WaitIdle(10));
+  EXPECT_EQ(Bound(high), 4u);
+  EXPECT_THAT(metrics_.Render(), HasSubstr("scheduler_preemption_attempts_total 1"));
+}
+
+TEST_F(LoopTest, VictimsThatNeverGoStopBlockingAfterTheDeadline) {
+  Add("Node", Node("n1", "2"));
+  Add("PriorityClass", PriorityClass(1000));
+  Add("Pod", Pod("low", "", "2", "wasched", 0, "n1"));
+  Add("Pod", Pod("high", "", "2", "wasched", 1000));
+  server_.Put(PodPath("low"), Pod("low", "", "2", "other-uid-owner", 0, "n1"));
+  ASSERT_TRUE(loop_->Cycle());
+  ASSERT_TRUE(writes_.WaitIdle(10));
+  EXPECT_FALSE(loop_->Cycle());
+  now_ += 31'000'000;  // past victim_wait_seconds
+  EXPECT_TRUE(loop_->Cycle());
+  EXPECT_THAT(log_, Contains(HasSubstr("still present after")));
+}
+
+}  // namespace
+}  // namespace wasched::live
