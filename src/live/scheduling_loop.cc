@@ -81,6 +81,8 @@ void SchedulingLoop::Run(const std::function<bool()>& stop, const std::function<
     if (now == seen && !waiting_for_victims) continue;
     seen = now;
     // Nothing of this scheduler's waits (every unbound pod is assumed): no decision to make.
+    // Pruned first: assumptions the watch has confirmed since no longer count.
+    Prune();
     if (!waiting_for_victims &&
         store_->CountUnbound(pod_type_, options_.scheduler.scheduler_name) <= InFlight()) {
       continue;
@@ -125,7 +127,8 @@ void SchedulingLoop::Prune() {
   }
   for (auto it = seen_.begin(); it != seen_.end();) {
     auto facts = store_->Facts(pod_type_, it->first);
-    if (!facts || !facts->node_name.empty()) {
+    // Kept while its binding's answer is out: the bind worker records the SLI from it.
+    if ((!facts || !facts->node_name.empty()) && binding_.count(it->first) == 0) {
       it = seen_.erase(it);
     } else {
       ++it;
@@ -138,6 +141,7 @@ void SchedulingLoop::Bind(const std::string& key, const std::string& uid,
   {
     std::lock_guard<std::mutex> lock(mu_);
     assumed_[key] = Assumed{node, uid};
+    binding_.insert(key);
   }
   writes_->PushUrgent([this, key, uid, node](Writer& writer) {
     auto bound = writer.Bind(RefOf(key, uid), node);
@@ -146,10 +150,12 @@ void SchedulingLoop::Bind(const std::string& key, const std::string& uid,
     if (bound) {
       log_(2, fmt::format("bound {} to {}", key, node));
       std::lock_guard<std::mutex> lock(mu_);
+      binding_.erase(key);
       auto it = seen_.find(key);
       if (it != seen_.end()) {
         metrics_->RecordScheduledPod(double(now - it->second.first_seen) / 1e6,
                                      it->second.attempts + 1);
+        seen_.erase(it);
       }
       return;
     }
@@ -158,6 +164,7 @@ void SchedulingLoop::Bind(const std::string& key, const std::string& uid,
     log_(0, fmt::format("binding {} to {} failed: {}", key, node, bound.error().message));
     {
       std::lock_guard<std::mutex> lock(mu_);
+      binding_.erase(key);
       auto it = assumed_.find(key);
       if (it != assumed_.end() && it->second.uid == uid) assumed_.erase(it);
     }

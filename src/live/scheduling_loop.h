@@ -96,6 +96,7 @@ class SchedulingLoop {
   mutable std::mutex mu_;                 // guards assumed_ and seen_ (bind workers write)
   std::map<std::string, Assumed> assumed_;  // "ns/name" → node
   std::map<std::string, Seen> seen_;        // this scheduler's pending pods
+  std::set<std::string> binding_;           // bindings sent whose answer has not come back
   std::map<std::string, std::pair<std::string, int64_t>> victims_;  // key → (uid, deadline µs)
   std::map<std::string, std::string> written_status_;  // key → reason\nmessage last written
   std::set<std::string> logged_;
