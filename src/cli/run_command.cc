@@ -186,6 +186,8 @@ int RunScheduler(const RunFlags& flags, const CLI::App& cmd, std::ostream& err) 
 
   // Leader election on its own thread and client.
   std::atomic<bool> lost{false};
+  std::mutex election_mu;
+  std::string election_error;  // a fatal leader-election error (RBAC), under election_mu
   std::unique_ptr<kube::Transport> lease_transport;
   std::unique_ptr<kube::ApiClient> lease_client;
   std::unique_ptr<live::LeaderElector> elector;
@@ -216,6 +218,13 @@ int RunScheduler(const RunFlags& flags, const CLI::App& cmd, std::ostream& err) 
           metrics.SetLeader(true);
           last_renew = now;
           last_error.clear();
+        } else if (!held && (held.error().kind == kube::KubeErrorKind::kForbidden ||
+                              held.error().kind == kube::KubeErrorKind::kUnauthorized)) {
+          // Retrying cannot fix RBAC: stop with the server's message (exit 4).
+          std::lock_guard<std::mutex> lock(election_mu);
+          election_error = held.error().message;
+          lost = true;
+          break;
         } else {
           if (!held && held.error().message != last_error) {
             last_error = held.error().message;
@@ -254,7 +263,12 @@ int RunScheduler(const RunFlags& flags, const CLI::App& cmd, std::ostream& err) 
     err << "error: " << EscapeForTerminal(fatal->message) << '\n';
     code = kExitCluster;
   } else if (lost.load()) {
-    err << "error: the leader lease was lost; stopping so that one scheduler acts\n";
+    std::lock_guard<std::mutex> lock(election_mu);
+    if (!election_error.empty()) {
+      err << "error: leader election: " << EscapeForTerminal(election_error) << '\n';
+    } else {
+      err << "error: the leader lease was lost; stopping so that one scheduler acts\n";
+    }
     code = kExitCluster;
   }
   log(0, "stopping: finishing queued bindings and deletions");
