@@ -121,7 +121,9 @@ tl::expected<void, kube::KubeError> Writer::SetGroupCondition(const std::string&
   const std::string path = GroupPath(resource, group);
   kube::KubeError last;
   for (int attempt = 0; attempt < kConflictAttempts; ++attempt) {
-    auto current = client_->Get(path);
+    // Read through the status subresource: `get` on <resource>/status is the right the scheduler
+    // already needs for the write (deploy/rbac.yaml grants no get on the groups themselves).
+    auto current = client_->Get(path + "/status");
     if (!current) return tl::unexpected(current.error());
     json doc = json::parse(*current, nullptr, /*allow_exceptions=*/false);
     if (!doc.is_object()) {

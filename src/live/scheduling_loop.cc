@@ -78,7 +78,7 @@ void SchedulingLoop::Run(const std::function<bool()>& stop, const std::function<
     }
     // A cycle when something changed, or to re-check victims (their deletion is a change too,
     // but the deadline is not).
-    if (now == seen && !waiting_for_victims) continue;
+    if (now == seen && !waiting_for_victims && !BackoffDue()) continue;
     seen = now;
     // Nothing of this scheduler's waits (every unbound pod is assumed): no decision to make.
     // Pruned first: assumptions the watch has confirmed since no longer count.
@@ -97,6 +97,18 @@ void SchedulingLoop::Run(const std::function<bool()>& stop, const std::function<
   }
 }
 
+bool SchedulingLoop::BackoffDue() {
+  const int64_t now = clock_();
+  std::lock_guard<std::mutex> lock(mu_);
+  for (auto it = backoff_.begin(); it != backoff_.end(); ++it) {
+    if (it->second.second <= now && it->second.second != 0) {
+      it->second.second = 0;  // due once: the next cycle retries it
+      return true;
+    }
+  }
+  return false;
+}
+
 size_t SchedulingLoop::InFlight() const {
   std::lock_guard<std::mutex> lock(mu_);
   return assumed_.size();
@@ -113,6 +125,14 @@ void SchedulingLoop::Prune() {
     const bool gone = !facts || facts->uid != it->second.uid;
     if (gone || !facts->node_name.empty()) {
       it = assumed_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  for (auto it = backoff_.begin(); it != backoff_.end();) {
+    auto facts = store_->Facts(pod_type_, it->first);
+    if (!facts || !facts->node_name.empty()) {
+      it = backoff_.erase(it);
     } else {
       ++it;
     }
@@ -159,14 +179,35 @@ void SchedulingLoop::Bind(const std::string& key, const std::string& uid,
       }
       return;
     }
-    // Forget the assumption and decide again (upstream: the binding cycle's failure handler
-    // forgets the pod in the cache and requeues it).
+    // Forget the assumption, report it as upstream's failure handler does (PodScheduled=False
+    // SchedulerError and a FailedScheduling event with the Bind plugin's error) and retry after
+    // a backoff (1 s doubling to 10 s per consecutive failure).
+    const std::string message =
+        fmt::format("running Bind plugin \"DefaultBinder\": {}", bound.error().message);
     log_(0, fmt::format("binding {} to {} failed: {}", key, node, bound.error().message));
     {
       std::lock_guard<std::mutex> lock(mu_);
       binding_.erase(key);
       auto it = assumed_.find(key);
       if (it != assumed_.end() && it->second.uid == uid) assumed_.erase(it);
+      auto& [failures, not_before] = backoff_[key];
+      failures = std::min(failures + 1, 5);
+      not_before = now + std::min<int64_t>(int64_t{1'000'000} << (failures - 1), 10'000'000);
+    }
+    const ObjectRef ref = RefOf(key, uid);
+    auto written = writer.SetPodScheduledFalse(ref, "SchedulerError", message, "");
+    metrics_->RecordWrite("patch", written.has_value());
+    metrics_->RecordAttempt("error", 0);
+    if (options_.events) {
+      EventSpec e;
+      e.regarding_kind = "Pod";
+      e.regarding_api_version = "v1";
+      e.regarding = ref;
+      e.type = "Warning";
+      e.reason = "FailedScheduling";
+      e.action = "Scheduling";
+      e.note = message;
+      (void)writer.Event(e);
     }
     store_->Poke();
   });
@@ -294,6 +335,8 @@ bool SchedulingLoop::Cycle() {
     {
       std::lock_guard<std::mutex> lock(mu_);
       if (assumed_.count(b.pod) > 0) continue;
+      auto backoff = backoff_.find(b.pod);
+      if (backoff != backoff_.end() && backoff->second.second > now) continue;  // backing off
     }
     auto facts = store_->Facts(pod_type_, b.pod);
     if (!facts || !facts->node_name.empty() || facts->scheduler_name != me) continue;

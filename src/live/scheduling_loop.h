@@ -84,6 +84,8 @@ class SchedulingLoop {
   void Prune();
   void LogOnce(const std::string& line);
   void Bind(const std::string& key, const std::string& uid, const std::string& node);
+  // BackoffDue: some pod's bind backoff has expired (a cycle must retry it). Locks mu_.
+  bool BackoffDue();
 
   ObjectStore* store_;
   WriteQueue* writes_;
@@ -97,6 +99,9 @@ class SchedulingLoop {
   std::map<std::string, Assumed> assumed_;  // "ns/name" → node
   std::map<std::string, Seen> seen_;        // this scheduler's pending pods
   std::set<std::string> binding_;           // bindings sent whose answer has not come back
+  // backoff_: pods whose binding was refused: "ns/name" → (consecutive failures, not before µs);
+  // upstream's backoff queue (1 s doubling to 10 s, pkg/scheduler/backend/queue).
+  std::map<std::string, std::pair<int, int64_t>> backoff_;
   std::map<std::string, std::pair<std::string, int64_t>> victims_;  // key → (uid, deadline µs)
   std::map<std::string, std::string> written_status_;  // key → reason\nmessage last written
   std::set<std::string> logged_;

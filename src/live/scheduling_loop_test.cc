@@ -222,7 +222,7 @@ TEST_F(LoopTest, PodsOfAnotherSchedulerAreLeftAlone) {
   for (const std::string& r : server_.Requests()) EXPECT_THAT(r, ::testing::Not(HasSubstr("theirs")));
 }
 
-TEST_F(LoopTest, FailedBindIsForgottenAndRetried) {
+TEST_F(LoopTest, FailedBindIsForgottenReportedAndRetriedAfterABackoff) {
   Add("Node", Node("n1", "4"));
   Add("PodGroup", PodGroup("pg", 2));
   Add("Pod", Pod("a", "pg", "1"));
@@ -235,7 +235,17 @@ TEST_F(LoopTest, FailedBindIsForgottenAndRetried) {
   EXPECT_EQ(Bound({"b"}), 0u);
   EXPECT_GT(store_.Generation(), before);  // the failure asks for a new decision
   EXPECT_EQ(loop_->InFlight(), 1u);        // a's binding awaits the watch; b is forgotten
+  // Reported as upstream's failure handler does.
+  const json b = server_.Get(PodPath("b"));
+  EXPECT_EQ(b["status"]["conditions"][0]["reason"], "SchedulerError");
+  EXPECT_THAT(b["status"]["conditions"][0].value("message", ""),
+              HasSubstr("running Bind plugin \"DefaultBinder\": POST"));
   Sync({"a", "b"}, {"pg"});
+  // Within the backoff (1 s) b is not bound again.
+  ASSERT_TRUE(loop_->Cycle());
+  ASSERT_TRUE(writes_.WaitIdle(10));
+  EXPECT_EQ(Bound({"b"}), 0u);
+  now_ += 1'000'000;
   ASSERT_TRUE(loop_->Cycle());
   ASSERT_TRUE(writes_.WaitIdle(10));
   EXPECT_EQ(Bound({"a", "b"}), 2u);

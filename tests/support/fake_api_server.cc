@@ -78,7 +78,9 @@ tl::expected<kube::HttpResponse, kube::TransportError> FakeApiServer::Handle(
   bodies_.push_back(r.body);
   const json body = r.body.empty() ? json() : json::parse(r.body, nullptr, false);
   if (r.method == "GET") {
-    auto it = objects_.find(r.path);
+    std::string path = r.path;
+    if (EndsWith(path, "/status")) path = path.substr(0, path.size() - 7);  // the subresource
+    auto it = objects_.find(path);
     if (it == objects_.end()) return StatusAnswer(404, "NotFound", r.path + " not found");
     return Answer(200, it->second);
   }
