@@ -271,8 +271,8 @@ int RunScheduler(const RunFlags& flags, const CLI::App& cmd, std::ostream& err) 
     }
     code = kExitCluster;
   }
-  log(0, "stopping: finishing queued bindings and deletions");
-  writes.Stop();
+  log(0, "stopping: finishing the bindings and deletions in flight (at most 5 s)");
+  if (!writes.StopWithin(5)) log(0, "stopping: writes still queued after 5 s were dropped");
   if (election.joinable()) {
     g_stop = true;
     election.join();

@@ -117,6 +117,27 @@ void WriteQueue::Stop() {
   workers_.clear();
 }
 
+bool WriteQueue::StopWithin(double seconds) {
+  bool drained = false;
+  {
+    std::unique_lock<std::mutex> lock(mu_);
+    stopping_ = true;
+    normal_.clear();
+    events_.clear();
+    cv_.notify_all();
+    drained = idle_cv_.wait_for(lock, std::chrono::duration<double>(seconds),
+                                [&] { return urgent_.empty() && running_ == 0; });
+    if (!drained) urgent_.clear();
+  }
+  if (!drained) {
+    for (std::thread& t : workers_) t.detach();
+    workers_.clear();
+    return false;
+  }
+  Stop();
+  return true;
+}
+
 void WriteQueue::Work() {
   LimitedTransport transport(make_transport_(), limiter_.get());
   kube::ApiClient client(&transport, nullptr, server_);

@@ -62,6 +62,11 @@ class WriteQueue {
   [[nodiscard]] uint64_t DroppedEvents() const;
   // Stop: see the file comment. Idempotent.
   void Stop();
+  // StopWithin: as Stop, but queued status writes are dropped too and the urgent ones get at most
+  // `seconds`; when they are not done by then the workers are left running (detached) and false
+  // is returned — for a process about to exit (SIGTERM must not wait on a slow API server; the
+  // bindings not sent are decided again by the next scheduler from the cluster's state).
+  bool StopWithin(double seconds);
 
  private:
   void Work();
