@@ -122,7 +122,7 @@ func (s *sc) namespace(suffix string) (string, error) {
 
 // nodeSpec describes nodes to create.
 type nodeSpec struct {
-	prefix string            // name prefix after the scenario id
+	prefix string // name prefix after the scenario id
 	count  int
 	cpu    string            // allocatable cpu
 	labels map[string]string // extra labels
@@ -350,6 +350,8 @@ func (s *sc) startRaw(name string, expectExit bool, args ...string) (*proc, erro
 	fmt.Fprintf(f, "# %s %s\n", s.opts.wasched, strings.Join(args, " "))
 	p.cmd = exec.Command(s.opts.wasched, args...)
 	p.cmd.Stdout, p.cmd.Stderr = f, f
+	// Its own process group: kill reaches a wrapper's children too (a crash is a crash).
+	p.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := p.cmd.Start(); err != nil {
 		f.Close()
 		return nil, fmt.Errorf("start %s: %w", s.opts.wasched, err)
@@ -377,10 +379,10 @@ func (p *proc) expect() {
 	p.mu.Unlock()
 }
 
-// kill sends SIGKILL and waits (10 s at most) for the exit.
+// kill sends SIGKILL to the process group and waits (10 s at most) for the exit.
 func (p *proc) kill() error {
 	p.expect()
-	_ = p.cmd.Process.Signal(syscall.SIGKILL)
+	_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
 	return p.waitExit(10 * time.Second)
 }
 
@@ -393,8 +395,10 @@ func (p *proc) term(timeout time.Duration) error {
 	}
 	p.expect()
 	_ = p.cmd.Process.Signal(syscall.SIGTERM)
+	// Whatever the outcome, nothing of its process group outlives the scenario.
+	defer syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL) //nolint:errcheck // ESRCH when none is left
 	if err := p.waitExit(timeout); err != nil {
-		_ = p.cmd.Process.Signal(syscall.SIGKILL)
+		_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
 		<-p.done
 		return fmt.Errorf("%s did not exit within %s of SIGTERM (killed)", p.name, timeout)
 	}

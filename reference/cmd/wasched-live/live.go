@@ -4,11 +4,11 @@
 package main
 
 import (
-	"context"
 	"bufio"
+	"context"
 	"errors"
-	"io"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"time"
@@ -23,8 +23,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/runtime"
-	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"k8s.io/apimachinery/pkg/util/wait"
+	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/tools/cache"
 )
@@ -319,42 +319,56 @@ func badSetup(s *sc) error {
 		{"missing-kubeconfig", s.dir + "/does-not-exist.kubeconfig", 1, ""},
 		{"no-rbac", noRights, 4, "forbidden"},
 	}
-	var facts []string
+	// Every case runs; the failures are reported together.
+	var facts, fails []string
 	for _, c := range cases {
-		bind, err := freePort()
+		fact, err := s.expectExit(c.name, c.kubeconfig, c.code, c.contains)
 		if err != nil {
-			return err
+			fails = append(fails, err.Error())
+			continue
 		}
-		start := time.Now()
-		p, err := s.startRaw(c.name, true, "run", "--kubeconfig", c.kubeconfig, "--scheduler-name", s.opts.schedulerName,
-			"--leader-elect=false", "--bind-address", fmt.Sprintf("127.0.0.1:%d", bind))
-		if err != nil {
-			return err
-		}
-		if err := p.waitExit(60 * time.Second); err != nil {
-			_ = p.kill()
-			return fmt.Errorf("%s: %w (want exit %d)", c.name, err, c.code)
-		}
-		out, _ := os.ReadFile(p.log)
-		var errLines []string
-		for _, l := range strings.Split(string(out), "\n") {
-			if strings.HasPrefix(l, "error:") {
-				errLines = append(errLines, l)
-			}
-		}
-		if p.exitCode() != c.code {
-			return fmt.Errorf("%s: exit %d, want %d", c.name, p.exitCode(), c.code)
-		}
-		if len(errLines) != 1 {
-			return fmt.Errorf("%s: %d lines starting with \"error:\", want 1", c.name, len(errLines))
-		}
-		if c.contains != "" && !strings.Contains(strings.ToLower(errLines[0]), c.contains) {
-			return fmt.Errorf("%s: %q does not contain %q", c.name, errLines[0], c.contains)
-		}
-		facts = append(facts, fmt.Sprintf("%s exit %d in %.1fs: %s", c.name, c.code, time.Since(start).Seconds(), errLines[0]))
+		facts = append(facts, fact)
+	}
+	if len(fails) > 0 {
+		return fmt.Errorf("%s", strings.Join(fails, "; "))
 	}
 	s.note("%s", strings.Join(facts, "; "))
 	return nil
+}
+
+// expectExit runs `wasched run --kubeconfig K` and checks that it exits with code within 60 s
+// with exactly one line starting with "error:" (containing contains, case-insensitively).
+func (s *sc) expectExit(name, kubeconfig string, code int, contains string) (string, error) {
+	bind, err := freePort()
+	if err != nil {
+		return "", err
+	}
+	start := time.Now()
+	p, err := s.startRaw(name, true, "run", "--kubeconfig", kubeconfig, "--scheduler-name", s.opts.schedulerName,
+		"--leader-elect=false", "--bind-address", fmt.Sprintf("127.0.0.1:%d", bind))
+	if err != nil {
+		return "", err
+	}
+	if err := p.waitExit(60 * time.Second); err != nil {
+		_ = p.kill()
+		return "", fmt.Errorf("%s: %w (want exit %d)", name, err, code)
+	}
+	out, _ := os.ReadFile(p.log)
+	var errLines []string
+	for _, l := range strings.Split(string(out), "\n") {
+		if strings.HasPrefix(l, "error:") {
+			errLines = append(errLines, l)
+		}
+	}
+	switch {
+	case p.exitCode() != code:
+		return "", fmt.Errorf("%s: exit %d, want %d", name, p.exitCode(), code)
+	case len(errLines) != 1:
+		return "", fmt.Errorf("%s: %d lines starting with \"error:\", want 1", name, len(errLines))
+	case contains != "" && !strings.Contains(strings.ToLower(errLines[0]), contains):
+		return "", fmt.Errorf("%s: %q does not contain %q", name, errLines[0], contains)
+	}
+	return fmt.Sprintf("%s exit %d in %.1fs: %s", name, code, time.Since(start).Seconds(), errLines[0]), nil
 }
 
 // token returns a one-hour token of ServiceAccount ns/name (TokenRequest).

@@ -28,6 +28,7 @@ import (
 type scenario struct {
 	name     string
 	upstream bool          // meaningful against kube-scheduler (runs without --wasched)
+	ownProcs bool          // starts its own `wasched run` processes (else one is started for it)
 	timeout  time.Duration // for the whole scenario
 	run      func(s *sc) error
 }
@@ -35,17 +36,17 @@ type scenario struct {
 // scenarios lists every scenario in the order `all` runs them.
 func scenarios() []scenario {
 	return []scenario{
-		{"gang-fits", true, 2 * time.Minute, gangFits},
-		{"gang-no-fit", true, 2 * time.Minute, gangNoFit},
-		{"nodes-added-later", true, 2 * time.Minute, nodesAddedLater},
-		{"preempt-gang", true, 3 * time.Minute, preemptGang},
-		{"job", true, 2 * time.Minute, jobScenario},
-		{"composite-tree", true, 2 * time.Minute, compositeTree},
-		{"bind-failure", true, 3 * time.Minute, bindFailure},
-		{"crash-recovery", false, 4 * time.Minute, crashRecovery},
-		{"leader", false, 3 * time.Minute, leader},
-		{"bad-setup", false, 3 * time.Minute, badSetup},
-		{"rbac", false, 2 * time.Minute, rbacScenario},
+		{"gang-fits", true, false, 2 * time.Minute, gangFits},
+		{"gang-no-fit", true, false, 2 * time.Minute, gangNoFit},
+		{"nodes-added-later", true, false, 2 * time.Minute, nodesAddedLater},
+		{"preempt-gang", true, false, 3 * time.Minute, preemptGang},
+		{"job", true, false, 2 * time.Minute, jobScenario},
+		{"composite-tree", true, false, 2 * time.Minute, compositeTree},
+		{"bind-failure", true, false, 3 * time.Minute, bindFailure},
+		{"crash-recovery", false, true, 4 * time.Minute, crashRecovery},
+		{"leader", false, true, 3 * time.Minute, leader},
+		{"bad-setup", false, true, 3 * time.Minute, badSetup},
+		{"rbac", false, true, 2 * time.Minute, rbacScenario},
 	}
 }
 
@@ -133,7 +134,8 @@ func selectScenarios(names []string) ([]scenario, error) {
 	return out, nil
 }
 
-// runOne runs one scenario with its deadline, stops what it started (SIGTERM: exit 0 expected)
+// runOne runs one scenario with its deadline (with --wasched, a `wasched run` started for it
+// unless it starts its own), stops what it started (SIGTERM: exit 0 expected)
 // and removes what it created. It prints the scenario's line and reports whether it passed.
 func runOne(e *env, scn scenario) bool {
 	start := time.Now()
@@ -145,6 +147,9 @@ func runOne(e *env, scn scenario) bool {
 		fmt.Errorf("scenario deadline %s passed", scn.timeout))
 	defer cancel()
 	s, err := newScenario(parent, e, scn.name)
+	if err == nil && e.opts.wasched != "" && !scn.ownProcs {
+		_, err = s.start("wasched", runOpts{})
+	}
 	if err == nil {
 		err = scn.run(s)
 		if serr := s.stopAll(); err == nil && serr != nil {

@@ -58,8 +58,8 @@ func (s *sc) waitCondition(pgs *watched, name string, status metav1.ConditionSta
 // describe renders a condition for the PASS line.
 func describe(c *metav1.Condition) string {
 	msg := c.Message
-	if len(msg) > 160 {
-		msg = msg[:160] + "…"
+	if len(msg) > 400 {
+		msg = msg[:400] + "…"
 	}
 	return fmt.Sprintf("%s=%s reason %q message %q", c.Type, c.Status, c.Reason, msg)
 }
