@@ -92,6 +92,11 @@ func runBench(mode string, args []string) int {
 	if serr := s.stopAll(); err == nil {
 		err = serr
 	}
+	if err == nil {
+		line, _ := json.Marshal(res)
+		fmt.Println(string(line))
+	}
+	// The next run must not share the API server with these pods: removed before returning.
 	s.cleanup()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "error: %s: %v\n", mode, err)
@@ -100,8 +105,6 @@ func runBench(mode string, args []string) int {
 		}
 		return 1
 	}
-	line, _ := json.Marshal(res)
-	fmt.Println(string(line))
 	return 0
 }
 

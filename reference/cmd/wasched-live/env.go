@@ -271,10 +271,11 @@ func inGang(name string) func(*v1.Pod) bool {
 	return func(p *v1.Pod) bool { return p.Labels["gang"] == name }
 }
 
-// cleanup removes what the scenario created (pods with grace period 0, so nothing waits for a
+// cleanup removes what the scenario created (within 5 minutes: the API server deletes a
+// collection one object at a time; pods with grace period 0, so nothing waits for a
 // kubelet), ignoring errors: the names are unique, a leftover never meets a later scenario.
 func (s *sc) cleanup() {
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	for i := len(s.cleanups) - 1; i >= 0; i-- {
 		s.cleanups[i](ctx)
