@@ -26,8 +26,8 @@ while [ $# -gt 0 ]; do
   esac
 done
 [ -f "$kubeconfig" ] || { echo "error: kubeconfig $kubeconfig: no such file" >&2; exit 1; }
-cfg="$(mktemp /tmp/kube-scheduler-as-wasched.XXXXXX.yaml)"
-cat >"$cfg" <<YAML
+config() {
+  cat <<YAML
 apiVersion: kubescheduler.config.k8s.io/v1
 kind: KubeSchedulerConfiguration
 clientConnection: {kubeconfig: $kubeconfig, qps: 500, burst: 1000}
@@ -40,13 +40,12 @@ percentageOfNodesToScore: 100
 profiles:
 - schedulerName: $name
 YAML
+}
 gates="${WASCHED_REFERENCE_FEATURE_GATES:-GenericWorkload=true,TopologyAwareWorkloadScheduling=true,DRAWorkloadResourceClaims=true,CompositePodGroup=true,WorkloadWithJob=true,PodGroupPreemptionPolicy=true}"
 # kube-scheduler exits 1 on SIGTERM ("finished without leader elect"); wasched run's contract is
 # exit 0: the signal is forwarded and a TERM-caused exit reported as 0.
-"$bin/kube-scheduler" --config="$cfg" --feature-gates="$gates" --secure-port=0 &
+# The configuration comes through a pipe (nothing to clean up after a SIGKILL).
+"$bin/kube-scheduler" --config=<(config) --feature-gates="$gates" --secure-port=0 &
 child=$!
-trap 'kill -TERM $child 2>/dev/null; wait $child; rm -f "$cfg"; exit 0' TERM
+trap 'kill -TERM $child 2>/dev/null; wait $child; exit 0' TERM
 wait $child
-code=$?
-rm -f "$cfg"
-exit $code

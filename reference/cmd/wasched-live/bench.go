@@ -5,7 +5,7 @@
 //	wasched-live bench-ceiling --kubeconfig K --nodes 500 --gangs 1000 --gang-size 5
 //
 // Both create the nodes first, then every gang (its PodGroup, then its pods) from --workers
-// goroutines as fast as the client allows (QPS 1000, burst 2000). bench waits until the watch
+// goroutines as fast as the client allows (QPS 2000, burst 4000). bench waits until the watch
 // shows every pod bound; bench-ceiling has no scheduler: each worker binds a gang's pods itself
 // through pods/binding right after creating them (round-robin over the nodes), which is the most
 // any scheduler could reach through this API server. Measured from watch timestamps: wall time
@@ -76,7 +76,7 @@ func runBench(mode string, args []string) int {
 			return 1
 		}
 	}
-	e, err := newEnv(opts, 1000, 2000)
+	e, err := newEnv(opts)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "error:", err)
 		return 1

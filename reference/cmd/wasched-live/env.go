@@ -25,9 +25,10 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/rand"
 	"k8s.io/client-go/kubernetes"
-	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
+
+	"wasched.io/reference/internal/kube"
 )
 
 // options: what main parsed; read-only afterwards.
@@ -43,24 +44,20 @@ type options struct {
 // env: the clients every scenario uses.
 type env struct {
 	opts options
-	cfg  *rest.Config
 	cs   kubernetes.Interface
 }
 
-func newEnv(opts options, qps float32, burst int) (*env, error) {
+// newEnv connects with internal/kube (client-side rate limit QPS 2000, burst 4000: the driver
+// creates as fast as the API server takes it).
+func newEnv(opts options) (*env, error) {
 	if opts.kubeconfig == "" {
 		return nil, errors.New("--kubeconfig is required")
 	}
-	cfg, err := clientcmd.BuildConfigFromFlags("", opts.kubeconfig)
-	if err != nil {
-		return nil, fmt.Errorf("kubeconfig %s: %w", opts.kubeconfig, err)
-	}
-	cfg.QPS, cfg.Burst, cfg.UserAgent = qps, burst, "wasched-live"
-	cs, err := kubernetes.NewForConfig(cfg)
+	c, err := kube.Connect(opts.kubeconfig)
 	if err != nil {
 		return nil, err
 	}
-	return &env{opts: opts, cfg: cfg, cs: cs}, nil
+	return &env{opts: opts, cs: c.Core}, nil
 }
 
 // liveLabel marks every node of a scenario; its pods select it, so a scenario's pods never land

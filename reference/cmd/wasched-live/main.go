@@ -88,7 +88,7 @@ func run(args []string) int {
 			return 1
 		}
 	}
-	e, err := newEnv(opts, 200, 400)
+	e, err := newEnv(opts)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "error:", err)
 		return 1

@@ -3,6 +3,9 @@
 // on the current objects and gives up at its own deadline with the condition's last description
 // ("3/8 bound"). A pod tracker on top records, from the watch, when each pod was first seen
 // bound, to which node, and any later rebinding or deletion (for crash-recovery and bench).
+// internal/observe is not used: it records a run's evictions and decides quiescence over dynamic
+// informers, while these waits need a wake-up on every change of one typed resource and the
+// time each pod was first seen bound.
 package main
 
 import (
