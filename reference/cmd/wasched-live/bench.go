@@ -205,7 +205,7 @@ func bench(s *sc, mode string, nodes, gangs, size, nodeCPU int, podCPU string, w
 }
 
 // createGang creates PodGroup g<gi> and its pods; with bindSelf it binds them through
-// pods/binding right away (node = pod index round-robin over nodes).
+// pods/binding right away (node = pod index round-robin over nodes; 16 bindings in flight).
 func createGang(s *sc, ns string, gi, size int, podCPU, schedulerName string, bindSelf bool, nodes []string, lastCreated *time.Time) error {
 	g := gangSpec{ns: ns, name: fmt.Sprintf("g%d", gi), size: size, cpu: podCPU}
 	if _, err := s.cs.SchedulingV1beta1().PodGroups(ns).Create(s.ctx, podGroup(g), metav1.CreateOptions{}); err != nil {
@@ -221,15 +221,26 @@ func createGang(s *sc, ns string, gi, size int, podCPU, schedulerName string, bi
 	if !bindSelf {
 		return nil
 	}
+	// A gang's bindings go out together (16 at a time), as a scheduler binds an assumed gang.
+	errs := make([]error, size)
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 16)
 	for i := range size {
-		name := fmt.Sprintf("%s-%d", g.name, i)
-		node := nodes[(gi*size+i)%len(nodes)]
-		if err := s.cs.CoreV1().Pods(ns).Bind(s.ctx, &v1.Binding{ObjectMeta: metav1.ObjectMeta{Name: name},
-			Target: v1.ObjectReference{Kind: "Node", Name: node}}, metav1.CreateOptions{}); err != nil {
-			return fmt.Errorf("bind %s to %s: %w", name, node, err)
-		}
+		wg.Add(1)
+		sem <- struct{}{}
+		go func(i int) {
+			defer wg.Done()
+			defer func() { <-sem }()
+			name := fmt.Sprintf("%s-%d", g.name, i)
+			node := nodes[(gi*size+i)%len(nodes)]
+			if err := s.cs.CoreV1().Pods(ns).Bind(s.ctx, &v1.Binding{ObjectMeta: metav1.ObjectMeta{Name: name},
+				Target: v1.ObjectReference{Kind: "Node", Name: node}}, metav1.CreateOptions{}); err != nil {
+				errs[i] = fmt.Errorf("bind %s to %s: %w", name, node, err)
+			}
+		}(i)
 	}
-	return nil
+	wg.Wait()
+	return errors.Join(errs...)
 }
 
 // percentile of sorted values (nearest rank).
