@@ -285,6 +285,7 @@ func leader(s *sc) error {
 // badSetup: `wasched run` must refuse to start, with its documented exit code:
 //   - a kubeconfig whose server is a port nothing listens on → exit 4, one "error:" line;
 //   - a kubeconfig path that does not exist → exit 1;
+//   - a bearer token the API server does not know (401) → exit 4;
 //   - a ServiceAccount token (TokenRequest) without any RBAC rights → exit 4, "forbidden".
 func badSetup(s *sc) error {
 	port, err := freePort()
@@ -310,6 +311,10 @@ func badSetup(s *sc) error {
 	if err != nil {
 		return err
 	}
+	badToken, err := s.writeKubeconfig("bad-token.kubeconfig", "", "wasched-live-not-a-token")
+	if err != nil {
+		return err
+	}
 	cases := []struct {
 		name, kubeconfig string
 		code             int
@@ -317,6 +322,7 @@ func badSetup(s *sc) error {
 	}{
 		{"wrong-port", wrongPort, 4, ""},
 		{"missing-kubeconfig", s.dir + "/does-not-exist.kubeconfig", 1, ""},
+		{"bad-token", badToken, 4, ""},
 		{"no-rbac", noRights, 4, "forbidden"},
 	}
 	// Every case runs; the failures are reported together.
