@@ -3,7 +3,8 @@
 # control-plane start, `wasched run` (${WASCHED:-build/src/wasched}) on another, and the API
 # server's own ceiling (the driver binds the pods itself through pods/binding), each for two
 # shapes: 1000 gangs of 5 and 10 gangs of 500, on 500 nodes. Prints a markdown table (the JSON
-# lines of reference/cmd/wasched-live bench are kept in $LIVE_BENCH_OUT, default a temp file).
+# lines of reference/cmd/wasched-live bench go to $LIVE_BENCH_OUT when set; LIVE_KEEP=1 keeps the
+# temporary folder with the logs).
 #
 #   tests/live/run_bench.sh            LIVE_BENCH_NODES / LIVE_BENCH_SHAPES ("1000x5 10x500") override
 #
@@ -30,7 +31,7 @@ export WASCHED_REFERENCE_KCM_PORT="${LIVE_KCM_PORT:-30257}"
 export WASCHED_REFERENCE_SCHEDULER_PORT="${LIVE_SCHEDULER_PORT:-30259}"
 cleanup() {
   "$reference_sh" down >/dev/null 2>&1 || true
-  [ -n "${LIVE_KEEP:-}" ] || rm -rf "$work/reference"
+  if [ -n "${LIVE_KEEP:-}" ]; then echo "kept: $work"; else rm -rf "$work"; fi
 }
 trap cleanup EXIT
 (cd reference && GOTOOLCHAIN=local go build -o "$work/wasched-live" ./cmd/wasched-live)
