@@ -8,7 +8,8 @@
 #
 #   tests/live/run_bench.sh            LIVE_BENCH_NODES / LIVE_BENCH_SHAPES ("1000x5 10x500") override
 #
-# Without a wasched binary its rows say "not run". Exit: 0 done, 1 a run failed, 77 skipped.
+# Without a wasched binary its rows are left out (a note on stderr). Exit: 0 done, 1 a run
+# failed, 77 skipped.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$root"
