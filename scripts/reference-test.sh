@@ -45,10 +45,13 @@ step "go test" bash -c 'cd reference && GOTOOLCHAIN=local go test -trimpath -bui
 # `wasched schedule --kubeconfig` = `schedule -f` on golden scenarios, plus its bad-setup errors:
 # its own control plane without kube-scheduler, on private ports, stopped when it ends.
 step "live schedule --kubeconfig" tests/live/schedule_kubeconfig.sh
-# The live-scheduler driver (reference/cmd/wasched-live, issue 17) against kube-scheduler: its own
-# control plane with the scheduler, on private ports (about 25 s). Once `wasched run` exists,
-# tests/live/run_scheduler.sh without --upstream runs the same scenarios and four more on it.
+# The live-scheduler driver (reference/cmd/wasched-live, issue 17): first against kube-scheduler
+# (the judge: the driver's expectations hold for upstream, about 25 s), then every scenario
+# against `wasched run` (gangs, preemption, a Job, a CompositePodGroup tree, a refused binding,
+# kill -9 in the middle of a 200-pod gang, leader hand-over, bad setups, least-rights RBAC), each
+# on its own control plane on private ports.
 step "live scheduler driver vs kube-scheduler" tests/live/run_scheduler.sh --upstream
+step "live wasched run" tests/live/run_scheduler.sh
 
 trap 'scripts/reference.sh down' EXIT
 step "up" scripts/reference.sh up

@@ -156,9 +156,10 @@ int RunScheduler(const RunFlags& flags, const CLI::App& cmd, std::ostream& err) 
   live::ObjectStore store(kube::SchedulingResources().size());
   std::atomic<bool> leader{!config.leader_elect};
   metrics.SetLeader(leader.load());
-  auto endpoints = live::Endpoints::Start(flags.bind_address, &metrics, [&] {
-    return store.AllSynced() && leader.load();
-  });
+  // Ready once every kind is listed, leader or standby (as kube-scheduler's /readyz: a standby
+  // is ready to take over; `wasched_leader` tells which one acts).
+  auto endpoints = live::Endpoints::Start(flags.bind_address, &metrics,
+                                          [&] { return store.AllSynced(); });
   if (!endpoints) {
     err << "error: " << EscapeForTerminal(endpoints.error()) << '\n';
     return kExitInvalidInput;

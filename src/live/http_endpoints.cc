@@ -38,7 +38,7 @@ tl::expected<std::unique_ptr<Endpoints>, std::string> Endpoints::Start(
       res.set_content("ok", "text/plain");
     } else {
       res.status = 503;
-      res.set_content("not ready: informers syncing or not the leader", "text/plain");
+      res.set_content("not ready: the informers have not listed every kind yet", "text/plain");
     }
   });
   server.Get("/metrics", [metrics](const httplib::Request&, httplib::Response& res) {

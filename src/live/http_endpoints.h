@@ -2,8 +2,8 @@
 //
 // The live scheduler's HTTP endpoints, plain HTTP on 127.0.0.1 by default (kube-scheduler serves
 // the same paths on its secure port 10259): `/healthz` (200 "ok" while the process runs),
-// `/readyz` (200 once every informer has synced and the process is the leader or leader election
-// is off, 503 before) and `/metrics` (live/metrics.h, text/plain; version=0.0.4). Served by
+// `/readyz` (200 once every informer has synced, leader or standby, as kube-scheduler's; 503
+// before) and `/metrics` (live/metrics.h, text/plain; version=0.0.4). Served by
 // cpp-httplib on its own threads.
 #pragma once
 

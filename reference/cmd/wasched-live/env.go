@@ -301,6 +301,7 @@ type proc struct {
 	done     chan struct{}
 	mu       sync.Mutex
 	expected bool // an exit now is the scenario's doing (kill, term, bad-setup)
+	port     int  // its --bind-address port when started by start (0 otherwise)
 }
 
 // freePort returns a loopback port nothing listens on now.
@@ -334,7 +335,11 @@ func (s *sc) start(name string, o runOpts) (*proc, error) {
 		"--leader-elect=" + strconv.FormatBool(o.leaderElect), "--bind-address", "127.0.0.1:" + strconv.Itoa(port),
 		"-v", strconv.Itoa(s.opts.verbosity)}
 	full = append(full, o.extra...)
-	return s.startRaw(name, false, full...)
+	p, err := s.startRaw(name, false, full...)
+	if p != nil {
+		p.port = port
+	}
+	return p, err
 }
 
 // startRaw runs the wasched binary with exactly args; expectExit marks a process whose exit is

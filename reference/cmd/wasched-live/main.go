@@ -47,6 +47,7 @@ func scenarios() []scenario {
 		{"leader", false, true, 3 * time.Minute, leader},
 		{"bad-setup", false, true, 3 * time.Minute, badSetup},
 		{"rbac", false, true, 2 * time.Minute, rbacScenario},
+		{"metrics", false, true, 2 * time.Minute, metricsScenario},
 	}
 }
 

@@ -104,7 +104,7 @@ func TestDeployDeploymentAndConfig(t *testing.T) {
 	}
 	c := d.Spec.Template.Spec.Containers[0]
 	if d.Spec.Template.Spec.ServiceAccountName != "wasched" || len(c.Args) == 0 || c.Args[0] != "run" ||
-		!slices.Contains(c.Args, "--kubeconfig=") || !slices.Contains(c.Args, "--leader-elect=true") {
+		!slices.Contains(c.Args, "--kubeconfig=") || !slices.Contains(c.Args, "--config=/etc/wasched/config.yaml") {
 		t.Errorf("deployment: serviceAccount %q args %v", d.Spec.Template.Spec.ServiceAccountName, c.Args)
 	}
 	objs, err = decodeFile("../../../deploy/config.yaml")
@@ -116,8 +116,11 @@ func TestDeployDeploymentAndConfig(t *testing.T) {
 		t.Fatalf("config.yaml: %v", objs)
 	}
 	var cfg struct {
-		APIVersion string `json:"apiVersion"`
-		Kind       string `json:"kind"`
+		APIVersion     string `json:"apiVersion"`
+		Kind           string `json:"kind"`
+		LeaderElection struct {
+			LeaderElect bool `json:"leaderElect"`
+		} `json:"leaderElection"`
 		Profiles   []struct {
 			SchedulerName string `json:"schedulerName"`
 		} `json:"profiles"`
@@ -126,7 +129,7 @@ func TestDeployDeploymentAndConfig(t *testing.T) {
 		t.Fatal(err)
 	}
 	if cfg.APIVersion != "kubescheduler.config.k8s.io/v1" || cfg.Kind != "KubeSchedulerConfiguration" ||
-		len(cfg.Profiles) != 1 || cfg.Profiles[0].SchedulerName != "wasched" {
+		len(cfg.Profiles) != 1 || cfg.Profiles[0].SchedulerName != "wasched" || !cfg.LeaderElection.LeaderElect {
 		t.Errorf("config.yaml: %+v", cfg)
 	}
 }
