@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"sync"
@@ -129,8 +130,17 @@ func bench(s *sc, mode string, nodes, gangs, size, nodeCPU int, podCPU string, w
 		if err != nil {
 			return nil, err
 		}
-		if _, err := s.startRaw("wasched", false, "run", "--kubeconfig", s.opts.kubeconfig, "--scheduler-name", schedulerName,
-			"--leader-elect=false", "--bind-address", fmt.Sprintf("127.0.0.1:%d", port), "-v", strconv.Itoa(s.opts.verbosity)); err != nil {
+		// The same client rate limit as the reference kube-scheduler's configuration
+		// (scripts/reference.sh: clientConnection qps 500, burst 1000), so that neither side is
+		// held back by its own client where the other is not.
+		config := filepath.Join(s.dir, "wasched-config.yaml")
+		if err := os.WriteFile(config, []byte("apiVersion: kubescheduler.config.k8s.io/v1\n"+
+			"kind: KubeSchedulerConfiguration\nclientConnection: {qps: 500, burst: 1000}\n"), 0o644); err != nil {
+			return nil, err
+		}
+		if _, err := s.startRaw("wasched", false, "run", "--kubeconfig", s.opts.kubeconfig, "--config", config,
+			"--scheduler-name", schedulerName, "--leader-elect=false", "--bind-address", fmt.Sprintf("127.0.0.1:%d", port),
+			"-v", strconv.Itoa(s.opts.verbosity)); err != nil {
 			return nil, err
 		}
 		// /readyz is an HTTP endpoint, not an API object: polled (100 ms, 60 s deadline) so that

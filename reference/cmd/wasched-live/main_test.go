@@ -121,7 +121,7 @@ func TestDeployDeploymentAndConfig(t *testing.T) {
 		LeaderElection struct {
 			LeaderElect bool `json:"leaderElect"`
 		} `json:"leaderElection"`
-		Profiles   []struct {
+		Profiles []struct {
 			SchedulerName string `json:"schedulerName"`
 		} `json:"profiles"`
 	}
