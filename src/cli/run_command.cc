@@ -55,7 +55,7 @@ struct RunFlags {
   std::string lease_name;
   std::string identity;
   std::string bind_address = "127.0.0.1:10359";
-  int write_workers = 8;
+  int write_workers = 16;
   std::vector<std::string> gates;
   int verbosity = 0;
 };

@@ -12,7 +12,6 @@ namespace {
 
 using nlohmann::json;
 
-constexpr int kConflictAttempts = 5;
 constexpr size_t kMaxNoteBytes = 1024;
 
 std::string PodPath(const ObjectRef& pod) {
@@ -117,55 +116,22 @@ tl::expected<void, kube::KubeError> Writer::SetNominatedNodeName(const ObjectRef
 
 tl::expected<void, kube::KubeError> Writer::SetGroupCondition(const std::string& resource,
                                                               const ObjectRef& group,
-                                                              const StoredCondition& condition) {
-  const std::string path = GroupPath(resource, group);
-  kube::KubeError last;
-  for (int attempt = 0; attempt < kConflictAttempts; ++attempt) {
-    // Read through the status subresource: `get` on <resource>/status is the right the scheduler
-    // already needs for the write (deploy/rbac.yaml grants no get on the groups themselves).
-    auto current = client_->Get(path + "/status");
-    if (!current) return tl::unexpected(current.error());
-    json doc = json::parse(*current, nullptr, /*allow_exceptions=*/false);
-    if (!doc.is_object()) {
-      return tl::unexpected(kube::KubeError{kube::KubeErrorKind::kDecode,
-                                            "GET " + path + ": the answer is not a JSON object",
-                                            0});
-    }
-    if (!group.uid.empty() && doc["metadata"].value("uid", "") != group.uid) {
-      return tl::unexpected(kube::KubeError{kube::KubeErrorKind::kConflict,
-                                            "GET " + path + ": the object was replaced", 409});
-    }
-    json& conditions = doc["status"]["conditions"];
-    if (!conditions.is_array()) conditions = json::array();
-    json* existing = nullptr;
-    for (json& c : conditions) {
-      if (c.is_object() && c.value("type", "") == condition.type) existing = &c;
-    }
-    const std::string now = FormatRfc3339(clock_());
-    if (existing == nullptr) {
-      conditions.push_back(json::object());
-      existing = &conditions.back();
-      (*existing)["lastTransitionTime"] = now;
-    } else if (existing->value("status", "") != condition.status) {
-      (*existing)["lastTransitionTime"] = now;
-    } else if (existing->value("reason", "") == condition.reason &&
-               existing->value("message", "") == condition.message) {
-      return {};  // already so
-    }
-    (*existing)["type"] = condition.type;
-    (*existing)["status"] = condition.status;
-    (*existing)["reason"] = condition.reason;
-    (*existing)["message"] = condition.message;
-    if (!existing->contains("lastTransitionTime")) (*existing)["lastTransitionTime"] = now;
-    if (doc.contains("metadata") && doc["metadata"].contains("generation")) {
-      (*existing)["observedGeneration"] = doc["metadata"]["generation"];
-    }
-    auto sent = client_->Send("PUT", path + "/status", Dump(doc));
-    if (sent) return {};
-    if (sent.error().kind != kube::KubeErrorKind::kConflict) return tl::unexpected(sent.error());
-    last = sent.error();
-  }
-  return tl::unexpected(last);
+                                                              const StoredCondition& condition,
+                                                              const StoredCondition* previous) {
+  const bool same_status = previous != nullptr && previous->status == condition.status &&
+                           !previous->last_transition_time.empty();
+  json c = {{"type", condition.type},
+            {"status", condition.status},
+            {"reason", condition.reason},
+            {"message", condition.message},
+            {"lastTransitionTime",
+             same_status ? previous->last_transition_time : FormatRfc3339(clock_())}};
+  json patch = {{"status", {{"conditions", json::array({c})}}}};
+  if (!group.uid.empty()) patch["metadata"] = {{"uid", group.uid}};
+  auto sent = client_->Send("PATCH", GroupPath(resource, group) + "/status", Dump(patch),
+                            "application/strategic-merge-patch+json");
+  if (!sent) return tl::unexpected(sent.error());
+  return {};
 }
 
 tl::expected<void, kube::KubeError> Writer::Event(const EventSpec& event) {

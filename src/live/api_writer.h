@@ -10,8 +10,8 @@
 //     SchedulerError, the message) and status.nominatedNodeName through a strategic-merge PATCH
 //     of pods/status (pkg/scheduler/schedule_one.go updatePod, util.PatchPodStatus);
 //   - SetGroupCondition: a PodGroup's or CompositePodGroup's condition (PodGroupInitiallyScheduled,
-//     CompositePodGroupInitiallyScheduled, DisruptionTarget) by read-modify-PUT of its /status,
-//     re-read and retried on a 409 conflict;
+//     CompositePodGroupInitiallyScheduled) by a strategic-merge PATCH of its /status (the
+//     conditions merge by type: patchMergeKey in k8s.io/api scheduling/v1beta1 and v1alpha3);
 //   - Event: an events.k8s.io/v1 Event (reasons Scheduled, FailedScheduling, Preempted;
 //     reportingController "wasched"), as the scheduler's event recorder writes them.
 // Errors are KubeErrors (kube/kube_error.h); nothing throws. A Writer owns nothing but its client:
@@ -73,10 +73,13 @@ class Writer {
   [[nodiscard]] tl::expected<void, kube::KubeError> SetNominatedNodeName(const ObjectRef& pod,
                                                                          const std::string& node);
   // SetGroupCondition: `resource` "podgroups" (scheduling.k8s.io/v1beta1) or
-  // "compositepodgroups" (v1alpha3). lastTransitionTime changes only with status. Up to 5
-  // attempts on conflict.
+  // "compositepodgroups" (v1alpha3): one strategic-merge PATCH of /status (the conditions list
+  // merges by type, so other conditions are kept), with the group's UID as precondition.
+  // lastTransitionTime is `previous`'s when the status did not change (previous = the condition
+  // the group shows now, nullptr when it has none).
   [[nodiscard]] tl::expected<void, kube::KubeError> SetGroupCondition(
-      const std::string& resource, const ObjectRef& group, const StoredCondition& condition);
+      const std::string& resource, const ObjectRef& group, const StoredCondition& condition,
+      const StoredCondition* previous);
   [[nodiscard]] tl::expected<void, kube::KubeError> Event(const EventSpec& event);
 
  private:

@@ -114,6 +114,8 @@ void Metrics::SetPending(const PendingCounts& pending) {
 
 void Metrics::SetLeader(bool leader) { leader_ = leader ? 1 : 0; }
 
+void Metrics::SetEventsDropped(uint64_t dropped) { events_dropped_ = dropped; }
+
 std::string Metrics::Render() const {
   std::string out;
   std::lock_guard<std::mutex> lock(mu_);
@@ -168,6 +170,9 @@ std::string Metrics::Render() const {
     out += fmt::format("wasched_api_writes_total{{result=\"{}\",verb=\"{}\"}} {}\n", key.second,
                        key.first, count);
   }
+  Header(&out, "wasched_events_dropped_total", "counter",
+         "Events not sent because 1000 were already waiting (as client-go's broadcaster drops).");
+  out += fmt::format("wasched_events_dropped_total {}\n", events_dropped_.load());
   Header(&out, "wasched_leader", "gauge", "1 while this instance holds the leader lease.");
   out += fmt::format("wasched_leader {}\n", leader_.load());
   return out;

@@ -14,7 +14,7 @@
 // plus wasched's own (gangs, cycles, API writes):
 //   wasched_scheduling_cycles_total, wasched_scheduling_cycle_duration_seconds (histogram),
 //   wasched_gangs_scheduled_total, wasched_bindings_total{result} (success, failure),
-//   wasched_api_writes_total{verb,result}, wasched_leader (gauge 0/1).
+//   wasched_api_writes_total{verb,result}, wasched_events_dropped_total, wasched_leader (gauge 0/1).
 // Seconds everywhere. Thread-safety: every member may be called from any thread. Rendering is
 // O(series); recording is O(buckets).
 #pragma once
@@ -74,6 +74,8 @@ class Metrics {
   void RecordWrite(const std::string& verb, bool success);
   void SetPending(const PendingCounts& pending);
   void SetLeader(bool leader);
+  // SetEventsDropped: events not sent because the event queue was full (a running total).
+  void SetEventsDropped(uint64_t dropped);
 
   // Render: every metric with HELP and TYPE lines, families in a fixed order.
   [[nodiscard]] std::string Render() const;
@@ -97,6 +99,7 @@ class Metrics {
   std::atomic<int64_t> pending_unschedulable_{0};
   std::atomic<int64_t> pending_gated_{0};
   std::atomic<int> leader_{0};
+  std::atomic<uint64_t> events_dropped_{0};
 };
 
 }  // namespace wasched::live

@@ -56,6 +56,9 @@ ObjectFacts FactsOf(const json& object) {
         if (auto it = c.find("status"); it != c.end() && it->is_string()) sc.status = *it;
         if (auto it = c.find("reason"); it != c.end() && it->is_string()) sc.reason = *it;
         if (auto it = c.find("message"); it != c.end() && it->is_string()) sc.message = *it;
+        if (auto it = c.find("lastTransitionTime"); it != c.end() && it->is_string()) {
+          sc.last_transition_time = *it;
+        }
         facts.conditions.push_back(std::move(sc));
       }
     }

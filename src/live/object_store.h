@@ -39,7 +39,12 @@ struct StoredCondition {
   std::string status;
   std::string reason;
   std::string message;
-  friend bool operator==(const StoredCondition&, const StoredCondition&) = default;
+  // Compared by type, status, reason and message only (the time is the server's bookkeeping).
+  std::string last_transition_time;
+  friend bool operator==(const StoredCondition& a, const StoredCondition& b) {
+    return a.type == b.type && a.status == b.status && a.reason == b.reason &&
+           a.message == b.message;
+  }
 };
 
 // ObjectFacts: what the loop reads without decoding the object: metadata.uid,

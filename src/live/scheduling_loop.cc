@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -396,6 +397,7 @@ bool SchedulingLoop::Cycle() {
     }
   }
   metrics_->SetPending(pending);
+  metrics_->SetEventsDropped(writes_->DroppedEvents());
 
   for (const sched::GroupResult& g : result.groups) {
     const bool composite = g.kind == "CompositePodGroup";
@@ -417,9 +419,12 @@ bool SchedulingLoop::Cycle() {
       const std::string resource = composite ? "compositepodgroups" : "podgroups";
       const bool gang_scheduled = !composite && c.status == "True";
       log_(2, fmt::format("{} {}: {}={} {}", g.kind, g.name, c.type, c.status, c.message));
-      writes_->PushNormal([this, resource, ref, wanted, gang_scheduled](Writer& writer) {
-        auto written = writer.SetGroupCondition(resource, ref, wanted);
-        metrics_->RecordWrite("update", written.has_value());
+      std::optional<StoredCondition> previous;
+      if (stored != nullptr) previous = *stored;
+      writes_->PushNormal([this, resource, ref, wanted, previous, gang_scheduled](Writer& writer) {
+        auto written =
+            writer.SetGroupCondition(resource, ref, wanted, previous ? &*previous : nullptr);
+        metrics_->RecordWrite("patch", written.has_value());
         if (!written) {
           log_(0, fmt::format("{} {}/{} status: {}", resource, ref.namespace_, ref.name,
                               written.error().message));

@@ -55,6 +55,7 @@ WriteQueue::WriteQueue(std::function<std::unique_ptr<kube::Transport>()> make_tr
       clock_(std::move(clock)), options_(std::move(options)) {
   if (options_.qps > 0) {
     limiter_ = std::make_unique<SharedLimiter>(options_.qps, options_.burst);
+    event_limiter_ = std::make_unique<SharedLimiter>(options_.qps, options_.burst);
   }
   for (int i = 0; i < options_.workers; ++i) {
     workers_.emplace_back(&WriteQueue::Work, this);
@@ -142,6 +143,11 @@ void WriteQueue::Work() {
   LimitedTransport transport(make_transport_(), limiter_.get());
   kube::ApiClient client(&transport, nullptr, server_);
   Writer writer(&client, clock_, options_.instance);
+  // Events go through a client of their own with its own rate budget, as kube-scheduler's
+  // separate event client (cmd/kube-scheduler/app/options: eventClient), made on first use.
+  std::unique_ptr<LimitedTransport> event_transport;
+  std::unique_ptr<kube::ApiClient> event_client;
+  std::unique_ptr<Writer> event_writer;
   std::unique_lock<std::mutex> lock(mu_);
   while (true) {
     cv_.wait(lock, [&] {
@@ -154,9 +160,15 @@ void WriteQueue::Work() {
     if (from == nullptr) return;  // stopping and drained
     WriteTask task = std::move(from->front());
     from->pop_front();
+    const bool is_event = from == &events_;
     ++running_;
     lock.unlock();
-    task(writer);
+    if (is_event && event_writer == nullptr) {
+      event_transport = std::make_unique<LimitedTransport>(make_transport_(), event_limiter_.get());
+      event_client = std::make_unique<kube::ApiClient>(event_transport.get(), nullptr, server_);
+      event_writer = std::make_unique<Writer>(event_client.get(), clock_, options_.instance);
+    }
+    task(is_event ? *event_writer : writer);
     lock.lock();
     --running_;
     if (running_ == 0 && urgent_.empty() && normal_.empty() && events_.empty()) {

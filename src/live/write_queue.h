@@ -32,9 +32,10 @@ class SharedLimiter;
 using WriteTask = std::function<void(Writer&)>;
 
 // WriteQueueOptions: `workers` threads; client-side rate limit shared by all of them (qps <= 0:
-// none); `max_events` queued events before dropping.
+// none), and the same again for events, which have a budget of their own; `max_events` queued
+// events before dropping.
 struct WriteQueueOptions {
-  int workers = 8;
+  int workers = 16;
   double qps = 0;
   int burst = 0;
   size_t max_events = 1000;
@@ -82,7 +83,8 @@ class WriteQueue {
   int running_ = 0;
   bool stopping_ = false;
   uint64_t dropped_events_ = 0;
-  std::unique_ptr<SharedLimiter> limiter_;
+  std::unique_ptr<SharedLimiter> limiter_;        // bindings, deletions, status
+  std::unique_ptr<SharedLimiter> event_limiter_;  // events (a budget of their own)
   std::vector<std::thread> workers_;
 };
 
