@@ -79,6 +79,12 @@ for w in "${workloads[@]}"; do
     -perf-scheduling-label-filter= -data-items-dir "$out" -scheduler-perf-dir "$perf_dir" \
     > "$out/log.txt" 2>&1) || { rc=$?; status=failed; [ "$rc" -ge 124 ] && status=timeout; }
   wall=$(echo "$(date +%s.%N) - $start" | bc)
+  # A workload whose throughput is below upstream's CI threshold (set for its 16-core runners)
+  # fails the benchmark after writing its DataItems: that is a result, kept as such.
+  if [ "$status" = failed ] && grep -q 'SchedulingThroughput" "Average" to be higher: got' "$out/log.txt" &&
+     [ "$(grep -c -- '^--- FAIL' "$out/log.txt")" -le 4 ]; then
+    status=below-threshold
+  fi
   grep -q "SchedulingThroughput\|SchedulingDuration" "$out/log.txt" || [ "$status" != ok ] || status=failed
   log "  $status after $(printf %.0f "$wall") s"
   printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$suite" "$test_case" "$workload" "$out" "$status" "$wall" "$out/log.txt" >> "$manifest"

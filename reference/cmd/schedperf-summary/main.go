@@ -5,17 +5,20 @@
 //	schedperf-summary MANIFEST
 //
 // MANIFEST has one line per run, tab-separated: suite, test case, workload, the run's
-// -data-items-dir, its status ("ok", "failed", "timeout"), its wall seconds and its log file.
+// -data-items-dir, its status ("ok", "below-threshold", "failed", "timeout"), its wall seconds and
+// its log file.
 // Each output row is
 //
-//	{suite, testCase, workload, status, throughputAverage, throughputPerc50, throughputSamples,
+//	{suite, testCase, workload, status, throughputAverage, throughputPerc50, threshold,
 //	 schedulingSeconds, wallSeconds, log, error}
 //
 // throughputAverage is upstream's SchedulingThroughput "Average" (pods/s, the mean of its
 // 1-second samples: the number scheduler_perf's thresholds compare); it is null when the run
 // scheduled for too short a time to take a sample (upstream skips the first one), and
-// schedulingSeconds (its SchedulingDuration) is then the only timing. A run with status "ok" but
-// no DataItems file gets status "no-result".
+// schedulingSeconds (its SchedulingDuration) is then the only timing. threshold is the workload's
+// minimum from upstream's config (null when it has none); "below-threshold" is a run that wrote its
+// numbers and then failed that check. A run with values expected but no DataItems file gets
+// status "no-result".
 //
 // Standard library only.
 package main

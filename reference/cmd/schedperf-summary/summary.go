@@ -27,6 +27,7 @@ type row struct {
 	Status            string   `json:"status"`
 	ThroughputAverage *float64 `json:"throughputAverage"`
 	ThroughputPerc50  *float64 `json:"throughputPerc50"`
+	Threshold         *float64 `json:"threshold"`
 	SchedulingSeconds *float64 `json:"schedulingSeconds"`
 	WallSeconds       float64  `json:"wallSeconds"`
 	Log               string   `json:"log"`
@@ -70,7 +71,7 @@ func summarize(r run) row {
 	files, _ := filepath.Glob(filepath.Join(r.dir, "*.json"))
 	sort.Strings(files) // names end in a timestamp
 	if len(files) == 0 {
-		if out.Status == "ok" {
+		if hasValues(out.Status) {
 			out.Status = "no-result"
 			out.Error = "no DataItems file in " + r.dir
 		}
@@ -99,15 +100,23 @@ func summarize(r run) row {
 			if v, ok := it.Data["Perc50"]; ok && out.ThroughputPerc50 == nil {
 				out.ThroughputPerc50 = &v
 			}
+			if v, ok := it.Data["AverageThreshold"]; ok && out.Threshold == nil {
+				out.Threshold = &v
+			}
 		case "SchedulingDuration":
 			if v, ok := it.Data["Duration"]; ok && out.SchedulingSeconds == nil {
 				out.SchedulingSeconds = &v
 			}
 		}
 	}
-	if out.Status == "ok" && out.ThroughputAverage == nil && out.SchedulingSeconds == nil {
+	if hasValues(out.Status) && out.ThroughputAverage == nil && out.SchedulingSeconds == nil {
 		out.Status = "no-result"
 		out.Error = "no SchedulingThroughput or SchedulingDuration for " + r.testCase + "/" + r.workload
 	}
 	return out
 }
+
+// hasValues: a status whose run wrote its DataItems: "ok", or "below-threshold" (upstream's
+// benchmark fails a workload whose SchedulingThroughput is below the threshold in its config,
+// set for upstream's 16-core CI runners, after recording the numbers).
+func hasValues(status string) bool { return status == "ok" || status == "below-threshold" }

@@ -9,7 +9,7 @@ import (
 func TestSummarize(t *testing.T) {
 	dir := t.TempDir()
 	const items = `{"version":"v1","dataItems":[
-	  {"data":{"Average":412.5,"Perc50":400},"unit":"pods/s","labels":{"Metric":"SchedulingThroughput","Name":"BenchmarkPerfScheduling/gangscheduling/GangScheduling/5000Nodes_1000Gangs_3000Pods/gang-ns-0"}},
+	  {"data":{"Average":412.5,"Perc50":400,"AverageThreshold":680},"unit":"pods/s","labels":{"Metric":"SchedulingThroughput","Name":"BenchmarkPerfScheduling/gangscheduling/GangScheduling/5000Nodes_1000Gangs_3000Pods/gang-ns-0"}},
 	  {"data":{"Duration":7.25},"unit":"s","labels":{"Metric":"SchedulingDuration","Name":"BenchmarkPerfScheduling/gangscheduling/GangScheduling/5000Nodes_1000Gangs_3000Pods/gang-ns-0"}},
 	  {"data":{"Average":1},"unit":"pods/s","labels":{"Metric":"SchedulingThroughput","Name":"BenchmarkPerfScheduling/gangscheduling/GangScheduling/other/gang-ns-0"}}]}`
 	if err := os.WriteFile(filepath.Join(dir, "BenchmarkPerfScheduling_benchmark_gangscheduling_2026-12-02T15:30:06Z.json"), []byte(items), 0o644); err != nil {
@@ -25,7 +25,7 @@ func TestSummarize(t *testing.T) {
 	}
 	r := summarize(runs[0])
 	if r.Status != "ok" || r.ThroughputAverage == nil || *r.ThroughputAverage != 412.5 || r.ThroughputPerc50 == nil ||
-		*r.ThroughputPerc50 != 400 || r.SchedulingSeconds == nil || *r.SchedulingSeconds != 7.25 || r.WallSeconds != 31.5 {
+		*r.ThroughputPerc50 != 400 || r.Threshold == nil || *r.Threshold != 680 || r.SchedulingSeconds == nil || *r.SchedulingSeconds != 7.25 || r.WallSeconds != 31.5 {
 		t.Errorf("summarize = %+v", r)
 	}
 	if r := summarize(runs[1]); r.Status != "timeout" || r.ThroughputAverage != nil {
