@@ -11,7 +11,8 @@
 # Without arguments it runs the default list below (the largest sizes that finish within
 # WASCHED_SCHEDPERF_TIMEOUT on 2 cores). SUITE is the harness's sub-benchmark (reference/schedperf:
 # misc, gangscheduling, tas, podgroupbasic, workloadpreemption).
-# Environment: WASCHED_SCHEDPERF_TIMEOUT (seconds per workload, default 600);
+# Environment: WASCHED_SCHEDPERF_WORKLOADS (the list when no argument is given);
+# WASCHED_SCHEDPERF_TIMEOUT (seconds per workload, default 600);
 # WASCHED_REFERENCE_HOME (default ~/.cache/wasched-reference: etcd comes from its bin/, built by
 # `scripts/reference.sh build` when missing; the test binary and each run's logs and DataItems go
 # to its schedperf/).
@@ -36,6 +37,9 @@ default_workloads=(
   workloadpreemption/GangPreemptionAffinity/100Nodes_10PreemptorGangs_10Pods_Evicting_1000InitPods
 )
 workloads=("$@")
+# WASCHED_SCHEDPERF_WORKLOADS (space-separated) replaces the default list when no argument is given
+# (how `wasched bench --against-upstream` runs other workloads).
+[ ${#workloads[@]} -gt 0 ] || read -r -a workloads <<< "${WASCHED_SCHEDPERF_WORKLOADS:-}"
 [ ${#workloads[@]} -gt 0 ] || workloads=("${default_workloads[@]}")
 
 log() { echo "bench-upstream.sh: $*" >&2; }
