@@ -3,8 +3,11 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdio>
+#include <fstream>
 #include <memory>
 #include <ostream>
+#include <sstream>
 #include <string_view>
 
 #include <CLI/CLI.hpp>
@@ -15,6 +18,7 @@
 #include "cli/schedule_command.h"
 #include "perf/harness.h"
 #include "perf/shapes.h"
+#include "perf/upstream.h"
 
 namespace wasched::cli {
 namespace {
@@ -129,6 +133,183 @@ std::string TinyTable(const std::vector<perf::Measurement>& rows,
   return t;
 }
 
+// RunScript: runs `command`, returns its stdout (its stderr passes through: progress) or why not.
+tl::expected<std::string, std::string> RunScript(const std::string& command) {
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) return tl::unexpected("cannot run " + command);
+  std::string text;
+  std::array<char, 4096> buf{};
+  size_t n = 0;
+  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) text.append(buf.data(), n);
+  const int status = pclose(pipe);
+  if (status != 0) return tl::unexpected(fmt::format("{} exited with status {}", command, status));
+  return text;
+}
+
+std::string ShellQuote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+// UpstreamRow: one compared workload.
+struct UpstreamRow {
+  std::string name;
+  std::string suite;
+  std::string status;  // upstream's status, or "not run" / "wasched only" / "no mapping"
+  int64_t pods = 0;
+  std::optional<double> upstream;  // pods/s
+  bool upstream_from_duration = false;
+  std::optional<double> ours;      // pods/s
+  std::optional<double> ours_seconds;
+  std::optional<double> upstream_seconds;  // SchedulingDuration
+  int64_t bound = 0;
+  int64_t expected_bound = 0;
+  std::string note;
+};
+
+nlohmann::json OptionalJson(const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); }
+
+std::string UpstreamTable(const std::vector<UpstreamRow>& rows) {
+  auto label = [](const UpstreamRow& r) { return r.suite.empty() ? r.name : r.suite + "/" + r.name; };
+  size_t width = 8;
+  for (const UpstreamRow& r : rows) width = std::max(width, label(r).size());
+  std::string t = fmt::format("{:<{}} {:>6} {:>12} {:>12} {:>9}  {}\n", "WORKLOAD", width, "PODS", "UPSTREAM/s",
+                              "OURS/s", "OURS/UP", "NOTE");
+  for (const UpstreamRow& r : rows) {
+    std::string up = r.upstream ? Number(*r.upstream) + (r.upstream_from_duration ? "*" : "") : r.status;
+    std::string ratio = r.upstream && r.ours ? Number(*r.ours / *r.upstream) + "x" : "-";
+    t += fmt::format("{:<{}} {:>6} {:>12} {:>12} {:>9}  {}\n", label(r), width, r.pods, up,
+                     r.ours ? Number(*r.ours) : "-", ratio, r.note);
+  }
+  t += "UPSTREAM/s: kube-scheduler v1.37.2's scheduler_perf SchedulingThroughput average (pods/s of wall time, "
+       "its whole scheduler: informers, queue and binding API calls against an in-process kube-apiserver and "
+       "etcd on this machine); * = pods / SchedulingDuration (the run was shorter than the 1-s samples).\n"
+       "OURS/s: the same node and pod counts through wasched's engine alone (sched::Schedule from memory), pods / "
+       "median CPU seconds of the scheduling thread. Not the same measurement: the ratio says how far the engine "
+       "is from being the bottleneck of a scheduler, not that wasched schedules a cluster that much faster.\n";
+  return t;
+}
+
+int RunAgainstUpstream(const BenchOptions& options, std::ostream& out, std::ostream& err) {
+  std::string text;
+  if (!options.upstream_json.empty()) {
+    std::ifstream in(options.upstream_json);
+    if (!in) {
+      err << "error: cannot read " << options.upstream_json << "\n";
+      return kExitUsage;
+    }
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    text = ss.str();
+  } else {
+    const std::string script = perf::UpstreamScriptPath();
+    err << "bench: running upstream's scheduler_perf: " << script << " (minutes per workload)\n";
+    auto ran = RunScript("bash " + ShellQuote(script));
+    if (!ran) {
+      err << "error: " << ran.error() << "\n";
+      return kExitInternal;
+    }
+    text = std::move(*ran);
+  }
+  auto results = perf::ParseUpstreamResults(text);
+  if (!results) {
+    err << "error: upstream results: " << results.error() << "\n";
+    return kExitInternal;
+  }
+  std::vector<UpstreamRow> rows;
+  int code = kExitOk;
+  std::vector<const perf::UpstreamWorkload*> used;
+  for (const perf::UpstreamResult& u : *results) {
+    UpstreamRow row;
+    row.name = u.test_case + "/" + u.workload;
+    row.suite = u.suite;
+    row.status = u.status;
+    const perf::UpstreamWorkload* w = nullptr;
+    for (const perf::UpstreamWorkload& c : perf::UpstreamWorkloads()) {
+      if (c.suite == u.suite && c.test_case == u.test_case && c.workload == u.workload) w = &c;
+    }
+    const bool has_values = u.status == "ok" || u.status == "below-threshold";
+    if (has_values) {
+      row.upstream_seconds = u.scheduling_seconds;
+      if (u.throughput_average) {
+        row.upstream = u.throughput_average;
+      } else if (u.scheduling_seconds && w != nullptr && *u.scheduling_seconds > 0) {
+        row.upstream = static_cast<double>(w->measured_pods) / *u.scheduling_seconds;
+        row.upstream_from_duration = true;
+      }
+    }
+    if (w == nullptr) {
+      row.note = "no wasched mapping for this workload (perf/upstream.cc)";
+    } else {
+      used.push_back(w);
+      row.pods = w->measured_pods;
+      row.note = w->note;
+      if (!w->build) {
+        row.note = "wasched cannot express it: " + w->note;
+      } else {
+        err << "bench: engine " << row.name << " …\n";
+        const perf::EngineReading e = perf::MeasureEngine(*w, options.repetitions);
+        row.ours = e.pods_per_second;
+        row.ours_seconds = e.seconds;
+        row.bound = e.bound;
+        row.expected_bound = e.expected_bound;
+        if (e.bound != e.expected_bound) {
+          err << "error: " << row.name << ": the engine bound " << e.bound << " pods, a correct run binds "
+              << e.expected_bound << "\n";
+          row.note = fmt::format("WRONG: engine bound {} of {}", e.bound, e.expected_bound);
+          code = kExitInternal;
+        }
+      }
+    }
+    if (u.status == "below-threshold") {
+      row.note = fmt::format("below upstream's CI threshold {} pods/s (set for 16-core runners){}",
+                             u.threshold ? Number(*u.threshold) : "?", row.note.empty() ? "" : "; " + row.note);
+    } else if (!has_values) {
+      row.note = fmt::format("upstream {}{} (log {}){}", u.status, u.error.empty() ? "" : ": " + u.error, u.log,
+                             row.note.empty() ? "" : "; " + row.note);
+    }
+    rows.push_back(std::move(row));
+  }
+  // wasched shapes upstream has no workload for.
+  for (const perf::UpstreamWorkload& w : perf::UpstreamWorkloads()) {
+    if (!w.suite.empty()) continue;
+    UpstreamRow row;
+    row.name = w.Name();
+    row.status = "none";
+    row.pods = w.measured_pods;
+    row.note = w.note;
+    rows.push_back(std::move(row));
+  }
+  std::string output;
+  if (options.output == "json") {
+    nlohmann::json list = nlohmann::json::array();
+    for (const UpstreamRow& r : rows) {
+      nlohmann::json j;
+      j["suite"] = r.suite;
+      j["workload"] = r.name;
+      j["upstreamStatus"] = r.status;
+      j["pods"] = r.pods;
+      j["upstreamPodsPerSecond"] = OptionalJson(r.upstream);
+      j["upstreamMetric"] = r.upstream ? nlohmann::json(r.upstream_from_duration ? "pods/SchedulingDuration"
+                                                                                 : "SchedulingThroughput.Average")
+                                       : nlohmann::json(nullptr);
+      j["upstreamSchedulingSeconds"] = OptionalJson(r.upstream_seconds);
+      j["oursPodsPerSecond"] = OptionalJson(r.ours);
+      j["oursSeconds"] = OptionalJson(r.ours_seconds);
+      j["ratio"] = r.upstream && r.ours ? nlohmann::json(*r.ours / *r.upstream) : nlohmann::json(nullptr);
+      j["bound"] = r.bound;
+      j["expectedBound"] = r.expected_bound;
+      j["note"] = r.note;
+      list.push_back(std::move(j));
+    }
+    output = list.dump(2) + "\n";
+  } else {
+    output = UpstreamTable(rows);
+  }
+  return WriteOutput(out, err, output, code);
+}
+
 }  // namespace
 
 int RunBench(const BenchOptions& options, std::ostream& out, std::ostream& err) {
@@ -137,6 +318,7 @@ int RunBench(const BenchOptions& options, std::ostream& out, std::ostream& err) 
     for (const perf::Shape& s : perf::Shapes()) text += fmt::format("{}  ({})\n", s.name, s.description);
     return WriteOutput(out, err, text, kExitOk);
   }
+  if (options.against_upstream) return RunAgainstUpstream(options, out, err);
   std::vector<const perf::Shape*> selected;
   for (const perf::Shape& s : perf::Shapes()) {
     if (Selected(s, options.shapes)) selected.push_back(&s);
@@ -207,6 +389,12 @@ std::optional<int> RunBenchIfSelected(CLI::App& app, int argc, const char* const
       ->check(CLI::IsMember({"table", "json"}))
       ->capture_default_str();
   bench->add_flag("--list", options->list, "List the shapes and exit");
+  bench->add_flag("--against-upstream", options->against_upstream,
+                  "Run kube-scheduler's own scheduler_perf workloads (scripts/bench-upstream.sh) and the same "
+                  "shapes through the engine; print both");
+  bench->add_option("--upstream-json", options->upstream_json,
+                    "With --against-upstream: read scripts/bench-upstream.sh's output from FILE instead of running it")
+      ->type_name("FILE");
   if (!IsSelected(argc, argv, "bench")) return std::nullopt;
   if (auto code = ParseOrExitCode(app, argc, argv, out, err)) return code;
   return RunBench(*options, out, err);

@@ -17,6 +17,18 @@
 // whose bound / expectedBound count decoded / generated objects). Exit codes: 0 every run bound what a correct run binds; 2 usage (unknown shape);
 // 3 a run bound the wrong number of pods (a correctness bug, named on stderr) or the memory
 // child failed. Targets missed are a result, not an error (exit 0). Progress goes to stderr.
+//
+//   wasched bench --against-upstream [--upstream-json FILE] [--repetitions N] [-o table|json]
+//
+// runs kube-scheduler's own scheduler_perf workloads (scripts/bench-upstream.sh, or reads that
+// script's earlier output from FILE) and the same shapes through the engine (perf/upstream.h):
+// per workload upstream's SchedulingThroughput average (pods/s; pods / SchedulingDuration, marked,
+// when the run was too short for a sample), ours (measured pods / median CPU seconds of
+// sched::Schedule) and ours / upstream; upstream's number is its whole scheduler with an
+// in-process API server, ours the engine alone. Workloads wasched cannot express, and wasched
+// shapes upstream has no workload for, are listed with the reason. Exit 3 when the script fails
+// or an engine run binds the wrong number of pods; an upstream workload that failed or timed
+// out is a row, not an error.
 #pragma once
 
 #include <iosfwd>
@@ -37,6 +49,8 @@ struct BenchOptions {
   int repetitions = 5;
   std::string output = "table";     // "table" | "json"
   bool list = false;
+  bool against_upstream = false;
+  std::string upstream_json;  // --upstream-json: the script's output from an earlier run
 };
 
 // RunBench: runs the selected shapes and writes the table or JSON to `out` (all at the end).

@@ -95,10 +95,10 @@ ShapeInput GangShape(int nodes, int gangs, int per_gang) {
   return in;
 }
 
-ShapeInput RackGangShape(int nodes, int gangs, int per_gang) {
+ShapeInput RackGangShape(int nodes, int gangs, int per_gang, int nodes_per_rack) {
   ShapeInput in = GangShape(0, gangs, per_gang);
   in.objects.nodes.reserve(nodes);
-  for (int i = 0; i < nodes; ++i) in.objects.nodes.push_back(TasNode(i, kNodesPerRack));
+  for (int i = 0; i < nodes; ++i) in.objects.nodes.push_back(TasNode(i, nodes_per_rack));
   for (api::PodGroup& g : in.objects.pod_groups) g.scheduling_constraints = Topology(kRackKey);
   return in;
 }

@@ -130,7 +130,9 @@ inline constexpr const char* kRackKey = "topology.kubernetes.io/rack";
 // Shape builders (also used by bench/): see the file comment for the templates.
 [[nodiscard]] ShapeInput SchedulingBasicShape(int nodes, int existing, int pods);
 [[nodiscard]] ShapeInput GangShape(int nodes, int gangs, int per_gang);
-[[nodiscard]] ShapeInput RackGangShape(int nodes, int gangs, int per_gang);
+// RackGangShape: gangs constrained to one rack of `nodes_per_rack` nodes (upstream's podgroup/tas
+// node template has 100 per rack; the TopologyAware target row uses 10).
+[[nodiscard]] ShapeInput RackGangShape(int nodes, int gangs, int per_gang, int nodes_per_rack = kNodesPerRack);
 [[nodiscard]] ShapeInput CompositeShape(int nodes, int cpgs, int groups_per_cpg, int per_group);
 [[nodiscard]] ShapeInput PreemptionShape(int nodes, int running, int preemptors);
 
