@@ -16,6 +16,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -48,6 +49,7 @@ func scenarios() []scenario {
 		{"bad-setup", false, true, 3 * time.Minute, badSetup},
 		{"rbac", false, true, 2 * time.Minute, rbacScenario},
 		{"metrics", false, true, 2 * time.Minute, metricsScenario},
+		{"watch-loss", false, true, 4 * time.Minute, watchLoss},
 	}
 }
 
@@ -135,6 +137,13 @@ func selectScenarios(names []string) ([]scenario, error) {
 	return out, nil
 }
 
+// skipError: a scenario that cannot run here says why (printed as SKIP, not a failure).
+type skipError string
+
+func (e skipError) Error() string { return string(e) }
+
+func errSkip(why string) error { return skipError(why) }
+
 // runOne runs one scenario with its deadline (with --wasched, a `wasched run` started for it
 // unless it starts its own), stops what it started (SIGTERM: exit 0 expected)
 // and removes what it created. It prints the scenario's line and reports whether it passed.
@@ -160,6 +169,11 @@ func runOne(e *env, scn scenario) bool {
 		s.cancel(nil)
 	}
 	took := time.Since(start).Seconds()
+	var skip skipError
+	if errors.As(err, &skip) {
+		fmt.Printf("SKIP %s (%s)\n", scn.name, string(skip))
+		return true
+	}
 	if err != nil {
 		fmt.Printf("FAIL %s %.1fs: %v\n", scn.name, took, err)
 		if s != nil {
