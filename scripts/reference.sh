@@ -13,6 +13,10 @@
 #   scripts/reference.sh validate -f PATH... [--old PATH...] [-o json]   running control plane
 #   scripts/reference.sh schedule-batch --cases DIR --out DIR [--parallel N]  (started and built
 #   scripts/reference.sh validate-batch --cases DIR --out DIR [--parallel N]  first when needed)
+#   scripts/reference.sh create -f PATH...   create objects on the running control plane, on top of
+#                                            what is there (no kubectl needed)
+#   scripts/reference.sh delete -f PATH...   empty those objects' namespaces, delete their
+#                                            cluster-scoped ones
 #
 # Binaries: ${WASCHED_REFERENCE_HOME:-~/.cache/wasched-reference}/bin, rebuilt only when
 # reference/go.mod, go.sum, a non-test .go file, the Go version or the link flags change (a stamp
@@ -442,6 +446,13 @@ cmd_tool() {
     exec "$bin/wasched-reference" "$@"
 }
 
+cmd_objects() { # create | delete: on the running control plane, as it runs (never starts kube-scheduler)
+  (cmd_build) >&2 || exit 3
+  healthy "https://127.0.0.1:$apiserver_port/readyz" 2>/dev/null ||
+    die "$1: the control plane is not up (scripts/reference.sh up [--without-scheduler])"
+  KUBECONFIG="$state/kubeconfigs/admin.kubeconfig" exec "$bin/wasched-reference" "$@"
+}
+
 cmd_check() {
   healthy "https://127.0.0.1:$apiserver_port/readyz" || die "check: the control plane is not up (scripts/reference.sh up)"
   "$bin/reference-smoke" --kubeconfig="$state/kubeconfigs/admin.kubeconfig" \
@@ -463,5 +474,6 @@ case "${1:-}" in
   kubeconfig) cmd_kubeconfig ;;
   check) cmd_check ;;
   schedule | validate | schedule-batch | validate-batch) cmd_tool "$@" ;;
-  *) echo "usage: scripts/reference.sh build|up [--without-scheduler]|down|status|kubeconfig|check|schedule|validate|schedule-batch|validate-batch" >&2; exit 1 ;;
+  create | delete) cmd_objects "$@" ;;
+  *) echo "usage: scripts/reference.sh build|up [--without-scheduler]|down|status|kubeconfig|check|schedule|validate|schedule-batch|validate-batch|create|delete" >&2; exit 1 ;;
 esac

@@ -5,6 +5,9 @@
 // validated; compiling them into Workloads and PodGroups is the Job controller's work).
 #pragma once
 
+#include <algorithm>
+#include <string>
+
 #include <cstddef>
 #include <vector>
 
@@ -71,6 +74,21 @@ void ForEachKind(Set& objects, F&& f) {
   f("StatefulSet", true, objects.stateful_sets);
   f("JobSet", true, objects.job_sets);
   f("LeaderWorkerSet", true, objects.leader_worker_sets);
+}
+
+// RemoveObjectsNamed: drops every object whose "<Kind> <ns/name>" (NamespacedName; "name" for
+// cluster-scoped kinds) is in `names` — the `object` of an InputError. O(objects · log names).
+template <typename Names>
+void RemoveObjectsNamed(ObjectSet* objects, const Names& names) {
+  if (names.empty()) return;
+  ForEachKind(*objects, [&](const char* kind, bool, auto& list) {
+    list.erase(std::remove_if(list.begin(), list.end(),
+                              [&](const auto& o) {
+                                return names.count(std::string(kind) + " " +
+                                                   NamespacedName(o.meta)) > 0;
+                              }),
+               list.end());
+  });
 }
 
 // CountObjects: the number of objects of every kind in `objects`. O(kinds).

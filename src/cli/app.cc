@@ -35,6 +35,7 @@ struct CommonFlags {
   std::vector<std::string> feature_gates;
   std::string scoring_strategy = "LeastAllocated";
   std::string gang_satisfaction = "upstream";
+  std::string scheduler_name = "default-scheduler";
 };
 
 // AddGangSatisfactionFlag: `--gang-satisfaction upstream|once-scheduled` (issue 20 A.2).
@@ -49,6 +50,10 @@ void AddGangSatisfactionFlag(CLI::App* cmd, CommonFlags* flags) {
 
 void AddCommonFlags(CLI::App* cmd, CommonFlags* flags) {
   AddControllerFlags(cmd, &flags->controllers);
+  cmd->add_option("--scheduler-name", flags->scheduler_name,
+                  "The spec.schedulerName scheduled (the profile's name; pods of any other are "
+                  "NotHandled): wasched to see what `wasched run` does with its pods")
+      ->capture_default_str();
   AddLoadFlags(cmd, &flags->load);
   cmd->add_option("-o,--output", flags->output,
                   "Output format: table (for people), json, yaml, html (a self-contained page: "
@@ -90,6 +95,8 @@ tl::expected<ScheduleOptions, std::string> ToScheduleOptions(const CommonFlags& 
   auto satisfaction = ParseGangSatisfaction(flags.gang_satisfaction);
   if (!satisfaction) return tl::unexpected(satisfaction.error());
   options.scheduler.gang_satisfaction = *satisfaction;
+  if (flags.scheduler_name.empty()) return tl::unexpected(std::string("--scheduler-name: empty"));
+  options.scheduler.scheduler_name = flags.scheduler_name;
   options.controllers = flags.controllers;
   auto load = ToLoadOptions(flags.load);
   if (!load) return tl::unexpected(load.error());
@@ -100,13 +107,13 @@ tl::expected<ScheduleOptions, std::string> ToScheduleOptions(const CommonFlags& 
 int RunParsed(int argc, const char* const* argv, std::istream& in, std::ostream& out,
               std::ostream& err) {
   CLI::App app{
-      "wasched: Kubernetes v1.37 workload-aware (gang) scheduling, offline.\n"
+      "wasched: Kubernetes v1.37 workload-aware (gang) scheduling.\n"
       "Reads manifests (Nodes, Pods, PriorityClasses, Workloads, PodGroups, "
       "CompositePodGroups, Jobs, JobSets, LeaderWorkerSets, Deployments, ReplicaSets, "
       "StatefulSets, PodDisruptionBudgets, DRA DeviceClasses, ResourceSlices, "
       "ResourceClaims and templates) and shows what the v1.37 scheduler would bind, leave "
-      "pending or preempt, and why; compiles Jobs, converts older manifests, benchmarks, and "
-      "replays GPU traces.",
+      "pending or preempt, and why, from files or a live cluster; schedules a live cluster "
+      "(`run`); compiles Jobs, converts older manifests, benchmarks, and replays GPU traces.",
       "wasched"};
   app.require_subcommand(1);
   app.set_version_flag("--version", kVersion);
@@ -177,6 +184,9 @@ int RunParsed(int argc, const char* const* argv, std::istream& in, std::ostream&
       ->check(CLI::IsMember({"LeastAllocated", "MostAllocated"}));
   AddLoadFlags(explain, &explain_flags.load);
   AddGangSatisfactionFlag(explain, &explain_flags);
+  explain->add_option("--scheduler-name", explain_flags.scheduler_name,
+                      "The spec.schedulerName scheduled (wasched for `wasched run`'s pods)")
+      ->capture_default_str();
 
   CLI::App* validate = app.add_subcommand(
       "validate", "Check manifests and report every error found (the report goes to stdout)");

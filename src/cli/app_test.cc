@@ -376,3 +376,37 @@ TEST(AppTest, UnknownSubcommandIsNamed) {
 }  // namespace
 }  // namespace wasched::cli
 
+
+namespace wasched::cli {
+namespace {
+
+// --scheduler-name (new-user trial): `schedule` and `explain` can take wasched run's pods (their
+// schedulerName is wasched) instead of calling them NotHandled.
+TEST(SchedulerNameFlag, SchedulesThePodsOfTheNamedScheduler) {
+  const std::string input = R"(apiVersion: v1
+kind: Node
+metadata: {name: n1}
+status: {allocatable: {cpu: "4", memory: 8Gi, pods: "110"}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: p, namespace: default}
+spec:
+  schedulerName: wasched
+  containers: [{name: c, image: i, resources: {requests: {cpu: "1"}}}]
+)";
+  const Outcome by_default = RunCli({"schedule", "-f", "-", "-o", "json"}, input);
+  ASSERT_EQ(by_default.code, 0) << by_default.err;
+  EXPECT_THAT(by_default.out, HasSubstr("NotHandled"));
+  const Outcome named =
+      RunCli({"schedule", "-f", "-", "-o", "json", "--scheduler-name", "wasched"}, input);
+  ASSERT_EQ(named.code, 0) << named.err;
+  EXPECT_THAT(named.out, HasSubstr(R"("node": "n1")"));
+  const Outcome explained =
+      RunCli({"explain", "pod", "default/p", "-f", "-", "--scheduler-name", "wasched"}, input);
+  ASSERT_EQ(explained.code, 0) << explained.err;
+  EXPECT_THAT(explained.out, HasSubstr("n1"));
+}
+
+}  // namespace
+}  // namespace wasched::cli

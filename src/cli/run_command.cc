@@ -272,6 +272,11 @@ int RunScheduler(const RunFlags& flags, const CLI::App& cmd, std::ostream& err) 
     }
     code = kExitCluster;
   }
+  if (lost.load()) {
+    // Another instance leads now: nothing more may be written (kube-scheduler exits at once).
+    err.flush();
+    std::_Exit(code);
+  }
   log(0, "stopping: finishing the bindings and deletions in flight (at most 5 s)");
   if (!writes.StopWithin(5)) log(0, "stopping: writes still queued after 5 s were dropped");
   if (election.joinable()) {

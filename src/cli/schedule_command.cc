@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <set>
 #include <cerrno>
 #include <cstring>
 #include <istream>
@@ -179,6 +180,27 @@ tl::expected<ScheduledInput, int> LoadAndSchedule(const ScheduleOptions& options
   // validates: the same create validation as `validate`, plus the pre-scheduling checks.
   InputErrors warnings;
   InputErrors errors = validation::ValidateForSchedule(objects, options.gates, &warnings);
+  if (options.use_cluster) {
+    // The cluster's objects were admitted by its API server: one that wasched's checks refuse
+    // (a pod naming a PodGroup not created yet, …) is left out with a warning instead of
+    // refusing the whole cluster; errors in the -f files stay errors.
+    std::set<std::string> cluster_files;
+    for (const codec::NamedText& t : cluster_texts) cluster_files.insert(t.name);
+    std::set<std::string> left_out;
+    InputErrors file_errors;
+    for (InputError& e : errors) {
+      if (cluster_files.count(e.source.file) > 0 && !e.object.empty()) {
+        left_out.insert(e.object);
+        e.error.detail += e.error.detail.empty() ? "" : "; ";
+        e.error.detail += "left out (the cluster's object; wasched cannot schedule it)";
+        warnings.push_back(std::move(e));
+      } else {
+        file_errors.push_back(std::move(e));
+      }
+    }
+    errors = std::move(file_errors);
+    api::RemoveObjectsNamed(&objects, left_out);
+  }
   err << FormatErrorLines(warnings, "warning: ");
   if (!errors.empty()) {
     err << FormatErrorLines(errors, "error: ");

@@ -222,6 +222,8 @@ std::string FormatScheduleTable(const api::ObjectSet& objects,
       row.note = "running";
       ++running;
     } else if (pod != nullptr && pod->scheduler_name != kDefaultScheduler) {
+      // Pending pods of another scheduler are listed with reason NotHandled above; this is a
+      // pod outside the run's scope (e.g. held by its controller).
       row.note = fmt::format("schedulerName {}: not handled by wasched", pod->scheduler_name);
     } else {
       row.note = "not scheduled";

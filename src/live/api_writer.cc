@@ -104,6 +104,21 @@ tl::expected<void, kube::KubeError> Writer::SetPodScheduledFalse(
   return {};
 }
 
+tl::expected<void, kube::KubeError> Writer::SetDisruptionTarget(const ObjectRef& pod,
+                                                                const std::string& message) {
+  json condition = {{"type", "DisruptionTarget"},
+                    {"status", "True"},
+                    {"reason", "PreemptionByScheduler"},
+                    {"message", message},
+                    {"lastTransitionTime", FormatRfc3339(clock_())}};
+  json patch = {{"status", {{"conditions", json::array({condition})}}}};
+  if (!pod.uid.empty()) patch["metadata"] = {{"uid", pod.uid}};
+  auto sent = client_->Send("PATCH", PodPath(pod) + "/status", Dump(patch),
+                            "application/strategic-merge-patch+json");
+  if (!sent) return tl::unexpected(sent.error());
+  return {};
+}
+
 tl::expected<void, kube::KubeError> Writer::SetNominatedNodeName(const ObjectRef& pod,
                                                                  const std::string& node) {
   json patch = {{"status", {{"nominatedNodeName", node}}}};

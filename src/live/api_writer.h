@@ -64,6 +64,11 @@ class Writer {
   [[nodiscard]] tl::expected<void, kube::KubeError> Bind(const ObjectRef& pod,
                                                          const std::string& node);
   [[nodiscard]] tl::expected<void, kube::KubeError> DeletePod(const ObjectRef& pod);
+  // SetDisruptionTarget: the victim's DisruptionTarget=True condition, reason
+  // PreemptionByScheduler, `message` (strategic-merge PATCH of pods/status), written before the
+  // deletion as upstream's preemption does.
+  [[nodiscard]] tl::expected<void, kube::KubeError> SetDisruptionTarget(const ObjectRef& pod,
+                                                                        const std::string& message);
   // SetPodScheduledFalse: `nominated_node` "" leaves status.nominatedNodeName as it is.
   [[nodiscard]] tl::expected<void, kube::KubeError> SetPodScheduledFalse(
       const ObjectRef& pod, const std::string& reason, const std::string& message,

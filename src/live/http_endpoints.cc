@@ -30,6 +30,12 @@ tl::expected<std::unique_ptr<Endpoints>, std::string> Endpoints::Start(
   std::unique_ptr<Endpoints> endpoints(new Endpoints());
   endpoints->impl_ = std::make_unique<Impl>();
   httplib::Server& server = endpoints->impl_->server;
+  // SO_REUSEADDR only: cpp-httplib's default also sets SO_REUSEPORT, which let a second process
+  // bind the same port and answer half of the requests (seen: two instances on one port).
+  server.set_socket_options([](socket_t sock) {
+    int yes = 1;
+    setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, reinterpret_cast<const void*>(&yes), sizeof yes);
+  });
   server.Get("/healthz", [](const httplib::Request&, httplib::Response& res) {
     res.set_content("ok", "text/plain");
   });

@@ -167,7 +167,12 @@ tl::expected<RunConfig, std::vector<std::string>> ParseRunConfig(const std::stri
       r.Error("profiles", "Invalid value: wasched runs exactly one profile");
     } else {
       const YAML::Node p = profiles[0];
-      if (r.Fields(p, "profiles[0]", {"schedulerName", "pluginConfig"})) {
+      if (p.IsMap() && p["plugins"]) {
+        r.Error("profiles[0].plugins",
+                "Forbidden: not supported by wasched (it runs the default profile's plugins; "
+                "docs/known-gaps.md \"Live cluster\")");
+      }
+      if (r.Fields(p, "profiles[0]", {"schedulerName", "pluginConfig", "plugins"})) {
         if (p["schedulerName"]) config.scheduler_name = r.String(p["schedulerName"], "profiles[0].schedulerName");
         if (config.scheduler_name.empty()) r.Error("profiles[0].schedulerName", "Required value");
         if (const YAML::Node pcs = p["pluginConfig"]) {
@@ -206,13 +211,17 @@ tl::expected<RunConfig, std::vector<std::string>> ParseRunConfig(const std::stri
       }
     }
   }
-  for (const char* field : {"percentageOfNodesToScore", "parallelism", "podInitialBackoffSeconds",
-                            "podMaxBackoffSeconds", "healthzBindAddress", "metricsBindAddress",
-                            "enableProfiling", "enableContentionProfiling"}) {
-    if (doc[field]) {
-      config.notes.push_back(fmt::format("{}: accepted and not used (wasched scores every node, "
-                                         "keeps upstream's backoff, serves --bind-address)", field));
-    }
+  const std::pair<const char*, const char*> accepted[] = {
+      {"percentageOfNodesToScore", "wasched scores every node"},
+      {"parallelism", "wasched's engine is single-threaded per cycle"},
+      {"podInitialBackoffSeconds", "wasched keeps upstream's default backoff"},
+      {"podMaxBackoffSeconds", "wasched keeps upstream's default backoff"},
+      {"healthzBindAddress", "the endpoints are on --bind-address"},
+      {"metricsBindAddress", "the endpoints are on --bind-address"},
+      {"enableProfiling", "wasched serves no profiling endpoint"},
+      {"enableContentionProfiling", "wasched serves no profiling endpoint"}};
+  for (const auto& [field, why] : accepted) {
+    if (doc[field]) config.notes.push_back(fmt::format("{}: accepted and not used ({})", field, why));
   }
   if (!r.errors_.empty()) return tl::unexpected(r.errors_);
   return config;

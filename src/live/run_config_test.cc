@@ -35,7 +35,8 @@ profiles:
   EXPECT_EQ(c->scheduler_name, "gang");
   EXPECT_EQ(c->scoring, sched::ScoringStrategy::kMostAllocated);
   ASSERT_EQ(c->notes.size(), 1u);
-  EXPECT_THAT(c->notes[0], HasSubstr("percentageOfNodesToScore"));
+  EXPECT_THAT(c->notes[0], HasSubstr("percentageOfNodesToScore: accepted and not used (wasched "
+                                     "scores every node)"));
 }
 
 TEST(ParseRunConfig, DefaultsAreUpstreams) {
@@ -64,7 +65,7 @@ leaderElection: {leaseDuration: soon}
       HasSubstr("c.yaml: KubeSchedulerConfiguration: apiVersion: Unsupported value: "
                 "\"kubescheduler.config.k8s.io/v1beta3\""),
       HasSubstr("leaderElection.leaseDuration: Invalid value"),
-      HasSubstr("profiles[0].plugins: unknown field \"plugins\""),
+      HasSubstr("profiles[0].plugins: Forbidden: not supported by wasched"),
       HasSubstr("profiles[0].pluginConfig[0].args.scoringStrategy.type: Unsupported value: "
                 "\"RequestedToCapacityRatio\"")));
 }

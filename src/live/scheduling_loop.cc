@@ -38,18 +38,6 @@ ObjectRef RefOf(const std::string& key, const std::string& uid) {
   return ref;
 }
 
-// RemoveObjects: drops every object named "<Kind> <ns/name>" in `names`.
-void RemoveObjects(api::ObjectSet* objects, const std::set<std::string>& names) {
-  api::ForEachKind(*objects, [&](const char* kind, bool, auto& list) {
-    list.erase(std::remove_if(list.begin(), list.end(),
-                              [&](const auto& o) {
-                                return names.count(std::string(kind) + " " +
-                                                   api::NamespacedName(o.meta)) > 0;
-                              }),
-               list.end());
-  });
-}
-
 double SteadySeconds() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
       .count();
@@ -265,7 +253,7 @@ bool SchedulingLoop::Cycle() {
       LogOnce("left out: " + e.ToString());
       if (!e.object.empty()) bad.insert(e.object);
     }
-    RemoveObjects(&objects, bad);
+    api::RemoveObjectsNamed(&objects, bad);
   }
   (void)validation::MarkPodsWithUnsupportedSelectors(&objects);
   const sched::ScheduleResult result = sched::Schedule(objects, options_.scheduler);
@@ -296,7 +284,14 @@ bool SchedulingLoop::Cycle() {
       const ObjectRef ref = RefOf(ev.pod, facts->uid);
       log_(0, fmt::format("preempting {} on {} for {}: {}", ev.pod, ev.node, ev.preemptor,
                           ev.reason));
-      writes_->PushUrgent([this, ref](Writer& writer) {
+      // Upstream marks the victim first (DisruptionTarget=True, PreemptionByScheduler: Job
+      // podFailurePolicy rules read it), then deletes it (pkg/scheduler/framework/preemption).
+      const std::string disruption = fmt::format(
+          "{}: preempting to accommodate a higher priority {}", me,
+          ev.preemptor.rfind("Pod ", 0) == 0 ? "pod" : "pod group");
+      writes_->PushUrgent([this, ref, disruption](Writer& writer) {
+        auto marked = writer.SetDisruptionTarget(ref, disruption);
+        metrics_->RecordWrite("patch", marked.has_value());
         auto deleted = writer.DeletePod(ref);
         metrics_->RecordWrite("delete", deleted.has_value());
         if (!deleted) log_(0, "deleting a victim failed: " + deleted.error().message);
@@ -418,7 +413,8 @@ bool SchedulingLoop::Cycle() {
       const ObjectRef ref = RefOf(g.name, facts->uid);
       const std::string resource = composite ? "compositepodgroups" : "podgroups";
       const bool gang_scheduled = !composite && c.status == "True";
-      log_(2, fmt::format("{} {}: {}={} {}", g.kind, g.name, c.type, c.status, c.message));
+      log_(2, fmt::format("{} {}: {}={}{}{}", g.kind, g.name, c.type, c.status,
+                          c.message.empty() ? "" : " ", c.message));
       std::optional<StoredCondition> previous;
       if (stored != nullptr) previous = *stored;
       writes_->PushNormal([this, resource, ref, wanted, previous, gang_scheduled](Writer& writer) {

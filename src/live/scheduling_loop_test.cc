@@ -264,6 +264,20 @@ TEST_F(LoopTest, PreemptionDeletesTheWholeVictimGangThenBindsAfterTheyAreGone) {
   ASSERT_TRUE(loop_->Cycle());
   ASSERT_TRUE(writes_.WaitIdle(10));
   EXPECT_EQ(Requests("DELETE").size(), 4u);
+  // Each victim is marked DisruptionTarget before it is deleted, as upstream's preemption does.
+  const auto requests = server_.Requests();
+  const auto bodies = server_.Bodies();
+  for (const auto& victim : low) {
+    const auto patch = std::find(requests.begin(), requests.end(),
+                                 "PATCH " + PodPath(victim) + "/status");
+    const auto del = std::find(requests.begin(), requests.end(), "DELETE " + PodPath(victim));
+    ASSERT_NE(patch, requests.end()) << victim;
+    EXPECT_LT(patch - requests.begin(), del - requests.begin()) << victim;
+    EXPECT_THAT(bodies[patch - requests.begin()],
+                HasSubstr(R"("reason":"PreemptionByScheduler")"));
+    EXPECT_THAT(bodies[patch - requests.begin()],
+                HasSubstr("wasched: preempting to accommodate a higher priority pod group"));
+  }
   EXPECT_EQ(Bound(high), 0u);  // waits for the victims
   // The victims are still in the store: the loop waits instead of deciding again.
   EXPECT_FALSE(loop_->Cycle());

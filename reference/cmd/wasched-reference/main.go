@@ -6,7 +6,9 @@
 //	wasched-reference validate -f PATH... [--old PATH...] [-o json]
 //	wasched-reference schedule-batch --cases DIR --out DIR [--parallel N]
 //	wasched-reference validate-batch --cases DIR --out DIR [--parallel N]
-//	wasched-reference apply -f PATH...   (create the objects and leave them; schedules nothing)
+//	wasched-reference apply -f PATH...   (remove same-named objects and their namespaces' content,
+//	                                      then create the objects and leave them; schedules nothing)
+//	wasched-reference create -f PATH...  (create the objects on top of what is there)
 //	wasched-reference delete -f PATH...  (remove them again)
 //
 // Common flags: --kubeconfig FILE (default $KUBECONFIG), --scheduler-metrics URL (default
@@ -43,7 +45,8 @@ const usage = `usage:
   wasched-reference validate -f PATH... [--old PATH...] [-o json]
   wasched-reference schedule-batch --cases DIR --out DIR [--parallel N]
   wasched-reference validate-batch --cases DIR --out DIR [--parallel N]
-  wasched-reference apply -f PATH...
+  wasched-reference apply -f PATH...    (empties the objects' namespaces first)
+  wasched-reference create -f PATH...   (adds to what is there)
   wasched-reference delete -f PATH...
 flags: --kubeconfig FILE  --scheduler-metrics URL  --no-hold  --keep  --timeout DURATION
        --feature-gates K=V,... (the reference runs every v1.37 gate on; only =true is accepted)
@@ -204,7 +207,7 @@ func mainErr(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cmdScheduleBatch(ctx, f, stderr)
 	case "validate-batch":
 		return cmdValidateBatch(ctx, f, stderr)
-	case "apply", "delete":
+	case "apply", "create", "delete":
 		return cmdApply(ctx, cmd, f, stdin, stderr)
 	}
 	fmt.Fprintf(stderr, "error: unknown subcommand %q\n%s", cmd, usage)
@@ -300,6 +303,8 @@ func cmdApply(ctx context.Context, cmd string, f *flags, stdin io.Reader, stderr
 	var err error
 	if cmd == "delete" {
 		err = run.Delete(ctx, runOptions(c, f, stderr), objs)
+	} else if cmd == "create" {
+		err = run.Create(ctx, runOptions(c, f, stderr), objs)
 	} else {
 		err = run.Apply(ctx, runOptions(c, f, stderr), objs)
 	}

@@ -16,6 +16,17 @@ import (
 // plane started with `scripts/reference.sh up --without-scheduler`. A refused object is an
 // *apply.InputError (everything created is removed again).
 func Apply(ctx context.Context, opts Options, objs []manifest.Object) error {
+	return create(ctx, opts, objs, true)
+}
+
+// Create creates objs on top of what the cluster holds (no cleaning first: an object that
+// exists already is refused by the API server) and waits for the Jobs' pods as Apply: how a user
+// submits a workload to a running `wasched run` without kubectl.
+func Create(ctx context.Context, opts Options, objs []manifest.Object) error {
+	return create(ctx, opts, objs, false)
+}
+
+func create(ctx context.Context, opts Options, objs []manifest.Object, reset bool) error {
 	c := opts.Client
 	sorted := apply.Sort(objs)
 	namespaces, err := apply.Namespaces(c, sorted)
@@ -26,8 +37,10 @@ func Apply(ctx context.Context, opts Options, objs []manifest.Object) error {
 	if err != nil {
 		return err
 	}
-	if err := apply.Reset(ctx, c, namespaces, cluster, 2*time.Minute); err != nil {
-		return fmt.Errorf("cleaning before the run: %w", err)
+	if reset {
+		if err := apply.Reset(ctx, c, namespaces, cluster, 2*time.Minute); err != nil {
+			return fmt.Errorf("cleaning before the run: %w", err)
+		}
 	}
 	obsCtx, stopObs := context.WithCancel(ctx)
 	defer stopObs()
@@ -37,7 +50,7 @@ func Apply(ctx context.Context, opts Options, objs []manifest.Object) error {
 	}
 	rec, err := apply.Apply(ctx, c, sorted)
 	if err != nil {
-		if rec != nil {
+		if rec != nil && reset {
 			_ = apply.Reset(context.Background(), c, namespaces, rec.Cluster, 2*time.Minute)
 		}
 		return err
