@@ -1,6 +1,8 @@
 // File: live/http_endpoints.cc
 #include "live/http_endpoints.h"
 
+#include <atomic>
+#include <chrono>
 #include <thread>
 
 #include <httplib.h>
@@ -10,6 +12,7 @@ namespace wasched::live {
 struct Endpoints::Impl {
   httplib::Server server;
   std::thread thread;
+  std::atomic<bool> ended{false};  // the accept loop returned
 };
 
 tl::expected<std::unique_ptr<Endpoints>, std::string> Endpoints::Start(
@@ -59,7 +62,16 @@ tl::expected<std::unique_ptr<Endpoints>, std::string> Endpoints::Start(
   }
   endpoints->port_ = port;
   Impl* impl = endpoints->impl_.get();
-  impl->thread = std::thread([impl] { impl->server.listen_after_bind(); });
+  impl->thread = std::thread([impl] {
+    impl->server.listen_after_bind();
+    impl->ended = true;
+  });
+  // Until the accept loop runs, Server::stop() is a no-op (cpp-httplib 0.11 stops only a running
+  // server), so a destructor right after Start would join a thread that never ends (seen: a test
+  // hung in CI). Wait for it; the loop starts within microseconds.
+  while (!impl->server.is_running() && !impl->ended.load()) {
+    std::this_thread::sleep_for(std::chrono::microseconds(100));
+  }
   return endpoints;
 }
 
