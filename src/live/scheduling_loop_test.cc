@@ -311,9 +311,9 @@ TEST_F(LoopTest, RunKeepsSchedulingAfterTheWatchConfirmedEarlierBindings) {
   for (const auto& p : pods) Add("Pod", Pod(p, "pg", "1"));
   std::atomic<bool> stop{false};
   std::thread runner([&] { loop_->Run([&] { return stop.load(); }, [] { return true; }); });
-  // Waits on the fake server's state, re-checked whenever the write queue goes idle, up to 10 s.
+  // Waits on the fake server's state, re-checked after every request it gets, up to 10 s.
   auto wait_bound = [&](const std::vector<std::string>& names) {
-    for (int i = 0; i < 200 && Bound(names) < names.size(); ++i) (void)writes_.WaitIdle(0.05);
+    (void)server_.WaitFor([&] { return Bound(names) == names.size(); }, 10);
     return Bound(names);
   };
   EXPECT_EQ(wait_bound(pods), 4u);

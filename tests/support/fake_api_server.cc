@@ -1,6 +1,8 @@
 // File: tests/support/fake_api_server.cc
 #include "support/fake_api_server.h"
 
+#include <chrono>
+
 namespace wasched::testing {
 namespace {
 
@@ -66,6 +68,25 @@ void FakeApiServer::SetUnreachable(bool unreachable) {
   unreachable_ = unreachable;
 }
 
+bool FakeApiServer::WaitFor(const std::function<bool()>& done, double timeout_seconds) {
+  const auto deadline = std::chrono::steady_clock::now() +
+                        std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                            std::chrono::duration<double>(timeout_seconds));
+  while (true) {
+    size_t seen = 0;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      seen = requests_.size();
+    }
+    if (done()) return true;
+    std::unique_lock<std::mutex> lock(mu_);
+    if (!cv_.wait_until(lock, deadline, [&] { return requests_.size() != seen; })) {
+      lock.unlock();
+      return done();
+    }
+  }
+}
+
 std::unique_ptr<kube::Transport> FakeApiServer::Transport() {
   return std::make_unique<SharedTransport>(this);
 }
@@ -76,6 +97,7 @@ tl::expected<kube::HttpResponse, kube::TransportError> FakeApiServer::Handle(
   if (unreachable_) return tl::unexpected(kube::TransportError{"fake: connection refused"});
   requests_.push_back(r.method + " " + r.path);
   bodies_.push_back(r.body);
+  cv_.notify_all();  // the answer below is computed under the same lock: waiters see it done
   const json body = r.body.empty() ? json() : json::parse(r.body, nullptr, false);
   if (r.method == "GET") {
     std::string path = r.path;

@@ -9,6 +9,8 @@
 // hands out transports that share this server.
 #pragma once
 
+#include <condition_variable>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -38,12 +40,17 @@ class FakeApiServer {
   // Unreachable: every request fails without an answer while set.
   void SetUnreachable(bool unreachable);
 
+  // WaitFor: blocks until `done()` holds, re-checked after every request the server gets, at most
+  // `timeout_seconds`; returns done(). `done` may call the server (it runs without its lock).
+  bool WaitFor(const std::function<bool()>& done, double timeout_seconds);
+
   [[nodiscard]] std::unique_ptr<kube::Transport> Transport();
 
   tl::expected<kube::HttpResponse, kube::TransportError> Handle(const kube::HttpRequest& r);
 
  private:
   mutable std::mutex mu_;
+  std::condition_variable cv_;  // notified after every request
   std::map<std::string, nlohmann::json> objects_;
   std::vector<std::string> requests_;
   std::vector<std::string> bodies_;
