@@ -2,6 +2,7 @@
 #include "live/scheduling_loop.h"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <optional>
 #include <sstream>
@@ -38,6 +39,46 @@ ObjectRef RefOf(const std::string& key, const std::string& uid) {
   return ref;
 }
 
+// MarkPodsWithClaims: `run` does not write DRA allocations yet (claim status.allocation /
+// reservedFor), so a later cycle would see a device it gave away as free and give it again (a
+// breaker finding: one device bound to two pods). Until it does, unbound pods with claims — their
+// own (spec.resourceClaims) or their PodGroup's — wait as Unsupported with that reason.
+void MarkPodsWithClaims(api::ObjectSet* objects) {
+  std::set<std::string> groups_with_claims;
+  for (const api::PodGroup& g : objects->pod_groups) {
+    if (!g.resource_claims.empty()) groups_with_claims.insert(api::NamespacedName(g.meta));
+  }
+  for (api::Pod& pod : objects->pods) {
+    if (!pod.node_name.empty()) continue;
+    const bool group_claims =
+        pod.pod_group_name &&
+        groups_with_claims.count(pod.meta.namespace_ + "/" + *pod.pod_group_name) > 0;
+    if (!pod.resource_claims.empty() || group_claims) {
+      pod.unsupported_constraints.push_back(
+          "spec.resourceClaims (wasched run does not write DRA claim allocations yet)");
+    }
+  }
+}
+
+// SameButCounts: a and b differ only in their numbers ("0/49 nodes are available: 49 …" and
+// "0/50 nodes …"): an unschedulable pod's message after a node it cannot use was added.
+bool SameButCounts(const std::string& a, const std::string& b) {
+  size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    const bool da = std::isdigit(static_cast<unsigned char>(a[i])) != 0;
+    const bool db = std::isdigit(static_cast<unsigned char>(b[j])) != 0;
+    if (da && db) {
+      while (i < a.size() && std::isdigit(static_cast<unsigned char>(a[i]))) ++i;
+      while (j < b.size() && std::isdigit(static_cast<unsigned char>(b[j]))) ++j;
+      continue;
+    }
+    if (a[i] != b[j]) return false;
+    ++i;
+    ++j;
+  }
+  return i == a.size() && j == b.size();
+}
+
 double SteadySeconds() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
       .count();
@@ -52,7 +93,8 @@ SchedulingLoop::SchedulingLoop(ObjectStore* store, WriteQueue* writes, Metrics* 
                                LoopOptions options, Logger log, WallClock clock)
     : store_(store), writes_(writes), metrics_(metrics), options_(std::move(options)),
       log_(std::move(log)), clock_(std::move(clock)), pod_type_(TypeIndex("Pod")),
-      pod_group_type_(TypeIndex("PodGroup")), composite_type_(TypeIndex("CompositePodGroup")) {}
+      pod_group_type_(TypeIndex("PodGroup")), composite_type_(TypeIndex("CompositePodGroup")),
+      node_type_(TypeIndex("Node")) {}
 
 void SchedulingLoop::Run(const std::function<bool()>& stop, const std::function<bool()>& active) {
   uint64_t seen = ~uint64_t{0};
@@ -153,7 +195,16 @@ void SchedulingLoop::Bind(const std::string& key, const std::string& uid,
     binding_.insert(key);
   }
   writes_->PushUrgent([this, key, uid, node](Writer& writer) {
-    auto bound = writer.Bind(RefOf(key, uid), node);
+    // The node may have been deleted while this binding waited in the queue: the API server
+    // binds to a missing node without complaint (a breaker finding: 152 pods bound to deleted
+    // nodes), so the watch's view decides first.
+    tl::expected<void, kube::KubeError> bound;
+    if (!store_->Facts(node_type_, node)) {
+      bound = tl::unexpected(kube::KubeError{kube::KubeErrorKind::kNotFound,
+                                             "node " + node + " no longer exists", 404});
+    } else {
+      bound = writer.Bind(RefOf(key, uid), node);
+    }
     metrics_->RecordBinding(bound.has_value());
     const int64_t now = clock_();
     if (bound) {
@@ -256,6 +307,7 @@ bool SchedulingLoop::Cycle() {
     api::RemoveObjectsNamed(&objects, bad);
   }
   (void)validation::MarkPodsWithUnsupportedSelectors(&objects);
+  MarkPodsWithClaims(&objects);
   const sched::ScheduleResult result = sched::Schedule(objects, options_.scheduler);
   const double seconds = SteadySeconds() - start;
   metrics_->RecordCycle(seconds);
@@ -354,24 +406,37 @@ bool SchedulingLoop::Cycle() {
       continue;
     }
     ++pending.unschedulable;
-    if (p.reason != "Unschedulable" && p.reason != "SchedulerError") continue;
+    if (p.reason != "Unschedulable" && p.reason != "SchedulerError" && p.reason != "Unsupported") {
+      continue;
+    }
+    // Upstream has no Unsupported reason: a pod wasched cannot place is a SchedulerError.
+    const std::string reason = p.reason == "Unsupported" ? "SchedulerError" : p.reason;
     const StoredCondition* cond = facts->Condition("PodScheduled");
-    const std::string text = p.reason + "\n" + p.message;
-    if (cond != nullptr && cond->status == "False" && cond->reason == p.reason &&
-        cond->message == p.message) {
+    const std::string text = reason + "\n" + p.message;
+    // Unchanged, or changed only in its counts (a node the pod cannot use came or went:
+    // upstream's queueing hints would not even retry it): not written again, so adding nodes does
+    // not rewrite every pending pod (a breaker finding: 526 PATCHes per node added).
+    if (cond != nullptr && cond->status == "False" && cond->reason == reason &&
+        SameButCounts(cond->message, p.message)) {
       written_status_[p.pod] = text;
       continue;
     }
-    if (written_status_[p.pod] == text) continue;
+    auto written_before = written_status_.find(p.pod);
+    if (written_before != written_status_.end() &&
+        (written_before->second == text ||
+         (written_before->second.rfind(reason + "\n", 0) == 0 &&
+          SameButCounts(written_before->second.substr(reason.size() + 1), p.message)))) {
+      continue;
+    }
     written_status_[p.pod] = text;
-    metrics_->RecordAttempt(p.reason == "Unschedulable" ? "unschedulable" : "error", seconds);
+    metrics_->RecordAttempt(reason == "Unschedulable" ? "unschedulable" : "error", seconds);
     {
       std::lock_guard<std::mutex> lock(mu_);
       auto it = seen_.find(p.pod);
       if (it != seen_.end()) ++it->second.attempts;
     }
     const ObjectRef ref = RefOf(p.pod, facts->uid);
-    const std::string reason = p.reason, message = p.message;
+    const std::string message = p.message;
     log_(2, fmt::format("{} is {}: {}", p.pod, reason, message));
     writes_->PushNormal([this, ref, reason, message](Writer& writer) {
       auto written = writer.SetPodScheduledFalse(ref, reason, message, "");

@@ -11,8 +11,11 @@
 //     pods get status.nominatedNodeName, and no binding is made until every victim is gone from
 //     the watch (or `victim_wait_seconds` pass), as upstream's preemptor waits for its victims'
 //     termination before it binds;
-//   - pending pods of this scheduler (Unschedulable, SchedulerError) → PodScheduled=False with
-//     the message, and a FailedScheduling event, only when that differs from what the pod shows;
+//   - pending pods of this scheduler (Unschedulable, SchedulerError; Unsupported is written as
+//     SchedulerError) → PodScheduled=False with the message, and a FailedScheduling event, only
+//     when that differs from what the pod shows in more than its counts;
+//   - pods with DRA claims are left pending (Unsupported): `run` does not write allocations yet;
+//   - a binding whose node the watch no longer shows fails without being sent;
 //   - PodGroupInitiallyScheduled / CompositePodGroupInitiallyScheduled → the groups' /status,
 //     only when it differs.
 // Every decision is recomputed from the whole cluster: the loop keeps no scheduling state but the
@@ -93,7 +96,7 @@ class SchedulingLoop {
   LoopOptions options_;
   Logger log_;
   WallClock clock_;
-  size_t pod_type_, pod_group_type_, composite_type_;
+  size_t pod_type_, pod_group_type_, composite_type_, node_type_;
 
   mutable std::mutex mu_;                 // guards assumed_ and seen_ (bind workers write)
   std::map<std::string, Assumed> assumed_;  // "ns/name" → node

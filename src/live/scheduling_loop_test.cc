@@ -302,6 +302,54 @@ TEST_F(LoopTest, VictimsThatNeverGoStopBlockingAfterTheDeadline) {
   EXPECT_THAT(log_, Contains(HasSubstr("still present after")));
 }
 
+// A node the pending pods cannot use changes only the counts of their message ("0/1 nodes" →
+// "0/2 nodes"): nothing is written again (a breaker finding: every node added re-PATCHed every
+// pending pod).
+TEST_F(LoopTest, AMessageThatChangesOnlyInItsCountsIsNotRewritten) {
+  Add("Node", Node("n1", "1"));
+  Add("Pod", Pod("big", "", "4"));
+  ASSERT_TRUE(loop_->Cycle());
+  ASSERT_TRUE(writes_.WaitIdle(10));
+  ASSERT_EQ(Requests("PATCH " + PodPath("big")).size(), 1u);
+  Sync({"big"}, {});
+  Add("Node", Node("n2", "1"));
+  ASSERT_TRUE(loop_->Cycle());
+  ASSERT_TRUE(writes_.WaitIdle(10));
+  EXPECT_EQ(Requests("PATCH " + PodPath("big")).size(), 1u);
+  EXPECT_THAT(server_.Get(PodPath("big"))["status"]["conditions"][0].value("message", ""),
+              HasSubstr("0/1 nodes are available"));
+}
+
+// `run` writes no DRA allocation yet, so a pod with a claim waits (a breaker finding: one device
+// was given to two pods by consecutive cycles).
+TEST_F(LoopTest, PodsWithClaimsWaitUntilAllocationsAreWritten) {
+  Add("Node", Node("n1", "4"));
+  store_.Apply(TypeOf("DeviceClass"), kube::WatchEventType::kAdded,
+               json{{"apiVersion", "resource.k8s.io/v1"},
+                    {"kind", "DeviceClass"},
+                    {"metadata", {{"name", "gpu"}}},
+                    {"spec", json::object()}}
+                   .dump());
+  store_.Apply(TypeOf("ResourceClaim"), kube::WatchEventType::kAdded,
+               json{{"apiVersion", "resource.k8s.io/v1"},
+                    {"kind", "ResourceClaim"},
+                    {"metadata", {{"name", "c1"}, {"namespace", "ns"}, {"uid", "uid-c1"}}},
+                    {"spec",
+                     {{"devices",
+                       {{"requests",
+                         {{{"name", "g"}, {"exactly", {{"deviceClassName", "gpu"}}}}}}}}}}}
+                   .dump());
+  json pod = Pod("u1", "", "1");
+  pod["spec"]["resourceClaims"] = {{{"name", "gpu"}, {"resourceClaimName", "c1"}}};
+  Add("Pod", pod);
+  ASSERT_TRUE(loop_->Cycle());
+  ASSERT_TRUE(writes_.WaitIdle(10));
+  EXPECT_EQ(Bound({"u1"}), 0u);
+  const json c = server_.Get(PodPath("u1"))["status"]["conditions"][0];
+  EXPECT_EQ(c["reason"], "SchedulerError");
+  EXPECT_THAT(c.value("message", ""), HasSubstr("does not write DRA claim allocations"));
+}
+
 // Run, the loop itself: after the watch confirmed earlier bindings, a new pod is still scheduled
 // (a bug: the stale assumptions counted as pods in flight and every later cycle was skipped).
 TEST_F(LoopTest, RunKeepsSchedulingAfterTheWatchConfirmedEarlierBindings) {
