@@ -7,6 +7,7 @@ import (
 	"context"
 	"crypto/tls"
 	"fmt"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -98,13 +99,17 @@ func restartAPIServer(ctx context.Context, state string) (time.Duration, error) 
 	if err := proc.Signal(syscall.SIGKILL); err != nil {
 		return 0, fmt.Errorf("kill kube-apiserver: %w", err)
 	}
-	// The old process must be gone (its port free) before the new one starts: not in /proc, or a
-	// zombie nobody reaped yet.
+	// The old process must be gone and its port free before the new one starts. A zombie leader
+	// thread is not enough (the other threads, and the listening socket, can outlive it: seen
+	// once as "bind: address already in use"), so the port itself is tried.
 	if err := wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, 30*time.Second, true, func(context.Context) (bool, error) {
-		status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-		return err != nil || strings.Contains(string(status), "State:\tZ"), nil
+		l, err := net.Listen("tcp", "127.0.0.1:"+port)
+		if err != nil {
+			return false, nil
+		}
+		return l.Close() == nil, nil
 	}); err != nil {
-		return 0, fmt.Errorf("kube-apiserver pid %d did not stop: %w", pid, err)
+		return 0, fmt.Errorf("kube-apiserver pid %d: its port %s still in use after SIGKILL: %w", pid, port, err)
 	}
 	logFile, err := os.OpenFile(filepath.Join(state, "logs", "kube-apiserver.log"), os.O_APPEND|os.O_WRONLY|os.O_CREATE, 0o644)
 	if err != nil {
