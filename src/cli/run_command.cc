@@ -174,7 +174,8 @@ int RunScheduler(const RunFlags& flags, const CLI::App& cmd, std::ostream& err) 
   live::InformerOptions informer_options;
   informer_options.qps = config.qps;
   informer_options.burst = config.burst;
-  live::StartInformers(*rest, &store, informer_options);
+  live::StartInformers(*rest, &store, informer_options,
+                       [&log](const std::string& line) { log(0, line); });
 
   live::WriteQueueOptions write_options;
   write_options.workers = flags.write_workers;

@@ -14,6 +14,7 @@
 // server-side timeout, so they are detached and not joined: `run` ends with the process).
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -35,8 +36,10 @@ struct InformerOptions {
 [[nodiscard]] std::vector<size_t> WatchedTypes();
 
 // StartInformers: starts the threads; returns at once. `store` must outlive the process' use of
-// it (the threads write to it until exit).
+// it (the threads write to it until exit). `log(line)` is called (from the informer threads)
+// for every list after the first of a kind: a watch was lost and the kind read again.
 void StartInformers(const kube::RestConfig& config, ObjectStore* store,
-                    const InformerOptions& options);
+                    const InformerOptions& options,
+                    std::function<void(const std::string& line)> log = nullptr);
 
 }  // namespace wasched::live
