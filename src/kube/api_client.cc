@@ -57,18 +57,7 @@ ApiClient::ApiClient(Transport* transport, RateLimiter* limiter, std::string ser
     : transport_(transport), limiter_(limiter), server_(std::move(server)) {}
 
 tl::expected<std::string, KubeError> ApiClient::Get(const std::string& path) {
-  if (limiter_ != nullptr) limiter_->Wait();
-  HttpRequest request;
-  request.path = path;
-  auto response = transport_->Do(request);
-  if (!response) {
-    return tl::unexpected(KubeError{KubeErrorKind::kUnreachable,
-                                    "cannot reach the API server " + response.error().message, 0});
-  }
-  if (response->status < 200 || response->status >= 300) {
-    return tl::unexpected(ErrorForStatus("GET", path, response->status, response->body));
-  }
-  return std::move(response->body);
+  return Send("GET", path, std::string());
 }
 
 tl::expected<std::string, KubeError> ApiClient::Send(const std::string& method,

@@ -39,6 +39,20 @@ ObjectRef RefOf(const std::string& key, const std::string& uid) {
   return ref;
 }
 
+// PodEvent: an events.k8s.io/v1 Event about a pod.
+EventSpec PodEvent(const ObjectRef& pod, const char* type, const char* reason, const char* action,
+                   std::string note) {
+  EventSpec e;
+  e.regarding_kind = "Pod";
+  e.regarding_api_version = "v1";
+  e.regarding = pod;
+  e.type = type;
+  e.reason = reason;
+  e.action = action;
+  e.note = std::move(note);
+  return e;
+}
+
 // MarkPodsWithClaims: `run` does not write DRA allocations yet (claim status.allocation /
 // reservedFor), so a later cycle would see a device it gave away as free and give it again (a
 // breaker finding: one device bound to two pods). Until it does, unbound pods with claims — their
@@ -119,7 +133,7 @@ void SchedulingLoop::Run(const std::function<bool()>& stop, const std::function<
       continue;
     }
     const double start = SteadySeconds();
-    (void)Cycle();
+    (void)CycleAfterPrune();
     // At most half of one core: after a cycle of d seconds, changes gather for d more (at most
     // 0.2 s), so a burst of pod creations is decided in a few large batches and the API server
     // keeps the CPU it needs to take the bindings.
@@ -239,35 +253,24 @@ void SchedulingLoop::Bind(const std::string& key, const std::string& uid,
     metrics_->RecordWrite("patch", written.has_value());
     metrics_->RecordAttempt("error", 0);
     if (options_.events) {
-      EventSpec e;
-      e.regarding_kind = "Pod";
-      e.regarding_api_version = "v1";
-      e.regarding = ref;
-      e.type = "Warning";
-      e.reason = "FailedScheduling";
-      e.action = "Scheduling";
-      e.note = message;
-      (void)writer.Event(e);
+      (void)writer.Event(PodEvent(ref, "Warning", "FailedScheduling", "Scheduling", message));
     }
     store_->Poke();
   });
   if (options_.events) {
     (void)writes_->PushEvent([key, uid, node](Writer& writer) {
-      EventSpec e;
-      e.regarding_kind = "Pod";
-      e.regarding_api_version = "v1";
-      e.regarding = RefOf(key, uid);
-      e.type = "Normal";
-      e.reason = "Scheduled";
-      e.action = "Binding";
-      e.note = fmt::format("Successfully assigned {} to {}", key, node);
-      (void)writer.Event(e);
+      (void)writer.Event(PodEvent(RefOf(key, uid), "Normal", "Scheduled", "Binding",
+                                  fmt::format("Successfully assigned {} to {}", key, node)));
     });
   }
 }
 
 bool SchedulingLoop::Cycle() {
   Prune();
+  return CycleAfterPrune();
+}
+
+bool SchedulingLoop::CycleAfterPrune() {
   const int64_t now = clock_();
   Overlay overlay;
   {
@@ -350,15 +353,9 @@ bool SchedulingLoop::Cycle() {
       });
       if (options_.events) {
         (void)writes_->PushEvent([ref, ev](Writer& writer) {
-          EventSpec e;
-          e.regarding_kind = "Pod";
-          e.regarding_api_version = "v1";
-          e.regarding = ref;
-          e.type = "Normal";
-          e.reason = "Preempted";
-          e.action = "Preempting";
-          e.note = fmt::format("Preempted by {} on node {}", ev.preemptor, ev.node);
-          (void)writer.Event(e);
+          (void)writer.Event(PodEvent(ref, "Normal", "Preempted", "Preempting",
+                                      fmt::format("Preempted by {} on node {}", ev.preemptor,
+                                                  ev.node)));
         });
       }
     }
@@ -444,15 +441,7 @@ bool SchedulingLoop::Cycle() {
     });
     if (options_.events) {
       (void)writes_->PushEvent([ref, message](Writer& writer) {
-        EventSpec e;
-        e.regarding_kind = "Pod";
-        e.regarding_api_version = "v1";
-        e.regarding = ref;
-        e.type = "Warning";
-        e.reason = "FailedScheduling";
-        e.action = "Scheduling";
-        e.note = message;
-        (void)writer.Event(e);
+        (void)writer.Event(PodEvent(ref, "Warning", "FailedScheduling", "Scheduling", message));
       });
     }
   }
@@ -465,7 +454,7 @@ bool SchedulingLoop::Cycle() {
       if (c.type != kInitiallyScheduled[composite ? 1 : 0]) continue;
       auto facts = store_->Facts(composite ? composite_type_ : pod_group_type_, g.name);
       if (!facts) continue;
-      const StoredCondition wanted{c.type, c.status, c.reason, c.message};
+      const StoredCondition wanted{c.type, c.status, c.reason, c.message, {}};
       const StoredCondition* stored = facts->Condition(c.type);
       const std::string written_key = g.kind + " " + g.name + " " + c.type;
       const std::string text = c.status + "\n" + c.reason + "\n" + c.message;

@@ -85,6 +85,8 @@ class SchedulingLoop {
     int attempts = 0;
   };
   void Prune();
+  // CycleAfterPrune: Cycle without its Prune (Run has just pruned to decide whether to cycle).
+  bool CycleAfterPrune();
   void LogOnce(const std::string& line);
   void Bind(const std::string& key, const std::string& uid, const std::string& node);
   // BackoffDue: some pod's bind backoff has expired (a cycle must retry it). Locks mu_.
