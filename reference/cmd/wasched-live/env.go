@@ -314,6 +314,29 @@ func freePort() (int, error) {
 	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
+// arena: the usual start of a scenario — a namespace of its own with its pods watched (and its
+// PodGroups when watchGroups), and the nodes of spec.
+func (s *sc) arena(spec nodeSpec, watchGroups bool) (string, *podTracker, *watched, error) {
+	ns, err := s.namespace("")
+	if err != nil {
+		return "", nil, nil, err
+	}
+	pods, err := trackPods(s.ctx, s.cs, ns)
+	if err != nil {
+		return "", nil, nil, err
+	}
+	var pgs *watched
+	if watchGroups {
+		if pgs, err = s.watchPodGroups(ns); err != nil {
+			return "", nil, nil, err
+		}
+	}
+	if _, err := s.nodes(spec); err != nil {
+		return "", nil, nil, err
+	}
+	return ns, pods, pgs, nil
+}
+
 // runOpts: what differs between the `wasched run` processes of the scenarios.
 type runOpts struct {
 	kubeconfig  string   // default: the admin kubeconfig

@@ -152,19 +152,8 @@ func bindFailure(s *sc) error {
 // killed with SIGKILL as soon as the watch shows the first pod bound, then started again → all
 // 200 bound, none bound twice or deleted, PodGroupInitiallyScheduled=True.
 func crashRecovery(s *sc) error {
-	ns, err := s.namespace("")
+	ns, pods, pgs, err := s.arena(nodeSpec{prefix: "n", count: 10, cpu: "4"}, true)
 	if err != nil {
-		return err
-	}
-	pods, err := trackPods(s.ctx, s.cs, ns)
-	if err != nil {
-		return err
-	}
-	pgs, err := s.watchPodGroups(ns)
-	if err != nil {
-		return err
-	}
-	if _, err := s.nodes(nodeSpec{prefix: "n", count: 10, cpu: "4"}); err != nil {
 		return err
 	}
 	first, err := s.start("first", runOpts{})
@@ -202,15 +191,8 @@ func crashRecovery(s *sc) error {
 // (kube-system/<scenario id>); the Lease names one of them; a gang binds; the holder is killed
 // with SIGKILL; the Lease names the other within 15 s + 10 s; a new gang binds.
 func leader(s *sc) error {
-	ns, err := s.namespace("")
+	ns, pods, _, err := s.arena(nodeSpec{prefix: "n", count: 4, cpu: "4"}, false)
 	if err != nil {
-		return err
-	}
-	pods, err := trackPods(s.ctx, s.cs, ns)
-	if err != nil {
-		return err
-	}
-	if _, err := s.nodes(nodeSpec{prefix: "n", count: 4, cpu: "4"}); err != nil {
 		return err
 	}
 	lease := s.id

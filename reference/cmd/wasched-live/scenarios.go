@@ -234,19 +234,8 @@ func preemptGang(s *sc) error {
 // template names the scheduler; kube-controller-manager creates its Workload, PodGroup and pods
 // (gate WorkloadWithJob) → all 4 pods bound and the PodGroup PodGroupInitiallyScheduled=True.
 func jobScenario(s *sc) error {
-	ns, err := s.namespace("")
+	ns, pods, pgs, err := s.arena(nodeSpec{prefix: "n", count: 2, cpu: "4"}, true)
 	if err != nil {
-		return err
-	}
-	pods, err := trackPods(s.ctx, s.cs, ns)
-	if err != nil {
-		return err
-	}
-	pgs, err := s.watchPodGroups(ns)
-	if err != nil {
-		return err
-	}
-	if _, err := s.nodes(nodeSpec{prefix: "n", count: 2, cpu: "4"}); err != nil {
 		return err
 	}
 	four := int32(4)

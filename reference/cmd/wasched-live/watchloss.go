@@ -34,15 +34,8 @@ func watchLoss(s *sc) error {
 	if err != nil {
 		return err
 	}
-	ns, err := s.namespace("")
+	ns, pods, _, err := s.arena(nodeSpec{prefix: "n", count: 2, cpu: "8"}, false)
 	if err != nil {
-		return err
-	}
-	pods, err := trackPods(s.ctx, s.cs, ns)
-	if err != nil {
-		return err
-	}
-	if _, err := s.nodes(nodeSpec{prefix: "n", count: 2, cpu: "8"}); err != nil {
 		return err
 	}
 	if err := s.gang(gangSpec{ns: ns, name: "before", size: 4, cpu: "1"}); err != nil {
