@@ -2,6 +2,7 @@
 #include "live/object_store.h"
 
 #include <chrono>
+#include <memory>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -33,6 +34,15 @@ std::string KeyOf(const json& object) {
 void StripServerBookkeeping(json* object) {
   auto meta = object->find("metadata");
   if (meta != object->end() && meta->is_object()) meta->erase("managedFields");
+}
+
+// StampKind: sets apiVersion and kind from the resource type (a list response's items carry
+// neither), so every stored object decodes on its own (live/decode_cache.h).
+void StampKind(size_t type, json* object) {
+  const auto& resources = kube::SchedulingResources();
+  if (type >= resources.size()) return;
+  (*object)["apiVersion"] = resources[type].ApiVersion();
+  (*object)["kind"] = resources[type].kind;
 }
 
 ObjectFacts FactsOf(const json& object) {
@@ -100,7 +110,9 @@ void ObjectStore::Replace(size_t type, const kube::ListResult& list) {
       if (key.empty()) continue;
       json copy = item;
       StripServerBookkeeping(&copy);
-      objects[std::move(key)] = Entry{copy.dump(), FactsOf(copy)};
+      StampKind(type, &copy);
+      objects[std::move(key)] =
+          Entry{std::make_shared<const std::string>(copy.dump()), FactsOf(copy)};
     }
   }
   std::lock_guard<std::mutex> lock(mu_);
@@ -116,8 +128,10 @@ void ObjectStore::Apply(size_t type, kube::WatchEventType event, std::string_vie
   std::string key = KeyOf(doc);
   if (key.empty()) return;
   StripServerBookkeeping(&doc);
+  StampKind(type, &doc);
   ObjectFacts facts = FactsOf(doc);
-  std::string text = event == kube::WatchEventType::kDeleted ? std::string() : doc.dump();
+  auto text = std::make_shared<const std::string>(
+      event == kube::WatchEventType::kDeleted ? std::string() : doc.dump());
   std::lock_guard<std::mutex> lock(mu_);
   auto& objects = types_[type].objects;
   if (event == kube::WatchEventType::kDeleted) {
@@ -194,34 +208,15 @@ size_t ObjectStore::Count(size_t type) const {
   return types_[type].objects.size();
 }
 
-std::vector<codec::NamedText> ObjectStore::Snapshot(const Overlay& overlay,
-                                                    const std::string& source) const {
-  const auto& resources = kube::SchedulingResources();
-  std::vector<codec::NamedText> texts;
+std::vector<StoredObject> ObjectStore::Objects(size_t type) const {
+  std::vector<StoredObject> out;
   std::lock_guard<std::mutex> lock(mu_);
-  for (size_t t = 0; t < types_.size() && t < resources.size(); ++t) {
-    const kube::ResourceType& type = resources[t];
-    std::string text = fmt::format(R"({{"apiVersion":"{}","kind":"{}List","items":[)",
-                                   type.ApiVersion(), type.kind);
-    bool first = true;
-    for (const auto& [key, entry] : types_[t].objects) {
-      if (!first) text.push_back(',');
-      first = false;
-      auto assumed = type.kind == "Pod" ? overlay.assumed_nodes.find(key)
-                                        : overlay.assumed_nodes.end();
-      if (assumed != overlay.assumed_nodes.end() && entry.facts.node_name.empty()) {
-        json doc = json::parse(entry.json, nullptr, /*allow_exceptions=*/false);
-        doc["spec"]["nodeName"] = assumed->second;
-        text += doc.dump(-1, ' ', false, json::error_handler_t::replace);
-      } else {
-        text += entry.json;
-      }
-    }
-    text += "]}";
-    texts.push_back(codec::NamedText{
-        fmt::format("{} {} {}", source, type.ApiVersion(), type.resource), std::move(text)});
+  out.reserve(types_[type].objects.size());
+  for (const auto& [key, entry] : types_[type].objects) {
+    out.push_back(StoredObject{key, entry.json, entry.facts.node_name});
   }
-  return texts;
+  return out;
 }
+
 
 }  // namespace wasched::live

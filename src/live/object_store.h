@@ -4,7 +4,7 @@
 // kube::SchedulingResources() as the watch last delivered it, kept as JSON text, as client-go's
 // informer store keeps objects (k8s.io/client-go tools/cache/store.go, v0.37.2). Informer
 // threads write (Replace on a list, Apply per watch event); the scheduling loop waits for a
-// change and takes a Snapshot, which the codec decodes exactly like `schedule --kubeconfig`
+// change and reads the objects, which live/decode_cache.h decodes as `schedule --kubeconfig`
 // decodes list pages. A few fields the loop decides on (a pod's uid, node, deletion, PodScheduled
 // condition; a group's conditions) are kept parsed beside the text.
 //
@@ -12,22 +12,22 @@
 //   store.Replace(type_index, list);            // informer thread
 //   store.Apply(type_index, kModified, json);   // informer thread
 //   uint64_t seen = store.WaitForChange(0, 1.0);
-//   auto texts = store.Snapshot(overlay);       // scheduling loop
+//   auto pods = store.Objects(type_index);      // scheduling loop (live/decode_cache.h)
 //
 // Thread-safety: every member may be called from any thread (one mutex). Complexity: Apply is
-// O(object size + log n); Snapshot is O(total text size).
+// O(object size + log n); Objects is O(objects of the type).
 #pragma once
 
 #include <condition_variable>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "codec/loader.h"
 #include "kube/kube_error.h"
 #include "kube/list_watch.h"
 
@@ -61,7 +61,16 @@ struct ObjectFacts {
   [[nodiscard]] const StoredCondition* Condition(std::string_view type) const;
 };
 
-// Overlay: changes the loop applies to its snapshot only (never to the store): pods it assumed
+// StoredObject: one object as Objects() lists it: its key, its JSON (apiVersion and kind set,
+// managedFields dropped; shared, immutable: a change stores a new string, so the pointer tells a
+// reader whether the object changed) and its spec.nodeName.
+struct StoredObject {
+  std::string key;
+  std::shared_ptr<const std::string> json;
+  std::string node_name;
+};
+
+// Overlay: changes the loop applies to its decoded copy only (never to the store): pods it assumed
 // on a node whose binding the watch has not shown yet ("ns/name" → node), as upstream's
 // scheduler cache assumes a pod before its bind returns (pkg/scheduler/backend/cache).
 struct Overlay {
@@ -104,15 +113,15 @@ class ObjectStore {
   // Count: objects held for `type`.
   [[nodiscard]] size_t Count(size_t type) const;
 
-  // Snapshot: one List document per type (`{"apiVersion":…,"kind":"<Kind>List","items":[…]}`)
-  // with the objects in key order, pods of `overlay.assumed_nodes` carrying spec.nodeName;
-  // named "<source> <apiVersion> <resource>" for error messages.
-  [[nodiscard]] std::vector<codec::NamedText> Snapshot(const Overlay& overlay,
-                                                       const std::string& source) const;
+  // Objects: every object of `type` in key order; the JSON is shared, not copied. O(n).
+  [[nodiscard]] std::vector<StoredObject> Objects(size_t type) const;
+  // Types: the number of resource types.
+  [[nodiscard]] size_t Types() const { return types_.size(); }
+
 
  private:
   struct Entry {
-    std::string json;
+    std::shared_ptr<const std::string> json;  // shared with Objects() callers, never mutated
     ObjectFacts facts;
   };
   struct Type {

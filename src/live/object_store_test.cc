@@ -4,7 +4,6 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "codec/loader.h"
 #include "kube/resource_type.h"
 
 namespace wasched::live {
@@ -20,7 +19,7 @@ size_t PodType() {
   return 0;
 }
 
-TEST(ObjectStore, ListThenEventsThenSnapshotDecodes) {
+TEST(ObjectStore, ListThenEventsThenObjects) {
   ObjectStore store(kube::SchedulingResources().size());
   EXPECT_FALSE(store.AllSynced());
   for (size_t t = 0; t < kube::SchedulingResources().size(); ++t) {
@@ -45,14 +44,14 @@ TEST(ObjectStore, ListThenEventsThenSnapshotDecodes) {
   EXPECT_EQ(b->node_name, "n1");
   EXPECT_EQ(b->scheduler_name, "wasched");
 
-  Overlay overlay;
-  overlay.assumed_nodes["ns/a"] = "n2";
-  const auto texts = store.Snapshot(overlay, "https://x");
-  std::istringstream none;
-  auto loaded = codec::LoadTextsAndPaths(texts, {}, none, {});
-  ASSERT_TRUE(loaded.has_value()) << loaded.error()[0].ToString();
-  ASSERT_EQ(loaded->objects.pods.size(), 2u);
-  EXPECT_EQ(loaded->objects.pods[0].node_name, "n2");  // assumed
+  // Objects: key order, apiVersion and kind set on list items too, the JSON shared.
+  const auto objects = store.Objects(PodType());
+  ASSERT_EQ(objects.size(), 2u);
+  EXPECT_EQ(objects[0].key, "ns/a");
+  EXPECT_EQ(objects[1].node_name, "n1");
+  EXPECT_THAT(*objects[0].json, HasSubstr(R"("apiVersion":"v1")"));
+  EXPECT_THAT(*objects[0].json, HasSubstr(R"("kind":"Pod")"));
+  EXPECT_EQ(store.Objects(PodType())[0].json, objects[0].json);  // unchanged: the same string
   store.Apply(PodType(), kube::WatchEventType::kDeleted, R"({"metadata":{"name":"a","namespace":"ns"}})");
   EXPECT_FALSE(store.Facts(PodType(), "ns/a").has_value());
   EXPECT_EQ(store.Count(PodType()), 1u);

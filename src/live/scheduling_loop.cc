@@ -5,7 +5,6 @@
 #include <cctype>
 #include <chrono>
 #include <optional>
-#include <sstream>
 #include <thread>
 
 #include <fmt/format.h>
@@ -265,6 +264,14 @@ void SchedulingLoop::Bind(const std::string& key, const std::string& uid,
   }
 }
 
+codec::LoadOptions LoadOptionsForCluster() {
+  codec::LoadOptions load;
+  load.field_validation = codec::FieldValidation::kIgnore;
+  load.keep_valid_objects = true;
+  load.skip_unknown_kinds = true;
+  return load;
+}
+
 bool SchedulingLoop::Cycle() {
   Prune();
   return CycleAfterPrune();
@@ -286,19 +293,9 @@ bool SchedulingLoop::CycleAfterPrune() {
     for (const auto& [key, a] : assumed_) overlay.assumed_nodes[key] = a.node;
   }
   const double start = SteadySeconds();
-  std::vector<codec::NamedText> texts = store_->Snapshot(overlay, options_.source);
-  codec::LoadOptions load;
-  load.field_validation = codec::FieldValidation::kIgnore;
-  load.keep_valid_objects = true;
-  load.skip_unknown_kinds = true;
-  std::istringstream no_stdin;
-  auto loaded = codec::LoadTextsAndPaths(texts, {}, no_stdin, load);
-  if (!loaded) {
-    for (const InputError& e : loaded.error()) LogOnce("cannot read the cluster: " + e.ToString());
-    return true;
-  }
-  for (const InputError& e : loaded->object_errors) LogOnce("left out: " + e.ToString());
-  api::ObjectSet objects = std::move(loaded->objects);
+  DecodedCluster decoded = decode_.Decode(*store_, overlay, options_.source);
+  for (const InputError& e : decoded.object_errors) LogOnce("left out: " + e.ToString());
+  api::ObjectSet objects = std::move(decoded.objects);
   if (options_.prepare) options_.prepare(&objects);
   const InputErrors errors = validation::CheckScheduleInput(objects);
   if (!errors.empty()) {

@@ -1,8 +1,9 @@
 // File: live/scheduling_loop.h
 //
 // The live scheduler's loop (`wasched run`, issue 17): whenever the watched cluster changed, it
-// takes a snapshot of the ObjectStore (with the pods it assumed but whose binding the watch has
-// not shown yet placed on their nodes), decodes it as `schedule --kubeconfig` does, runs the
+// takes the ObjectStore's objects (with the pods it assumed but whose binding the watch has not
+// shown yet placed on their nodes), decoded as `schedule --kubeconfig` decodes them (each object
+// once per version, live/decode_cache.h), runs the
 // engine (sched::Schedule) over it and turns the decisions into API writes:
 //   - bindings of this scheduler's pods → assumed at once, bound in the background
 //     (WriteQueue); a failed bind forgets the assumption and decides again, so no member of a
@@ -24,7 +25,7 @@
 // binding). Objects that fail decoding or the pre-scheduling checks are left out with one log
 // line each (a live cluster is never refused as a whole).
 //
-// Not the long-lived engine of issue 16: each cycle rebuilds the engine from the snapshot
+// Not the long-lived engine of issue 16: each cycle rebuilds the engine from the decoded objects
 // (O(cluster) per cycle; cycles batch every change that arrived while the previous one ran).
 //
 // Thread-safety: Run on one thread; the object store and the metrics are shared (thread-safe).
@@ -38,6 +39,7 @@
 
 #include "api/object_set.h"
 #include "kube/kubeconfig.h"
+#include "live/decode_cache.h"
 #include "live/metrics.h"
 #include "live/object_store.h"
 #include "live/write_queue.h"
@@ -57,6 +59,10 @@ struct LoopOptions {
   bool events = true;
   std::string source = "cluster";  // names the snapshot's texts in log lines (the server URL)
 };
+
+// LoadOptionsForCluster: how the loop decodes cluster objects: fields it does not read are
+// ignored (the server validated them), an object that fails is left out, unknown kinds skipped.
+[[nodiscard]] codec::LoadOptions LoadOptionsForCluster();
 
 class SchedulingLoop {
  public:
@@ -110,6 +116,7 @@ class SchedulingLoop {
   std::map<std::string, std::pair<std::string, int64_t>> victims_;  // key → (uid, deadline µs)
   std::map<std::string, std::string> written_status_;  // key → reason\nmessage last written
   std::set<std::string> logged_;
+  DecodeCache decode_{LoadOptionsForCluster()};
 };
 
 }  // namespace wasched::live
