@@ -388,6 +388,7 @@ void Run::BuildGroups() {
 }
 
 void Run::Enqueue() {
+  queue_.Reserve(pods_.size(), static_cast<size_t>(tree_->size()));
   for (size_t p = 0; p < pods_.size(); ++p) {
     const PodInfo& pi = pods_[p];
     if (pi.node != kNoNode || pi.running_at_input || !in_scope_[p]) continue;
