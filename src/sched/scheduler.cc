@@ -166,7 +166,8 @@ class Run {
   // key, nullopt when none is placed, a node lacks the label or the values differ. Output only
   // (Assemble), O(pods of the subtree).
   [[nodiscard]] std::optional<TopologyDomain> DomainOf(TreeIndex t) const;
-  ScheduleResult Assemble() const;
+  // Assemble: the result, sorted. Runs once, last: it moves the groups' conditions out.
+  ScheduleResult Assemble();
 
   const api::ObjectSet& objects_;
   const SchedulerOptions& options_;
@@ -1180,7 +1181,7 @@ std::optional<TopologyDomain> Run::DomainOf(TreeIndex t) const {
   return TopologyDomain{key, *value};
 }
 
-ScheduleResult Run::Assemble() const {
+ScheduleResult Run::Assemble() {
   ScheduleResult r;
   // Bindings and pending pods by pod key (keys are unique): the indices are ordered with mostly
   // integer compares (util/key_order.h), then each entry is built once, in place.
@@ -1193,22 +1194,34 @@ ScheduleResult Run::Assemble() const {
       pending.push_back(static_cast<int32_t>(p));
     }
   }
-  // Each key is built once and moved into its entry.
+  // Each key is built once and moved into its entry. When every pod shares one namespace (the
+  // usual case) "ns/name" orders as the name does: the names are ordered in place and each key
+  // is built straight into its entry (`keys` stays empty).
   auto ordered = [&](const std::vector<int32_t>& which, std::vector<std::string>& keys) {
-    keys.resize(which.size());
+    keys.clear();
     std::vector<int32_t> order(which.size());
-    for (size_t i = 0; i < which.size(); ++i) {
-      keys[i] = PodKey(pods_[which[i]]);
-      order[i] = static_cast<int32_t>(i);
+    for (size_t i = 0; i < which.size(); ++i) order[i] = static_cast<int32_t>(i);
+    const bool one_namespace =
+        which.empty() || std::all_of(which.begin(), which.end(), [&](int32_t p) {
+          return pods_[p].pod->meta.namespace_ == pods_[which.front()].pod->meta.namespace_;
+        });
+    if (one_namespace) {
+      OrderByKey(order, [&](int32_t i) { return std::string_view(pods_[which[i]].pod->meta.name); });
+      return order;
     }
+    keys.resize(which.size());
+    for (size_t i = 0; i < which.size(); ++i) keys[i] = PodKey(pods_[which[i]]);
     OrderByKey(order, [&](int32_t i) { return std::string_view(keys[i]); });
     return order;
+  };
+  auto key_of = [&](std::vector<std::string>& keys, const std::vector<int32_t>& which, int32_t i) {
+    return keys.empty() ? PodKey(pods_[which[i]]) : std::move(keys[i]);
   };
   std::vector<std::string> keys;
   const std::vector<int32_t> bound_order = ordered(bound, keys);
   r.bindings.reserve(bound.size());
   for (int32_t i : bound_order) {
-    r.bindings.push_back({std::move(keys[i]), nodes_->node(pods_[bound[i]].node).meta.name});
+    r.bindings.push_back({key_of(keys, bound, i), nodes_->node(pods_[bound[i]].node).meta.name});
   }
   const std::vector<int32_t> pending_order = ordered(pending, keys);
   r.pending.reserve(pending.size());
@@ -1221,7 +1234,7 @@ ScheduleResult Run::Assemble() const {
       message += ' ';
       message += retry;
     }
-    r.pending.push_back({std::move(keys[i]),
+    r.pending.push_back({key_of(keys, pending, i),
                          pending_reason_[p].empty() ? "Unschedulable" : pending_reason_[p],
                          std::move(message)});
   }
@@ -1267,12 +1280,12 @@ ScheduleResult Run::Assemble() const {
     if (n.is_composite) {
       for (TreeIndex c : n.children) gr.scheduled += !n.cyclic && satisfied(c, 2) ? 1 : 0;
       gr.min_group_count = n.quorum;
-      gr.conditions = composite_conditions_[t - pg_count];
+      gr.conditions = std::move(composite_conditions_[t - pg_count]);
     } else {
       for (PodIndex p : groups_[t].members) gr.scheduled += pods_[p].node != kNoNode ? 1 : 0;
       gr.min_count = groups_[t].min_count;
       gr.policy = groups_[t].is_gang ? "gang" : "basic";
-      gr.conditions = groups_[t].conditions;
+      gr.conditions = std::move(groups_[t].conditions);
     }
     if (!n.topology_key.empty() && !n.cyclic && satisfied(t, 1)) gr.placement = DomainOf(t);
     r.groups.push_back(std::move(gr));
