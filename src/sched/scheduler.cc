@@ -108,7 +108,8 @@ class Run {
   // the forest.
   [[nodiscard]] bool PreEnqueueRoot(TreeIndex root);
   // HoldTree: every pending, ungated member pod of the tree gets `reason` / `message`.
-  void HoldTree(TreeIndex root, const std::string& reason, const std::string& message);
+  // `reason` must be static (a literal or an api::kReason* constant): it is kept as a view.
+  void HoldTree(TreeIndex root, std::string_view reason, const std::string& message);
   void ScheduleGroup(TreeIndex root);
   void ScheduleTree(TreeIndex root);
   void SetGroupCondition(GroupState& g, bool ok, const std::string& reason,
@@ -186,7 +187,9 @@ class Run {
   FakeClock fixed_clock_;  // the queue's clock unless options_.clock is set; Execute steps it
                            // to the next backoff expiry when the active queue drains
   SchedulingQueue queue_;
-  std::vector<std::string> pending_reason_;
+  // pending_reason_: per pod, a static reason (literal or api::kReason* constant), empty while
+  // none; views, so the per-pod table is 16 bytes a pod and never allocates.
+  std::vector<std::string_view> pending_reason_;
   std::vector<std::string> pending_message_;
   std::vector<bool> bound_now_;
   std::vector<uint8_t> bind_count_;       // Bind calls per pod (verify mode: double booking)
@@ -261,7 +264,7 @@ void Run::BuildCache() {
   }
   nodes_->EnsureResources(resources_.size());
   const auto pod_count = pods_.size();
-  pending_reason_.assign(pod_count, "");
+  pending_reason_.assign(pod_count, std::string_view());
   pending_message_.assign(pod_count, "");
   bound_now_.assign(pod_count, false);
   bind_count_.assign(pod_count, 0);
@@ -393,7 +396,7 @@ void Run::Enqueue() {
   for (size_t p = 0; p < pods_.size(); ++p) {
     const PodInfo& pi = pods_[p];
     if (pi.node != kNoNode || pi.running_at_input || !in_scope_[p]) continue;
-    if (pi.pod->scheduler_name != options_.scheduler_name && pi.group == kNoGroup) {
+    if (pi.group == kNoGroup && pi.pod->scheduler_name != options_.scheduler_name) {
       in_scope_[p] = false;
       pending_reason_[p] = "NotHandled";
       pending_message_[p] = fmt::format(
@@ -454,7 +457,7 @@ bool Run::PreEnqueueRoot(TreeIndex root) {
   return false;
 }
 
-void Run::HoldTree(TreeIndex root, const std::string& reason, const std::string& message) {
+void Run::HoldTree(TreeIndex root, std::string_view reason, const std::string& message) {
   std::vector<TreeIndex> leaves;
   tree_->Leaves(root, leaves);
   for (TreeIndex l : leaves) {
@@ -520,7 +523,7 @@ void Run::EnqueueTrees() {
     if (n.is_composite || (n.missing_parent.empty() && !n.cyclic)) continue;
     for (PodIndex p : n.members) {
       if (pods_[p].node != kNoNode || gated_[p]) continue;
-      pending_reason_[p] = n.cyclic ? api::kReasonSchedulerError : "SchedulingGated";
+      pending_reason_[p] = n.cyclic ? std::string_view(api::kReasonSchedulerError) : "SchedulingGated";
       pending_message_[p] =
           n.cyclic ? n.problem : plugins::CompositeSpecMissing(n.missing_parent).Message();
     }
@@ -554,7 +557,7 @@ void Run::Bind(PodIndex p) {
   if (post_filter_) post_filter_->OnBind(p);
   bound_now_[p] = true;
   if (bind_count_[p] < UINT8_MAX) ++bind_count_[p];
-  pending_reason_[p].clear();
+  pending_reason_[p] = {};
   pending_message_[p].clear();
   // The binding is an assigned-pod add for the queue (upstream: the informer's Pod/Add of an
   // assigned pod, pkg/scheduler/eventhandlers.go addPodToCache → AssignedPodAdded): the hints
@@ -1058,7 +1061,7 @@ void Run::ApplyEvictions(const preemption::Outcome& outcome, const preemption::P
     // counts, the tree algorithm, which reads gated_).
     gated_[q] = true;
     bound_now_[q] = false;
-    pending_reason_[q].clear();
+    pending_reason_[q] = {};
     pending_message_[q].clear();
     // The victim's own PodGroup and every ancestor up to the unit's group lost a pod.
     for (TreeIndex t = pods_[q].group; t >= 0; t = tree_->node(t).parent) SetDisruptionTarget(t, message);
@@ -1235,7 +1238,7 @@ ScheduleResult Run::Assemble() {
       message += retry;
     }
     r.pending.push_back({key_of(keys, pending, i),
-                         pending_reason_[p].empty() ? "Unschedulable" : pending_reason_[p],
+                         std::string(pending_reason_[p].empty() ? "Unschedulable" : pending_reason_[p]),
                          std::move(message)});
   }
   // Evictions by pod (a pod is evicted at most once; ties would keep eviction order).
