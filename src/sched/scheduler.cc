@@ -211,6 +211,7 @@ class Run {
   std::vector<char> pre_enqueue_ready_;
   std::vector<TreeIndex> hint_scratch_;  // PodDependentHint's preorder
   std::vector<int32_t> ended_members_;   // per PodGroup: members Succeeded / Failed in the input
+  std::vector<const api::Pod*> ended_pods_;  // input pods Succeeded / Failed (BuildCache skips them)
 };
 
 void Run::BuildCache() {
@@ -246,7 +247,10 @@ void Run::BuildCache() {
   pods_.reserve(objects_.pods.size());
   for (size_t i = 0; i < objects_.pods.size(); ++i) {
     const api::Pod& pod = objects_.pods[i];
-    if (pod.phase == "Succeeded" || pod.phase == "Failed") continue;  // hold no resources
+    if (pod.phase == "Succeeded" || pod.phase == "Failed") {  // hold no resources
+      ended_pods_.push_back(&pod);
+      continue;
+    }
     PodInfo pi;
     pi.pod = &pod;
     pi.template_id = templates_.Intern(pod);
@@ -346,8 +350,9 @@ void Run::BuildGroups() {
   }
   // Members that ended (Succeeded / Failed: not in pods_) per PodGroup (issue 20 A.2).
   ended_members_.assign(objects_.pod_groups.size(), 0);
-  for (const api::Pod& pod : objects_.pods) {
-    if (!pod.pod_group_name || (pod.phase != "Succeeded" && pod.phase != "Failed")) continue;
+  for (const api::Pod* ended : ended_pods_) {
+    const api::Pod& pod = *ended;
+    if (!pod.pod_group_name) continue;
     const TreeIndex leaf = tree_->FindPodGroup(pod.meta.namespace_, *pod.pod_group_name);
     if (leaf >= 0 && !tree_->node(leaf).is_composite) ++ended_members_[static_cast<size_t>(leaf)];
   }
