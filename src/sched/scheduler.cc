@@ -108,7 +108,8 @@ class Run {
   // the forest.
   [[nodiscard]] bool PreEnqueueRoot(TreeIndex root);
   // HoldTree: every pending, ungated member pod of the tree gets `reason` / `message`.
-  void HoldTree(TreeIndex root, const std::string& reason, const std::string& message);
+  // `reason` must be static (a literal or an api::kReason* constant): it is kept as a view.
+  void HoldTree(TreeIndex root, std::string_view reason, const std::string& message);
   void ScheduleGroup(TreeIndex root);
   void ScheduleTree(TreeIndex root);
   void SetGroupCondition(GroupState& g, bool ok, const std::string& reason,
@@ -166,7 +167,8 @@ class Run {
   // key, nullopt when none is placed, a node lacks the label or the values differ. Output only
   // (Assemble), O(pods of the subtree).
   [[nodiscard]] std::optional<TopologyDomain> DomainOf(TreeIndex t) const;
-  ScheduleResult Assemble() const;
+  // Assemble: the result, sorted. Runs once, last: it moves the groups' conditions out.
+  ScheduleResult Assemble();
 
   const api::ObjectSet& objects_;
   const SchedulerOptions& options_;
@@ -185,7 +187,9 @@ class Run {
   FakeClock fixed_clock_;  // the queue's clock unless options_.clock is set; Execute steps it
                            // to the next backoff expiry when the active queue drains
   SchedulingQueue queue_;
-  std::vector<std::string> pending_reason_;
+  // pending_reason_: per pod, a static reason (literal or api::kReason* constant), empty while
+  // none; views, so the per-pod table is 16 bytes a pod and never allocates.
+  std::vector<std::string_view> pending_reason_;
   std::vector<std::string> pending_message_;
   std::vector<bool> bound_now_;
   std::vector<uint8_t> bind_count_;       // Bind calls per pod (verify mode: double booking)
@@ -207,6 +211,7 @@ class Run {
   std::vector<char> pre_enqueue_ready_;
   std::vector<TreeIndex> hint_scratch_;  // PodDependentHint's preorder
   std::vector<int32_t> ended_members_;   // per PodGroup: members Succeeded / Failed in the input
+  std::vector<const api::Pod*> ended_pods_;  // input pods Succeeded / Failed (BuildCache skips them)
 };
 
 void Run::BuildCache() {
@@ -242,7 +247,10 @@ void Run::BuildCache() {
   pods_.reserve(objects_.pods.size());
   for (size_t i = 0; i < objects_.pods.size(); ++i) {
     const api::Pod& pod = objects_.pods[i];
-    if (pod.phase == "Succeeded" || pod.phase == "Failed") continue;  // hold no resources
+    if (pod.phase == "Succeeded" || pod.phase == "Failed") {  // hold no resources
+      ended_pods_.push_back(&pod);
+      continue;
+    }
     PodInfo pi;
     pi.pod = &pod;
     pi.template_id = templates_.Intern(pod);
@@ -260,7 +268,7 @@ void Run::BuildCache() {
   }
   nodes_->EnsureResources(resources_.size());
   const auto pod_count = pods_.size();
-  pending_reason_.assign(pod_count, "");
+  pending_reason_.assign(pod_count, std::string_view());
   pending_message_.assign(pod_count, "");
   bound_now_.assign(pod_count, false);
   bind_count_.assign(pod_count, 0);
@@ -342,8 +350,9 @@ void Run::BuildGroups() {
   }
   // Members that ended (Succeeded / Failed: not in pods_) per PodGroup (issue 20 A.2).
   ended_members_.assign(objects_.pod_groups.size(), 0);
-  for (const api::Pod& pod : objects_.pods) {
-    if (!pod.pod_group_name || (pod.phase != "Succeeded" && pod.phase != "Failed")) continue;
+  for (const api::Pod* ended : ended_pods_) {
+    const api::Pod& pod = *ended;
+    if (!pod.pod_group_name) continue;
     const TreeIndex leaf = tree_->FindPodGroup(pod.meta.namespace_, *pod.pod_group_name);
     if (leaf >= 0 && !tree_->node(leaf).is_composite) ++ended_members_[static_cast<size_t>(leaf)];
   }
@@ -388,10 +397,11 @@ void Run::BuildGroups() {
 }
 
 void Run::Enqueue() {
+  queue_.Reserve(pods_.size(), static_cast<size_t>(tree_->size()));
   for (size_t p = 0; p < pods_.size(); ++p) {
     const PodInfo& pi = pods_[p];
     if (pi.node != kNoNode || pi.running_at_input || !in_scope_[p]) continue;
-    if (pi.pod->scheduler_name != options_.scheduler_name && pi.group == kNoGroup) {
+    if (pi.group == kNoGroup && pi.pod->scheduler_name != options_.scheduler_name) {
       in_scope_[p] = false;
       pending_reason_[p] = "NotHandled";
       pending_message_[p] = fmt::format(
@@ -452,7 +462,7 @@ bool Run::PreEnqueueRoot(TreeIndex root) {
   return false;
 }
 
-void Run::HoldTree(TreeIndex root, const std::string& reason, const std::string& message) {
+void Run::HoldTree(TreeIndex root, std::string_view reason, const std::string& message) {
   std::vector<TreeIndex> leaves;
   tree_->Leaves(root, leaves);
   for (TreeIndex l : leaves) {
@@ -518,7 +528,7 @@ void Run::EnqueueTrees() {
     if (n.is_composite || (n.missing_parent.empty() && !n.cyclic)) continue;
     for (PodIndex p : n.members) {
       if (pods_[p].node != kNoNode || gated_[p]) continue;
-      pending_reason_[p] = n.cyclic ? api::kReasonSchedulerError : "SchedulingGated";
+      pending_reason_[p] = n.cyclic ? std::string_view(api::kReasonSchedulerError) : "SchedulingGated";
       pending_message_[p] =
           n.cyclic ? n.problem : plugins::CompositeSpecMissing(n.missing_parent).Message();
     }
@@ -552,7 +562,7 @@ void Run::Bind(PodIndex p) {
   if (post_filter_) post_filter_->OnBind(p);
   bound_now_[p] = true;
   if (bind_count_[p] < UINT8_MAX) ++bind_count_[p];
-  pending_reason_[p].clear();
+  pending_reason_[p] = {};
   pending_message_[p].clear();
   // The binding is an assigned-pod add for the queue (upstream: the informer's Pod/Add of an
   // assigned pod, pkg/scheduler/eventhandlers.go addPodToCache → AssignedPodAdded): the hints
@@ -1056,7 +1066,7 @@ void Run::ApplyEvictions(const preemption::Outcome& outcome, const preemption::P
     // counts, the tree algorithm, which reads gated_).
     gated_[q] = true;
     bound_now_[q] = false;
-    pending_reason_[q].clear();
+    pending_reason_[q] = {};
     pending_message_[q].clear();
     // The victim's own PodGroup and every ancestor up to the unit's group lost a pod.
     for (TreeIndex t = pods_[q].group; t >= 0; t = tree_->node(t).parent) SetDisruptionTarget(t, message);
@@ -1179,7 +1189,7 @@ std::optional<TopologyDomain> Run::DomainOf(TreeIndex t) const {
   return TopologyDomain{key, *value};
 }
 
-ScheduleResult Run::Assemble() const {
+ScheduleResult Run::Assemble() {
   ScheduleResult r;
   // Bindings and pending pods by pod key (keys are unique): the indices are ordered with mostly
   // integer compares (util/key_order.h), then each entry is built once, in place.
@@ -1192,22 +1202,34 @@ ScheduleResult Run::Assemble() const {
       pending.push_back(static_cast<int32_t>(p));
     }
   }
-  // Each key is built once and moved into its entry.
+  // Each key is built once and moved into its entry. When every pod shares one namespace (the
+  // usual case) "ns/name" orders as the name does: the names are ordered in place and each key
+  // is built straight into its entry (`keys` stays empty).
   auto ordered = [&](const std::vector<int32_t>& which, std::vector<std::string>& keys) {
-    keys.resize(which.size());
+    keys.clear();
     std::vector<int32_t> order(which.size());
-    for (size_t i = 0; i < which.size(); ++i) {
-      keys[i] = PodKey(pods_[which[i]]);
-      order[i] = static_cast<int32_t>(i);
+    for (size_t i = 0; i < which.size(); ++i) order[i] = static_cast<int32_t>(i);
+    const bool one_namespace =
+        which.empty() || std::all_of(which.begin(), which.end(), [&](int32_t p) {
+          return pods_[p].pod->meta.namespace_ == pods_[which.front()].pod->meta.namespace_;
+        });
+    if (one_namespace) {
+      OrderByKey(order, [&](int32_t i) { return std::string_view(pods_[which[i]].pod->meta.name); });
+      return order;
     }
+    keys.resize(which.size());
+    for (size_t i = 0; i < which.size(); ++i) keys[i] = PodKey(pods_[which[i]]);
     OrderByKey(order, [&](int32_t i) { return std::string_view(keys[i]); });
     return order;
+  };
+  auto key_of = [&](std::vector<std::string>& keys, const std::vector<int32_t>& which, int32_t i) {
+    return keys.empty() ? PodKey(pods_[which[i]]) : std::move(keys[i]);
   };
   std::vector<std::string> keys;
   const std::vector<int32_t> bound_order = ordered(bound, keys);
   r.bindings.reserve(bound.size());
   for (int32_t i : bound_order) {
-    r.bindings.push_back({std::move(keys[i]), nodes_->node(pods_[bound[i]].node).meta.name});
+    r.bindings.push_back({key_of(keys, bound, i), nodes_->node(pods_[bound[i]].node).meta.name});
   }
   const std::vector<int32_t> pending_order = ordered(pending, keys);
   r.pending.reserve(pending.size());
@@ -1220,8 +1242,8 @@ ScheduleResult Run::Assemble() const {
       message += ' ';
       message += retry;
     }
-    r.pending.push_back({std::move(keys[i]),
-                         pending_reason_[p].empty() ? "Unschedulable" : pending_reason_[p],
+    r.pending.push_back({key_of(keys, pending, i),
+                         std::string(pending_reason_[p].empty() ? "Unschedulable" : pending_reason_[p]),
                          std::move(message)});
   }
   // Evictions by pod (a pod is evicted at most once; ties would keep eviction order).
@@ -1266,12 +1288,12 @@ ScheduleResult Run::Assemble() const {
     if (n.is_composite) {
       for (TreeIndex c : n.children) gr.scheduled += !n.cyclic && satisfied(c, 2) ? 1 : 0;
       gr.min_group_count = n.quorum;
-      gr.conditions = composite_conditions_[t - pg_count];
+      gr.conditions = std::move(composite_conditions_[t - pg_count]);
     } else {
       for (PodIndex p : groups_[t].members) gr.scheduled += pods_[p].node != kNoNode ? 1 : 0;
       gr.min_count = groups_[t].min_count;
       gr.policy = groups_[t].is_gang ? "gang" : "basic";
-      gr.conditions = groups_[t].conditions;
+      gr.conditions = std::move(groups_[t].conditions);
     }
     if (!n.topology_key.empty() && !n.cyclic && satisfied(t, 1)) gr.placement = DomainOf(t);
     r.groups.push_back(std::move(gr));

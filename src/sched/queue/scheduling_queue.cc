@@ -10,6 +10,12 @@
 
 namespace wasched::sched {
 
+void SchedulingQueue::Reserve(size_t pods, size_t groups) {
+  if (pod_entries_.size() < pods) pod_entries_.resize(pods);
+  if (group_entries_.size() < groups) group_entries_.resize(groups);
+  active_.reserve(pods + groups);
+}
+
 SchedulingQueue::Entry& SchedulingQueue::EntryOf(const UnitId& id) {
   std::vector<Entry>& v = id.first ? group_entries_ : pod_entries_;
   const auto i = static_cast<size_t>(id.second);

@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "util/key_order.h"
+
 namespace wasched::sched::plugins {
 
 const TopologyKeyIndex& TopologyIndex::Get(const std::string& key) {
@@ -15,24 +17,30 @@ const TopologyKeyIndex& TopologyIndex::Get(const std::string& key) {
   auto idx = std::make_unique<TopologyKeyIndex>();
   idx->key = key;
   const NodeIndex n_count = nodes_.size();
-  std::vector<std::pair<std::string_view, NodeIndex>> labelled;
+  // Labelled nodes by value, then node index: OrderByKey (a radix pass on the bytes after the
+  // values' common prefix, "rack-"), ties in index order, i.e. node order.
+  std::vector<std::string_view> value_of(static_cast<size_t>(n_count));
+  std::vector<int32_t> order;
   for (NodeIndex n = 0; n < n_count; ++n) {
     const auto& labels = nodes_.node(n).meta.labels;
     auto l = labels.find(key);
-    if (l != labels.end()) labelled.emplace_back(l->second, n);
+    if (l == labels.end()) continue;
+    value_of[n] = l->second;
+    order.push_back(n);
   }
-  std::sort(labelled.begin(), labelled.end());  // by value, then node index
+  OrderByKey(order, [&](int32_t n) { return value_of[n]; });
   idx->domain_of_node.assign(static_cast<size_t>(n_count), -1);
-  idx->nodes.reserve(labelled.size());
-  for (size_t i = 0; i < labelled.size(); ++i) {
-    if (i == 0 || labelled[i].first != labelled[i - 1].first) {
-      idx->values.emplace_back(labelled[i].first);
+  idx->nodes.reserve(order.size());
+  for (size_t i = 0; i < order.size(); ++i) {
+    const NodeIndex n = order[i];
+    if (i == 0 || value_of[n] != value_of[order[i - 1]]) {
+      idx->values.emplace_back(value_of[n]);
       idx->offsets.push_back(static_cast<int32_t>(i));
     }
-    idx->domain_of_node[labelled[i].second] = idx->domain_count() - 1;
-    idx->nodes.push_back(labelled[i].second);
+    idx->domain_of_node[n] = idx->domain_count() - 1;
+    idx->nodes.push_back(n);
   }
-  idx->offsets.push_back(static_cast<int32_t>(labelled.size()));
+  idx->offsets.push_back(static_cast<int32_t>(order.size()));
   auto* raw = idx.get();
   keys_.emplace(key, std::move(idx));
   return *raw;
