@@ -17,6 +17,12 @@
 //  * BM_PreemptionSchedule: the same PreemptionAsync shape end to end through sched::Schedule
 //    (queue, FindNode failing, PostFilter, evictions, the bind); `per_preemptor` = one Schedule
 //    run / preemptors (the ObjectSet is built outside the timed loop).
+//  * BM_GangPreemptionAffinity: upstream workloadpreemption/GangPreemptionAffinity
+//    (perf::GangPreemptionAffinityShape: 100 nodes, one anchor pod per node, 1000 low-priority
+//    pods, gangs whose pods need a node with an anchor: required podAffinity on the hostname)
+//    end to end through sched::Schedule; each gang preempts with the whole-cluster evaluator,
+//    whose reprieve replays the gang's placements through InterPodAffinity's Filter once per
+//    victim unit. `per_pod` = one Schedule run / gang pods.
 // The cluster state is rebuilt outside the timed region for every iteration.
 #include <algorithm>
 #include <chrono>
@@ -30,6 +36,7 @@
 
 #include "api/object_set.h"
 #include "perf/shapes.h"
+#include "perf/upstream.h"
 #include "sched/cache/node_table.h"
 #include "sched/cache/snapshot.h"
 #include "sched/framework/framework.h"
@@ -260,6 +267,29 @@ void BM_PreemptionSchedule(benchmark::State& state) {
 BENCHMARK(BM_PreemptionSchedule)
     ->ArgNames({"nodes", "running", "preemptors"})
     ->Args({5000, 20000, 5000})
+    ->Unit(benchmark::kMillisecond);
+
+void BM_GangPreemptionAffinity(benchmark::State& state) {
+  const int gangs = static_cast<int>(state.range(0));
+  const int per_gang = static_cast<int>(state.range(1));
+  const api::ObjectSet objects = perf::GangPreemptionAffinityShape(100, 1000, gangs, per_gang).objects;
+  size_t bound = 0, evicted = 0;
+  for (auto _ : state) {
+    sched::ScheduleResult result = sched::Schedule(objects, sched::SchedulerOptions{});
+    bound = result.bindings.size();
+    evicted = result.evictions.size();
+    benchmark::DoNotOptimize(result);
+  }
+  state.counters["bound"] = static_cast<double>(bound);
+  state.counters["evicted"] = static_cast<double>(evicted);
+  state.counters["per_pod"] = benchmark::Counter(
+      static_cast<double>(gangs) * per_gang * static_cast<double>(state.iterations()),
+      benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+BENCHMARK(BM_GangPreemptionAffinity)
+    ->ArgNames({"gangs", "per_gang"})
+    ->Args({10, 10})
+    ->Args({1, 100})
     ->Unit(benchmark::kMillisecond);
 
 }  // namespace

@@ -11,6 +11,7 @@ void Snapshot::Place(PodIndex p, NodeIndex n) {
   pi.node = n;
   nodes_.Add(n, pi.requests, pi.nonzero_cpu, pi.nonzero_memory, +1);
   on_node_[n].push_back(p);
+  changed_[version_ % kChangeWindow] = p;
   ++version_;
 }
 
@@ -27,6 +28,7 @@ void Snapshot::Unplace(PodIndex p) {
     }
   }
   pi.node = kNoNode;
+  changed_[version_ % kChangeWindow] = p;
   ++version_;
 }
 

@@ -11,6 +11,7 @@
 //   if (!group_ok) snapshot.RevertTo(mark);
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -39,6 +40,12 @@ class Snapshot {
   // consumer that memoises a cluster-wide answer (InterPodAffinity's PreFilter counts) compares
   // it to know the answer still holds. O(1).
   [[nodiscard]] uint64_t version() const { return version_; }
+  // ChangedPod: the pod placed or unplaced by the change that took the version from v to v + 1,
+  // for the last kChangeWindow changes (REQUIRES: version() − kChangeWindow ≤ v < version()).
+  // A consumer memoising at version v updates its answer for those pods instead of recomputing
+  // it (InterPodAffinity, as upstream's PreFilterExtensions AddPod / RemovePod). O(1).
+  static constexpr uint64_t kChangeWindow = 256;
+  [[nodiscard]] PodIndex ChangedPod(uint64_t v) const { return changed_[v % kChangeWindow]; }
 
   // Assume: places pod p on node n (REQUIRES: p unplaced). O(len(requests)).
   void Assume(PodIndex p, NodeIndex n);
@@ -65,6 +72,7 @@ class Snapshot {
   std::vector<PodIndex> log_;
   std::vector<std::vector<PodIndex>> on_node_;  // node → pods placed on it
   uint64_t version_ = 0;
+  std::array<PodIndex, kChangeWindow> changed_{};  // ring: pod changed at version v → [v % size]
   DynamicResources* dra_ = nullptr;
 };
 

@@ -122,75 +122,171 @@ int32_t InterPodAffinity::SlotOf(const std::string& key) {
   s.affinity.assign(domains, 0);
   s.anti.assign(domains, 0);
   s.existing.assign(domains, 0);
+  s.listed.assign(domains, 0);
   return static_cast<int32_t>(slots_.size() - 1);
 }
 
-void InterPodAffinity::Count(std::vector<int32_t> Slot::*counts, int32_t slot, NodeIndex n) {
+void InterPodAffinity::Count(std::vector<int32_t> Slot::*counts, int32_t slot, NodeIndex n,
+                             int32_t delta) {
   Slot& s = slots_[slot];
   const int32_t d = s.index->domain_of_node[n];
   if (d < 0) return;  // the node has no such label: nothing recorded (upstream update)
-  if (s.affinity[d] == 0 && s.anti[d] == 0 && s.existing[d] == 0) s.touched.push_back(d);
-  ++(s.*counts)[d];
-  if (counts == &Slot::affinity) ++affinity_matches_;
-  if (counts == &Slot::anti) ++anti_matches_;
-  if (counts == &Slot::existing) ++existing_matches_;
+  if (s.listed[d] == 0) {
+    s.listed[d] = 1;
+    s.touched.push_back(d);
+  }
+  (s.*counts)[d] += delta;
+  if (counts == &Slot::affinity) affinity_matches_ += delta;
+  if (counts == &Slot::anti) anti_matches_ += delta;
+  if (counts == &Slot::existing) existing_matches_ += delta;
 }
 
-bool InterPodAffinity::Prepare(const api::Pod& pod, const Snapshot& snapshot) {
-  if (pod_ == &pod && version_ == snapshot.version()) return applies_;
-  pod_ = &pod;
-  version_ = snapshot.version();
+bool InterPodAffinity::SameClass(const api::Pod& pod) {
+  if (pod_ == &pod) return true;
+  if (pod_ == nullptr || self_relevant_) return false;
+  const size_t slot = (reinterpret_cast<uintptr_t>(&pod) / alignof(api::Pod)) % kEquivalentSlots;
+  if (equivalent_.size() == kEquivalentSlots && equivalent_[slot] == &pod) return true;
+  if (pod.meta.namespace_ != class_namespace_ || pod.meta.labels != class_labels_) return false;
+  const std::span<const api::PodAffinityTerm> affinity = RequiredAffinityTerms(pod);
+  const std::span<const api::PodAffinityTerm> anti = RequiredAntiAffinityTerms(pod);
+  if (!std::equal(affinity.begin(), affinity.end(), class_affinity_.begin(), class_affinity_.end()) ||
+      !std::equal(anti.begin(), anti.end(), class_anti_.begin(), class_anti_.end())) {
+    return false;
+  }
+  if (equivalent_.size() != kEquivalentSlots) equivalent_.assign(kEquivalentSlots, nullptr);
+  equivalent_[slot] = &pod;
+  return true;
+}
+
+void InterPodAffinity::NewClass(const api::Pod& pod) {
+  ++epoch_;
+  std::fill(equivalent_.begin(), equivalent_.end(), nullptr);
+  const std::span<const api::PodAffinityTerm> affinity = RequiredAffinityTerms(pod);
+  const std::span<const api::PodAffinityTerm> anti = RequiredAntiAffinityTerms(pod);
+  class_namespace_ = pod.meta.namespace_;
+  class_labels_ = pod.meta.labels;
+  class_affinity_.assign(affinity.begin(), affinity.end());
+  class_anti_.assign(anti.begin(), anti.end());
+  affinity_slot_.clear();
+  anti_slot_.clear();
+  self_match_ = !affinity.empty();
+  for (const api::PodAffinityTerm& t : affinity) {
+    affinity_slot_.push_back(SlotOf(t.topology_key));
+    self_match_ = self_match_ && TermMatches(t, pod, pod);
+  }
+  self_relevant_ = self_match_;
+  for (const api::PodAffinityTerm& t : anti) {
+    anti_slot_.push_back(SlotOf(t.topology_key));
+    self_relevant_ = self_relevant_ || TermMatches(t, pod, pod);
+  }
+}
+
+const InterPodAffinity::PodMatch& InterPodAffinity::MatchOf(const std::vector<PodInfo>& pods,
+                                                            PodIndex q) {
+  PodMatch& m = match_[q];
+  const api::Pod& target = *pods[q].pod;
+  if (m.epoch == epoch_ && m.pod == &target) return m;
+  m = PodMatch{epoch_, &target, false, false, 0, 0};
+  if (!affinity_terms_.empty()) {
+    // Affinity counts a pod that matches every term, once per term's topology key.
+    m.affinity = true;
+    for (const api::PodAffinityTerm& t : affinity_terms_) {
+      if (!TermMatches(t, *pod_, target)) {
+        m.affinity = false;
+        break;
+      }
+    }
+  }
+  for (size_t i = 0; i < anti_terms_.size() && i < 64; ++i) {
+    if (TermMatches(anti_terms_[i], *pod_, target)) m.anti |= uint64_t{1} << i;
+  }
+  // Placed pods' required anti-affinity terms that select the pod (symmetry).
+  const std::span<const api::PodAffinityTerm> own = RequiredAntiAffinityTerms(target);
+  for (size_t i = 0; i < own.size() && i < 64; ++i) {
+    if (TermMatches(own[i], target, *pod_)) m.existing |= uint64_t{1} << i;
+  }
+  m.counts = m.affinity || m.anti != 0 || m.existing != 0 || own.size() > 64 ||
+             anti_terms_.size() > 64;
+  return m;
+}
+
+void InterPodAffinity::Apply(const PodMatch& m, const api::Pod& target, NodeIndex n,
+                             int32_t delta) {
+  if (n == kNoNode || !m.counts) return;
+  const std::span<const api::PodAffinityTerm> own = RequiredAntiAffinityTerms(target);
+  // Terms past the 64th of a pod are matched here each time (no bit for them).
+  for (size_t i = 0; i < own.size(); ++i) {
+    if (i < 64 ? (m.existing >> i & 1) != 0 : TermMatches(own[i], target, *pod_)) {
+      Count(&Slot::existing, SlotOf(own[i].topology_key), n, delta);
+    }
+  }
+  if (m.affinity) {
+    for (int32_t slot : affinity_slot_) Count(&Slot::affinity, slot, n, delta);
+  }
+  for (size_t i = 0; i < anti_terms_.size(); ++i) {
+    if (i < 64 ? (m.anti >> i & 1) != 0 : TermMatches(anti_terms_[i], *pod_, target)) {
+      Count(&Slot::anti, anti_slot_[i], n, delta);
+    }
+  }
+}
+
+void InterPodAffinity::Recount(const Snapshot& snapshot) {
   for (Slot& s : slots_) {
-    for (int32_t d : s.touched) s.affinity[d] = s.anti[d] = s.existing[d] = 0;
+    for (int32_t d : s.touched) s.affinity[d] = s.anti[d] = s.existing[d] = s.listed[d] = 0;
     s.touched.clear();
   }
   affinity_matches_ = anti_matches_ = existing_matches_ = 0;
-  affinity_terms_ = RequiredAffinityTerms(pod);
-  anti_terms_ = RequiredAntiAffinityTerms(pod);
   ScanAntiAffinityPods(snapshot);
   const std::vector<PodInfo>& pods = snapshot.pods();
-  // Placed pods' required anti-affinity terms that select this pod (symmetry).
-  for (PodIndex q : anti_pods_) {
+  match_.resize(pods.size());
+  counted_node_.assign(pods.size(), kNoNode);
+  auto count = [&](PodIndex q) {
     const PodInfo& other = pods[q];
-    if (other.node == kNoNode || other.pod == &pod) continue;
-    for (const api::PodAffinityTerm& t : RequiredAntiAffinityTerms(*other.pod)) {
-      if (TermMatches(t, *other.pod, pod)) {
-        Count(&Slot::existing, SlotOf(t.topology_key), other.node);
-      }
-    }
+    if (other.node == kNoNode || other.pod == pod_) return;
+    counted_node_[q] = other.node;
+    Apply(MatchOf(pods, q), *other.pod, other.node, +1);
+  };
+  if (affinity_terms_.empty() && anti_terms_.empty()) {
+    for (PodIndex q : anti_pods_) count(q);  // only they can match (symmetry)
+  } else {
+    for (size_t q = 0; q < pods.size(); ++q) count(static_cast<PodIndex>(q));
   }
-  affinity_slot_.clear();
-  anti_slot_.clear();
-  self_match_ = false;
-  if (!affinity_terms_.empty() || !anti_terms_.empty()) {
-    self_match_ = !affinity_terms_.empty();
-    for (const api::PodAffinityTerm& t : affinity_terms_) {
-      affinity_slot_.push_back(SlotOf(t.topology_key));
-      self_match_ = self_match_ && TermMatches(t, pod, pod);
-    }
-    for (const api::PodAffinityTerm& t : anti_terms_) anti_slot_.push_back(SlotOf(t.topology_key));
-    for (const PodInfo& other : pods) {
-      if (other.node == kNoNode || other.pod == &pod) continue;
-      if (!affinity_terms_.empty()) {
-        // Affinity counts a pod that matches every term, once per term's topology key.
-        bool all = true;
-        for (const api::PodAffinityTerm& t : affinity_terms_) {
-          if (!TermMatches(t, pod, *other.pod)) {
-            all = false;
-            break;
-          }
-        }
-        if (all) {
-          for (int32_t slot : affinity_slot_) Count(&Slot::affinity, slot, other.node);
-        }
-      }
-      for (size_t i = 0; i < anti_terms_.size(); ++i) {
-        if (TermMatches(anti_terms_[i], pod, *other.pod)) {
-          Count(&Slot::anti, anti_slot_[i], other.node);
-        }
-      }
-    }
+}
+
+void InterPodAffinity::Update(const Snapshot& snapshot) {
+  const std::vector<PodInfo>& pods = snapshot.pods();
+  if (match_.size() < pods.size()) {
+    match_.resize(pods.size());
+    counted_node_.resize(pods.size(), kNoNode);
   }
+  for (uint64_t v = version_; v < snapshot.version(); ++v) {
+    const PodIndex q = snapshot.ChangedPod(v);
+    const PodInfo& other = pods[q];
+    const NodeIndex now = other.pod == pod_ ? kNoNode : other.node;
+    const NodeIndex was = counted_node_[q];
+    if (was == now) continue;
+    counted_node_[q] = now;
+    const PodMatch& m = MatchOf(pods, q);
+    Apply(m, *other.pod, was, -1);
+    Apply(m, *other.pod, now, +1);
+  }
+}
+
+bool InterPodAffinity::Prepare(const api::Pod& pod, const Snapshot& snapshot) {
+  const uint64_t version = snapshot.version();
+  if (pod_ == &pod && snapshot_ == &snapshot && version_ == version) return applies_;
+  const bool same = snapshot_ == &snapshot && SameClass(pod);
+  if (!same) NewClass(pod);
+  pod_ = &pod;
+  affinity_terms_ = RequiredAffinityTerms(pod);
+  anti_terms_ = RequiredAntiAffinityTerms(pod);
+  if (same && version >= version_ && version - version_ <= Snapshot::kChangeWindow) {
+    Update(snapshot);
+  } else {
+    Recount(snapshot);
+  }
+  snapshot_ = &snapshot;
+  version_ = version;
   applies_ = existing_matches_ > 0 || !affinity_terms_.empty() || !anti_terms_.empty();
   return applies_;
 }

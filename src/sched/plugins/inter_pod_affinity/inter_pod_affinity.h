@@ -25,14 +25,24 @@
 // Speed: Prepare (PreFilter) walks the placed pods once, O(P × terms), and counts matches per
 // topology domain (TopologyIndex domain ids, no string keys); Filter is then O(terms) per node,
 // no allocation. Pods with no terms pay only when a placed pod has required anti-affinity, and
-// then O(those pods × their terms) to find none matches.
+// then O(those pods × their terms) to find none matches. The counts are kept across snapshot
+// changes: a later Prepare for the same pod, or for an equivalent one (same namespace, labels
+// and required terms, matching none of its own terms, e.g. another member of the same gang),
+// applies only the placements changed since (Snapshot::ChangedPod, as upstream's
+// PreFilterExtensions AddPod / RemovePod update the PreFilter state), O(changes × terms), with
+// each pod's term matches remembered per pod class. A preemption dry run that removes and adds
+// back victims and replays a gang's placements then pays O(1)-ish per filter call instead of
+// O(P × terms). The plugin identifies pods by address: they must stay alive and unchanged while
+// it is used (the scheduler's pods do for a whole run).
 //
 //   InterPodAffinity ipa(topology);
 //   if (ipa.Prepare(pod, snapshot)) { bool hard; std::string_view why = ipa.Filter(n, &hard); }
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -74,8 +84,10 @@ class InterPodAffinity {
   // Prepare: PreFilter for `pod` over the placements of `snapshot`. False when the plugin has
   // nothing to check for this pod (upstream Skip: no required terms of its own and no placed
   // pod's anti-affinity matches it); then Filter must not be called. The answer is memoised
-  // until the pod or the snapshot's version changes. O(P × terms) for a pod with terms,
-  // O(anti-affinity pods × terms) otherwise.
+  // until the pod or the snapshot's version changes, and then updated for the changed pods
+  // when the pod (or an equivalent one) was prepared at most Snapshot::kChangeWindow changes
+  // ago: O(changes × terms). Otherwise O(P × terms) for a pod with terms, O(anti-affinity pods ×
+  // terms) without (the term matches of pods already seen for this pod class are reused).
   bool Prepare(const api::Pod& pod, const Snapshot& snapshot);
   // Filter: the reason node n is rejected for the prepared pod, "" when it passes;
   // `*unresolvable` tells UnschedulableAndUnresolvable from Unschedulable. O(terms + keys).
@@ -104,16 +116,42 @@ class InterPodAffinity {
   static constexpr int64_t kWeight = 2;
 
  private:
-  // Slot: match counts of one topology key, per domain id; `touched` lists the non-zero ones
-  // (reset at the next Prepare in O(touched)).
+  // Slot: match counts of one topology key, per domain id; `touched` lists the domains counted
+  // since the last reset, once each (`listed`), so a reset is O(touched).
   struct Slot {
     const TopologyKeyIndex* index = nullptr;
     std::vector<int32_t> affinity, anti, existing;
     std::vector<int32_t> touched;
+    std::vector<uint8_t> listed;
+  };
+  // PodMatch: how one pod counts for the prepared pod class: it matches every affinity term;
+  // bit i of `anti`: it matches the class's anti-affinity term i; bit i of `existing`: its own
+  // required anti-affinity term i selects the class. Valid while `epoch` is the class's and
+  // `pod` is still the pod at that index.
+  struct PodMatch {
+    uint64_t epoch = 0;
+    const api::Pod* pod = nullptr;
+    bool affinity = false;
+    bool counts = false;  // affinity, a bit set, or a term past the 64th to match each time
+    uint64_t anti = 0;
+    uint64_t existing = 0;
   };
   int32_t SlotOf(const std::string& key);
-  void Count(std::vector<int32_t> Slot::*counts, int32_t slot, NodeIndex n);
+  void Count(std::vector<int32_t> Slot::*counts, int32_t slot, NodeIndex n, int32_t delta);
   void ScanAntiAffinityPods(const Snapshot& snapshot);
+  // SameClass: `pod` may reuse the prepared counts (the prepared pod itself, or an equivalent
+  // pod that matches none of the class's terms, so that which one is excluded does not matter).
+  bool SameClass(const api::Pod& pod);
+  // NewClass: records `pod` as the prepared class (a copy of what its matches depend on).
+  void NewClass(const api::Pod& pod);
+  // MatchOf: pod q's PodMatch for the current class, computed on first use. O(terms).
+  const PodMatch& MatchOf(const std::vector<PodInfo>& pods, PodIndex q);
+  // Apply: adds (delta +1) or removes (−1) pod q's matches on node n to the counts.
+  void Apply(const PodMatch& m, const api::Pod& target, NodeIndex n, int32_t delta);
+  // Recount: the counts from scratch over `snapshot` (full PreFilter). Update: the counts moved
+  // forward from version_ to the snapshot's version over the changed pods.
+  void Recount(const Snapshot& snapshot);
+  void Update(const Snapshot& snapshot);
   // ScoreSlot: summed weights of one topology key per domain id.
   struct ScoreSlot {
     const TopologyKeyIndex* index = nullptr;
@@ -129,12 +167,25 @@ class InterPodAffinity {
   size_t scanned_pods_ = 0;          // snapshot.pods().size() when anti_pods_ was built
   // Prepared state.
   const api::Pod* pod_ = nullptr;
+  const Snapshot* snapshot_ = nullptr;
   uint64_t version_ = 0;
   bool applies_ = false;
   std::span<const api::PodAffinityTerm> affinity_terms_, anti_terms_;
   std::vector<int32_t> affinity_slot_, anti_slot_;  // slot per term
   int64_t affinity_matches_ = 0, anti_matches_ = 0, existing_matches_ = 0;
   bool self_match_ = false;  // the pod matches all its own affinity terms
+  // Prepared class: what the counts depend on besides the placements.
+  uint64_t epoch_ = 0;              // bumped per new class; PodMatch entries of older ones are stale
+  bool incremental_ = false;        // the class's matches fit PodMatch's bit masks
+  bool self_relevant_ = false;      // the class matches one of its own terms
+  std::string class_namespace_;
+  std::map<std::string, std::string> class_labels_;
+  std::vector<api::PodAffinityTerm> class_affinity_, class_anti_;
+  // Pods already found equivalent to the class: a direct-mapped cache on the address.
+  static constexpr size_t kEquivalentSlots = 512;
+  std::vector<const api::Pod*> equivalent_;
+  std::vector<PodMatch> match_;              // per pod
+  std::vector<NodeIndex> counted_node_;      // per pod: where its matches are counted
   // Prepared score state.
   std::vector<ScoreSlot> score_slots_;
   const api::Pod* score_pod_ = nullptr;

@@ -63,6 +63,19 @@ class InterPodAffinityTest : public ::testing::Test {
     return out;
   }
 
+  // Verdicts of an existing plugin (its counts carried over from earlier Prepare calls).
+  std::vector<std::string> Verdicts(InterPodAffinity& plugin, PodIndex p,
+                                    std::vector<bool>* unresolvable) {
+    std::vector<std::string> out;
+    if (!plugin.Prepare(*pods_[p].pod, snapshot())) return {"-"};
+    for (NodeIndex n = 0; n < table_->size(); ++n) {
+      bool hard = false;
+      out.emplace_back(plugin.Filter(n, &hard));
+      unresolvable->push_back(hard);
+    }
+    return out;
+  }
+
   std::vector<api::Node> nodes_;
   std::vector<const api::Node*> ptrs_;
   ResourceTable resources_;
@@ -145,6 +158,77 @@ TEST_F(InterPodAffinityTest, GroupMembersAssumedEarlierCount) {
   EXPECT_EQ(Verdicts(b), (std::vector<std::string>{kPass, kPass, kAnti, kPass}));
   snapshot().RevertTo(mark);
   EXPECT_EQ(Verdicts(b), (std::vector<std::string>{kPass, kPass, kPass, kPass}));
+}
+
+// Prepare after placements changed updates the counts for the changed pods only (the pod
+// itself or an equivalent one prepared within Snapshot::kChangeWindow changes); every verdict
+// must equal a fresh plugin's full PreFilter. Removes, restores, assumes and reverts in a
+// deterministic pseudo-random order, preparing gang members (equivalent: same labels and
+// terms), a self-matching pod, an anti-affinity pod and a pod without terms in turn.
+TEST_F(InterPodAffinityTest, IncrementalCountsEqualAFullPreFilter) {
+  std::vector<PodIndex> placed;
+  for (int i = 0; i < 12; ++i) {
+    auto b = MakePod().Name("r" + std::to_string(i)).Label("app", i % 3 == 0 ? "db" : "web");
+    if (i % 4 == 1) b.PodAntiAffinity("role", "gang", i % 8 == 1 ? kHost : kZone);
+    placed.push_back(Add(b.Obj(), static_cast<NodeIndex>(i % 4)));
+  }
+  std::vector<PodIndex> probes;
+  for (int i = 0; i < 3; ++i) {  // gang members: equivalent, none matches its own terms
+    probes.push_back(Add(MakePod()
+                             .Name("g" + std::to_string(i))
+                             .Label("role", "gang")
+                             .PodAffinity("app", "db", kHost)
+                             .PodAntiAffinity("app", "cache", kZone)
+                             .Obj(),
+                         kNoNode));
+  }
+  probes.push_back(Add(MakePod().Name("self").Label("app", "web").PodAffinity("app", "web", kZone).Obj(),
+                       kNoNode));
+  probes.push_back(Add(MakePod().Name("anti").Label("app", "web").PodAntiAffinity("role", "gang", kHost).Obj(),
+                       kNoNode));
+  probes.push_back(Add(MakePod().Name("plain").Label("role", "gang").Obj(), kNoNode));
+  InterPodAffinity kept(*topology_);
+  uint64_t rng = 12345;
+  auto next = [&](uint64_t mod) {
+    rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (rng >> 33) % mod;
+  };
+  for (int step = 0; step < 400; ++step) {
+    const uint64_t op = next(10);
+    if (op < 4) {  // remove or restore a running pod
+      const PodIndex q = placed[next(placed.size())];
+      if (pods_[q].node != kNoNode) {
+        snapshot().Remove(q);
+      } else {
+        snapshot().Restore(q, static_cast<NodeIndex>(next(4)));
+      }
+    } else if (op < 7) {  // assume some probes and check a probe with them placed
+      const size_t mark = snapshot().Mark();
+      for (PodIndex g : probes) {
+        if (next(2) == 0) snapshot().Assume(g, static_cast<NodeIndex>(next(4)));
+      }
+      for (PodIndex g : probes) {
+        if (pods_[g].node != kNoNode) continue;
+        std::vector<bool> hard_kept, hard_fresh;
+        EXPECT_EQ(Verdicts(kept, g, &hard_kept), Verdicts(g, &hard_fresh)) << "step " << step;
+        EXPECT_EQ(hard_kept, hard_fresh) << "step " << step;
+      }
+      snapshot().RevertTo(mark);
+    } else if (op == 7) {  // many changes at once: past the window, a full recount
+      for (int k = 0; k < 300; ++k) {
+        const PodIndex q = placed[next(placed.size())];
+        if (pods_[q].node != kNoNode) {
+          snapshot().Remove(q);
+        } else {
+          snapshot().Restore(q, static_cast<NodeIndex>(next(4)));
+        }
+      }
+    }
+    const PodIndex g = probes[next(probes.size())];
+    std::vector<bool> hard_kept, hard_fresh;
+    EXPECT_EQ(Verdicts(kept, g, &hard_kept), Verdicts(g, &hard_fresh)) << "step " << step;
+    EXPECT_EQ(hard_kept, hard_fresh) << "step " << step;
+  }
 }
 
 TEST_F(InterPodAffinityTest, NamespacesAndNamespaceSelector) {
