@@ -7,8 +7,9 @@
 //   BM_LiveDecodeLists     what a cycle did before the cache: one List text per type, decoded
 //                          whole by codec::LoadTextsAndPaths
 //   BM_LiveDecodeFresh     the cache with nothing cached: every object decoded on its own
-//   BM_LiveDecodeUnchanged a cycle after one in which nothing changed: every object copied
-//   BM_LiveDecodeOneGang   a cycle after 5 pods (one gang) changed: 5 decoded, the rest copied
+//   BM_LiveDecodeUnchanged a cycle after one in which nothing changed: versions compared only
+//   BM_LiveDecodeOneGang   a cycle after 5 pods (one gang) changed: 5 decoded, the other pods
+//                          moved into place
 //
 // items_per_second = objects per second. Store and texts are built before the timed loop.
 #include <sstream>

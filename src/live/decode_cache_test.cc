@@ -125,19 +125,20 @@ TEST_F(DecodeCacheTest, EqualsDecodingTheWholeClusterAndDecodesOnlyWhatChanged) 
   const api::ObjectSet expected = DecodeLists(store_, overlay, &list_errors);
   DecodedCluster first = cache_.Decode(store_, overlay, "https://x");
   EXPECT_EQ(first.decoded, 9u);  // 3 nodes, 1 PodGroup, 5 pods
-  EXPECT_EQ(Names(first.objects), Names(expected));
-  EXPECT_EQ(Scheduled(first.objects), Scheduled(expected));
+  const std::string first_names = Names(*first.objects);
+  EXPECT_EQ(first_names, Names(expected));
+  EXPECT_EQ(Scheduled(*first.objects), Scheduled(expected));
   ASSERT_EQ(first.object_errors.size(), 1u);
   ASSERT_EQ(list_errors.size(), 1u);
   EXPECT_EQ(first.object_errors[0].object, "Pod ns/bad");
   EXPECT_EQ(first.object_errors[0].object, list_errors[0].object);
   EXPECT_THAT(first.object_errors[0].ToString(), HasSubstr("https://x v1 pods"));
-  EXPECT_EQ(first.objects.pods.size(), 4u);
+  EXPECT_EQ(first.objects->pods.size(), 4u);
 
   // Nothing changed: nothing decoded, the same objects.
   DecodedCluster again = cache_.Decode(store_, overlay, "https://x");
   EXPECT_EQ(again.decoded, 0u);
-  EXPECT_EQ(Names(again.objects), Names(first.objects));
+  EXPECT_EQ(Names(*again.objects), first_names);
   EXPECT_EQ(again.object_errors.size(), 1u);
 
   // One pod bound (the watch shows it), one deleted, a node added: only the changed decode.
@@ -149,21 +150,60 @@ TEST_F(DecodeCacheTest, EqualsDecodingTheWholeClusterAndDecodesOnlyWhatChanged) 
   DecodedCluster third = cache_.Decode(store_, overlay, "https://x");
   EXPECT_EQ(third.decoded, 2u);
   const api::ObjectSet expected3 = DecodeLists(store_, overlay, &list_errors);
-  EXPECT_EQ(Names(third.objects), Names(expected3));
-  EXPECT_EQ(Scheduled(third.objects), Scheduled(expected3));
-  EXPECT_THAT(Names(third.objects), HasSubstr("m1 on 'node-3'"));
-  EXPECT_THAT(Names(third.objects), Not(HasSubstr("m2")));
+  EXPECT_EQ(Names(*third.objects), Names(expected3));
+  EXPECT_EQ(Scheduled(*third.objects), Scheduled(expected3));
+  EXPECT_THAT(Names(*third.objects), HasSubstr("m1 on 'node-3'"));
+  EXPECT_THAT(Names(*third.objects), Not(HasSubstr("m2")));
 }
 
-TEST_F(DecodeCacheTest, AnAssumedPodIsPlacedOnlyInTheDecodedCopy) {
+TEST_F(DecodeCacheTest, AnAssumedPodIsPlacedOnlyForOneDecode) {
   Add("Pod", Pod("a", "1"));
   Overlay overlay;
   overlay.assumed_nodes["ns/a"] = "node-9";
-  EXPECT_EQ(cache_.Decode(store_, overlay, "s").objects.pods.at(0).node_name, "node-9");
-  // The cached decoding is not changed by the overlay: without it the pod is unbound again.
+  EXPECT_EQ(cache_.Decode(store_, overlay, "s").objects->pods.at(0).node_name, "node-9");
+  // Without the overlay the pod is unbound again, and nothing is decoded.
   DecodedCluster plain = cache_.Decode(store_, {}, "s");
   EXPECT_EQ(plain.decoded, 0u);
-  EXPECT_EQ(plain.objects.pods.at(0).node_name, "");
+  EXPECT_EQ(plain.objects->pods.at(0).node_name, "");
+}
+
+TEST_F(DecodeCacheTest, TheCallersMarksAreUndoneByTheNextDecode) {
+  Add("Pod", Pod("a", "1"));
+  Add("Pod", Pod("b", "1"));
+  api::ObjectSet* objects = cache_.Decode(store_, {}, "s").objects;
+  ASSERT_EQ(objects->pods.size(), 2u);
+  objects->pods[1].unsupported_constraints.push_back("marked this cycle");
+  DecodedCluster next = cache_.Decode(store_, {}, "s");
+  EXPECT_EQ(next.decoded, 0u);
+  EXPECT_TRUE(next.objects->pods[1].unsupported_constraints.empty());
+}
+
+TEST_F(DecodeCacheTest, ChangedAndDeletedObjectsKeepTheOthersInKeyOrder) {
+  for (const char* n : {"d", "b", "a", "c"}) Add("Pod", Pod(n, "1"));
+  (void)cache_.Decode(store_, {}, "s");
+  store_.Apply(TypeOf("Pod"), kube::WatchEventType::kDeleted, Pod("b", "1"));
+  store_.Apply(TypeOf("Pod"), kube::WatchEventType::kModified, Pod("c", "2"));
+  Add("Pod", Pod("bb", "3"));
+  DecodedCluster next = cache_.Decode(store_, {}, "s");
+  EXPECT_EQ(next.decoded, 2u);  // c's new version and bb
+  std::string got;
+  for (const api::Pod& p : next.objects->pods) got += p.meta.name + " ";
+  EXPECT_EQ(got, "a bb c d ");
+  InputErrors errors;
+  EXPECT_EQ(Names(*next.objects), Names(DecodeLists(store_, {}, &errors)));
+}
+
+TEST_F(DecodeCacheTest, PrepareIsAppliedOnceToEachDecodedObject) {
+  int calls = 0;
+  DecodeCache cache(LoadOptionsForCluster(), [&calls](api::ObjectSet* one) {
+    ++calls;
+    for (api::Pod& p : one->pods) p.priority_class_name = "prepared";
+  });
+  Add("Pod", Pod("a", "1"));
+  Add("Pod", Pod("b", "1"));
+  EXPECT_EQ(cache.Decode(store_, {}, "s").objects->pods.at(1).priority_class_name, "prepared");
+  (void)cache.Decode(store_, {}, "s");
+  EXPECT_EQ(calls, 2);
 }
 
 }  // namespace

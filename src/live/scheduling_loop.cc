@@ -107,7 +107,8 @@ SchedulingLoop::SchedulingLoop(ObjectStore* store, WriteQueue* writes, Metrics* 
     : store_(store), writes_(writes), metrics_(metrics), options_(std::move(options)),
       log_(std::move(log)), clock_(std::move(clock)), pod_type_(TypeIndex("Pod")),
       pod_group_type_(TypeIndex("PodGroup")), composite_type_(TypeIndex("CompositePodGroup")),
-      node_type_(TypeIndex("Node")) {}
+      node_type_(TypeIndex("Node")),
+      decode_(LoadOptionsForCluster(), options_.prepare) {}
 
 void SchedulingLoop::Run(const std::function<bool()>& stop, const std::function<bool()>& active) {
   uint64_t seen = ~uint64_t{0};
@@ -295,26 +296,30 @@ bool SchedulingLoop::CycleAfterPrune() {
   const double start = SteadySeconds();
   DecodedCluster decoded = decode_.Decode(*store_, overlay, options_.source);
   for (const InputError& e : decoded.object_errors) LogOnce("left out: " + e.ToString());
-  api::ObjectSet objects = std::move(decoded.objects);
-  if (options_.prepare) options_.prepare(&objects);
-  const InputErrors errors = validation::CheckScheduleInput(objects);
+  // The cache's own set: this cycle only marks pods on it (DecodedCluster's contract); leaving
+  // objects out takes a copy.
+  api::ObjectSet* objects = decoded.objects;
+  api::ObjectSet kept;
+  const InputErrors errors = validation::CheckScheduleInput(*objects);
   if (!errors.empty()) {
     std::set<std::string> bad;
     for (const InputError& e : errors) {
       LogOnce("left out: " + e.ToString());
       if (!e.object.empty()) bad.insert(e.object);
     }
-    api::RemoveObjectsNamed(&objects, bad);
+    kept = *objects;
+    api::RemoveObjectsNamed(&kept, bad);
+    objects = &kept;
   }
-  (void)validation::MarkPodsWithUnsupportedSelectors(&objects);
-  MarkPodsWithClaims(&objects);
-  const sched::ScheduleResult result = sched::Schedule(objects, options_.scheduler);
+  (void)validation::MarkPodsWithUnsupportedSelectors(objects);
+  MarkPodsWithClaims(objects);
+  const sched::ScheduleResult result = sched::Schedule(*objects, options_.scheduler);
   const double seconds = SteadySeconds() - start;
   metrics_->RecordCycle(seconds);
   const std::string& me = options_.scheduler.scheduler_name;
 
   // Pods of this scheduler still pending: first seen now (for the SLI histogram).
-  for (const api::Pod& pod : objects.pods) {
+  for (const api::Pod& pod : objects->pods) {
     if (pod.scheduler_name != me || !pod.node_name.empty()) continue;
     std::lock_guard<std::mutex> lock(mu_);
     seen_.try_emplace(api::NamespacedName(pod.meta), Seen{now, 0});

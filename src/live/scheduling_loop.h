@@ -52,8 +52,8 @@ using Logger = std::function<void(int level, const std::string& line)>;
 
 struct LoopOptions {
   sched::SchedulerOptions scheduler;  // scheduler.scheduler_name: the pods this loop binds
-  // prepare: applied to every decoded snapshot before the checks (the feature gates' field
-  // drops, cli/feature_gates.h); may be empty.
+  // prepare: applied to every object once, when it is decoded, before the checks (the feature
+  // gates' field drops, cli/feature_gates.h; DecodeCache::Prepare); may be empty.
   std::function<void(api::ObjectSet*)> prepare;
   double victim_wait_seconds = 30;
   bool events = true;
@@ -116,7 +116,7 @@ class SchedulingLoop {
   std::map<std::string, std::pair<std::string, int64_t>> victims_;  // key → (uid, deadline µs)
   std::map<std::string, std::string> written_status_;  // key → reason\nmessage last written
   std::set<std::string> logged_;
-  DecodeCache decode_{LoadOptionsForCluster()};
+  DecodeCache decode_;
 };
 
 }  // namespace wasched::live
