@@ -24,6 +24,9 @@
 #include "live/decode_cache.h"
 #include "live/object_store.h"
 #include "live/scheduling_loop.h"
+#include "sched/scheduler.h"
+#include "validation/dra_validation.h"
+#include "validation/object_set_validation.h"
 
 namespace wasched {
 namespace {
@@ -153,6 +156,39 @@ void BM_LiveDecodeOneGang(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * kObjects);
 }
 BENCHMARK(BM_LiveDecodeOneGang)->Unit(benchmark::kMillisecond);
+
+// BM_LiveCycleRest: what a cycle does after the decode, on the same cluster with every pod
+// pending (the first cycle after the burst): the input checks, the DRA marks, and the engine
+// built and run on the whole set (sched::Schedule). items_per_second = pods per second.
+void BM_LiveCycleRest(benchmark::State& state) {
+  const live::ObjectStore& store = Cluster();
+  live::DecodeCache cache(live::LoadOptionsForCluster());
+  api::ObjectSet* objects = cache.Decode(store, {}, "cluster").objects;
+  sched::SchedulerOptions options;
+  options.scheduler_name = "wasched";
+  for (auto _ : state) {
+    auto errors = validation::CheckScheduleInput(*objects);
+    benchmark::DoNotOptimize(errors);
+    (void)validation::MarkPodsWithUnsupportedSelectors(objects);
+    auto result = sched::Schedule(*objects, options);
+    benchmark::DoNotOptimize(result);
+  }
+  state.SetItemsProcessed(state.iterations() * kGangs * kGangSize);
+}
+BENCHMARK(BM_LiveCycleRest)->Unit(benchmark::kMillisecond);
+
+// BM_LiveCycleChecks: the input checks alone (validation::CheckScheduleInput), every cycle.
+void BM_LiveCycleChecks(benchmark::State& state) {
+  const live::ObjectStore& store = Cluster();
+  live::DecodeCache cache(live::LoadOptionsForCluster());
+  api::ObjectSet* objects = cache.Decode(store, {}, "cluster").objects;
+  for (auto _ : state) {
+    auto errors = validation::CheckScheduleInput(*objects);
+    benchmark::DoNotOptimize(errors);
+  }
+  state.SetItemsProcessed(state.iterations() * kGangs * kGangSize);
+}
+BENCHMARK(BM_LiveCycleChecks)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace wasched
