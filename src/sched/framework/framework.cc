@@ -445,6 +445,12 @@ bool Framework::PodDependent(const PodInfo& pod) const {
   return (pod.pod_filters & kHostPorts) != 0 || SpreadApplies(pod) || AffinityApplies(pod);
 }
 
+bool Framework::FitIsNodeLocal(const PodInfo& pod) const {
+  if (snapshot_ == nullptr) return true;
+  if ((pod.pod_filters & (kPodAffinity | kSpread)) != 0) return false;
+  return !inter_pod_affinity_->HasAntiAffinityPods(*snapshot_);
+}
+
 bool Framework::PodFits(const PodInfo& pod, NodeIndex n) const {
   bool unresolvable = false;
   return PodFilterReason(pod, n, /*before_resources=*/true, &unresolvable).empty() &&

@@ -89,6 +89,13 @@ class Framework {
   // pod takes the scan path. O(1) for pods without terms while no pod has required
   // anti-affinity.
   [[nodiscard]] bool PodDependent(const PodInfo& pod) const;
+  // FitIsNodeLocal: PodFits's verdict for `pod` on a node depends only on the pods placed on that
+  // node (NodePorts at most): the pod has no pod (anti-)affinity term and no topology spread
+  // constraint, and no pod of the snapshot has required anti-affinity (upstream's
+  // InterPodAffinity and PodTopologySpread are the default profile's only filters that read
+  // other nodes). Preemption's reprieve uses it to skip replays a victim cannot change. O(1)
+  // after InterPodAffinity's first scan of the snapshot's pods.
+  [[nodiscard]] bool FitIsNodeLocal(const PodInfo& pod) const;
   // ScoreDependent: InterPodAffinity scores nodes differently for `pod` (its preferred terms, or
   // placed pods' affinity terms selecting it, match something) or PodTopologySpread scores it
   // (ScheduleAnyway constraints, or the cluster-default ones for a pod of a ReplicaSet or

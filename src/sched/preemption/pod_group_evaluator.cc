@@ -23,6 +23,7 @@ void PodGroupEvaluator::RestoreUnit(const std::vector<Removed>& removed) {
 }
 
 bool PodGroupEvaluator::PlacementsFit(const std::vector<Placement>& placements) {
+  ++replays_;
   // Replay in cycle order: each preemptor pod must pass Filter with the earlier ones assumed
   // (upstream reprieveVictim: RunFilterPluginsWithNominatedPods, then AddPod + Reserve).
   const size_t mark = snapshot_.Mark();
@@ -72,6 +73,7 @@ Outcome PodGroupEvaluator::Evaluate(std::vector<int32_t> candidates, VictimUnitI
                                     const PdbBudgets* budgets, const GroupSchedulingFn& schedule,
                                     const ReprieveFilter& reprieve_filter) {
   Outcome out;
+  replays_ = 0;
   if (candidates.empty()) {
     out.status = Status::Unschedulable(kNoVictimsForPreemptor);
     return out;
@@ -109,6 +111,22 @@ Outcome PodGroupEvaluator::Evaluate(std::vector<int32_t> candidates, VictimUnitI
   }
 
   // 3. Reprieve: violating units first, then the others, most important first within each.
+  // With node-local filters, a unit none of whose pods ran on a placement's node cannot change
+  // the replay's verdict: once the placements were seen to fit (`known_fit`, which a failed
+  // attempt leaves as it was, since the unit is removed again), such a unit is reprieved
+  // without replaying.
+  bool local = true;
+  std::vector<char> on_placement(static_cast<size_t>(snapshot_.nodes().size()), 0);
+  for (const Placement& pl : sim.placements) {
+    local = local && framework_.FitIsNodeLocal(pods_[pl.pod]);
+    if (pl.node != kNoNode) on_placement[static_cast<size_t>(pl.node)] = 1;
+  }
+  bool known_fit = false;
+  auto untouched = [&](const std::vector<Removed>& unit) {
+    return std::none_of(unit.begin(), unit.end(), [&](const Removed& r) {
+      return on_placement[static_cast<size_t>(r.node)] != 0;
+    });
+  };
   std::vector<bool> victim(candidates.size(), false);
   for (int pass = 0; pass < 2; ++pass) {
     const bool violating_pass = pass == 0;
@@ -127,7 +145,8 @@ Outcome PodGroupEvaluator::Evaluate(std::vector<int32_t> candidates, VictimUnitI
       }
       if (attempt) {
         RestoreUnit(removed[i]);
-        if (PlacementsFit(sim.placements)) {
+        if ((local && known_fit && untouched(removed[i])) || PlacementsFit(sim.placements)) {
+          known_fit = true;
           ++out.reprieved;
           continue;
         }

@@ -13,7 +13,10 @@
 //     injected GroupSchedulingFn); failure → its status, nothing preempted;
 //  4. reprieve: PDB-violating units first, then the others, each from the most important down:
 //     add the unit back and replay every proposed placement in cycle order (earlier preemptor
-//     pods assumed); all still fit → reprieved, else removed again and a victim;
+//     pods assumed); all still fit → reprieved, else removed again and a victim. When every
+//     preemptor pod's Filter is node-local (Framework::FitIsNodeLocal) and the placements were
+//     already seen to fit, a unit with no pod on a placement's node is reprieved without the
+//     replay: adding it back changes no node the replay reads, so the replay would pass;
 //  5. Success "found a placement for podgroup, preempting N victims" (N victim pods), the
 //     victims most important first and every placed preemptor pod nominated to its node.
 //
@@ -71,6 +74,9 @@ class PodGroupEvaluator {
                                 const PdbBudgets* budgets, const GroupSchedulingFn& schedule,
                                 const ReprieveFilter& reprieve_filter = {});
 
+  // replays: how many reprieve replays (step 4) the last Preempt / Evaluate ran; for tests.
+  [[nodiscard]] size_t replays() const { return replays_; }
+
   // Evaluate: steps 3–5 for an explicit candidate list (slots of `units`, any order; they are
   // sorted by importance here). Used by Preempt and by tests that hand the evaluator a list.
   [[nodiscard]] Outcome Evaluate(std::vector<int32_t> candidates, VictimUnitIndex& units,
@@ -90,6 +96,7 @@ class PodGroupEvaluator {
   Snapshot& snapshot_;
   const Framework& framework_;
   const std::vector<PodInfo>& pods_;
+  size_t replays_ = 0;
 };
 
 }  // namespace wasched::sched::preemption

@@ -354,6 +354,35 @@ TEST(PodGroupEvaluatorCasesI, I29_OnlyPlacedPodsAreNominated) {
   EXPECT_THAT(c.Names(o.victims), ElementsAre("p3"));
 }
 
+// Node-local filters (no affinity, no spread): a unit away from every placement's node is
+// reprieved without a replay once the placements were seen to fit; the outcome is the one the
+// replays give (the victim is the pod on the preemptor's node only).
+TEST(PodGroupEvaluator, UnitsAwayFromThePlacementsAreReprievedWithoutAReplay) {
+  TestCluster c;
+  for (const char* n : {"n1", "n2", "n3", "n4", "n5"}) c.AddNode(n, 1);
+  for (int i = 1; i <= 5; ++i) {
+    c.AddPod("p" + std::to_string(i), kLow, "n" + std::to_string(i), -1, /*creation=*/i);
+  }
+  const PodIndex q = c.AddPod("preemptor-0", kHigh);
+  c.Build();
+  Preemptor p;
+  p.label = "PodGroup default/preemptor";
+  p.priority = kHigh;
+  p.pods = {q};
+  VictimUnitIndex units(c.pods(), c.groups());
+  PodGroupEvaluator ev(c.snapshot(), c.framework(), c.pods());
+  Outcome o = ev.Preempt(p, units, nullptr, c.RoundRobin({q}, 1));
+  ASSERT_TRUE(o.status.IsSuccess()) << o.status.Message();
+  ASSERT_EQ(o.victims.size(), 1u);
+  ASSERT_EQ(o.nominations.size(), 1u);
+  EXPECT_EQ(c.pods()[o.victims[0]].pod->node_name,
+            c.nodes().node(o.nominations[0].node).meta.name);
+  EXPECT_EQ(o.reprieved, 4);
+  // At most: one replay that fails (the victim) and one that passes; the other three skipped.
+  EXPECT_LE(ev.replays(), 2u);
+  EXPECT_GE(ev.replays(), 1u);
+}
+
 TEST(PodGroupEvaluator, OngoingPreemptionKeepsNominations) {
   TestCluster c;
   c.AddNode("n1", 1);
