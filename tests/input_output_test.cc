@@ -64,12 +64,13 @@ class InputOutputTest : public ::testing::Test {
 TEST_F(InputOutputTest, StrayCommaIsMalformedYamlNotAnEndlessLoop) {
   const struct {
     const char* text;
+    const char* language;  // JSON when the text opens with `{` or `[`
     const char* column;
     const char* problem;  // libyaml's (and kubectl's go-yaml's) text
-  } cases[] = {{",", "column 1", "did not find expected node content"},
-               {"'a',", "column 4", "did not find expected <document start>"},
-               {"{\"a\":1},", "column 8", "did not find expected <document start>"},
-               {"[1],", "column 4", "did not find expected <document start>"}};
+  } cases[] = {{",", "YAML", "column 1", "did not find expected node content"},
+               {"'a',", "YAML", "column 4", "did not find expected <document start>"},
+               {"{\"a\":1},", "JSON", "column 8", "did not find expected <document start>"},
+               {"[1],", "JSON", "column 4", "did not find expected <document start>"}};
   for (const auto& c : cases) {
     SCOPED_TRACE(c.text);
     const std::string file = Write("comma.yaml", c.text);
@@ -79,8 +80,8 @@ TEST_F(InputOutputTest, StrayCommaIsMalformedYamlNotAnEndlessLoop) {
       ASSERT_EQ(r.signal, 0) << r.err;
       EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
       const std::string& report = std::string(command) == "schedule" ? r.err : r.out;
-      EXPECT_THAT(report, HasSubstr(file + ": document 1: Invalid value: malformed YAML: line 1, " +
-                                    c.column + ": " + c.problem));
+      EXPECT_THAT(report, HasSubstr(file + ": document 1: Invalid value: malformed " +
+                                    c.language + ": line 1, " + c.column + ": " + c.problem));
     }
   }
 }

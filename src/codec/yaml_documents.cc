@@ -188,7 +188,10 @@ void ForEachYamlDocument(std::string_view text, const std::function<void(ParsedD
     if (parsed.error) {
       ParsedDocument doc;
       doc.number = ++number;
-      doc.error = fmt::format("malformed YAML: line {}, column {}: {}",
+      // A piece that opens like JSON is named JSON (a truncated `.json` file is not "malformed
+      // YAML" to its author); libyaml, which parsed it, gives the position and the problem.
+      doc.error = fmt::format("malformed {}: line {}, column {}: {}",
+                              LooksLikeJson(piece.text) ? "JSON" : "YAML",
                               piece.first_line + parsed.error->mark.line + 1,
                               parsed.error->mark.column + 1, parsed.error->message);
       doc.text_size = piece.text.size();

@@ -66,6 +66,19 @@ TEST(CodecDocumentsTest, ErrorsCarryFileLines) {
   EXPECT_EQ(docs[2].number, 3);
 }
 
+// A truncated JSON file (issue 20's new-user trial: it was called "malformed YAML") is named JSON,
+// with libyaml's position and problem; YAML flow style elsewhere keeps the YAML name.
+TEST(CodecDocumentsTest, TruncatedJsonIsCalledMalformedJson) {
+  const auto json = Parse("\n  {\"apiVersion\": \"v1\", \"kind\": \"Pod\",\n \"metadata\": {\"name\": \"a\"");
+  ASSERT_EQ(json.size(), 1u);
+  EXPECT_EQ(json[0].error,
+            "malformed JSON: line 4, column 1: did not find expected ',' or '}'");
+  const auto yaml = Parse("kind: Pod\nmetadata: {name: a\n");
+  ASSERT_EQ(yaml.size(), 1u);
+  EXPECT_EQ(yaml[0].error,
+            "malformed YAML: line 3, column 1: did not find expected ',' or '}'");
+}
+
 TEST(CodecDocumentsTest, SkipsByteOrderMarkAndHandlesCrlf) {
   const auto docs = Parse("\xEF\xBB\xBF" "a: 1\r\n---\r\nb: 2\r\n");
   ASSERT_EQ(docs.size(), 2u);
@@ -92,8 +105,8 @@ TEST(CodecDocumentsDeathTest, StrayCommaIsAnErrorNotAnEndlessLoop) {
   } cases[] = {
       {",", "1:malformed YAML: line 1, column 1: did not find expected node content"},
       {"'a',", "1:malformed YAML: line 1, column 4: did not find expected <document start>"},
-      {"{\"a\":1},", "1:malformed YAML: line 1, column 8: did not find expected <document start>"},
-      {"[1],", "1:malformed YAML: line 1, column 4: did not find expected <document start>"},
+      {"{\"a\":1},", "1:malformed JSON: line 1, column 8: did not find expected <document start>"},
+      {"[1],", "1:malformed JSON: line 1, column 4: did not find expected <document start>"},
       // The documents before the broken piece are still read; the error has the file line.
       {"a: 1\n---\nb: 2\n,\n", "1:ok 2:malformed YAML: line 4, column 1"},
   };
