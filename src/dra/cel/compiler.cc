@@ -330,8 +330,12 @@ class Compiler {
           return t == StaticType::kDyn || t == StaticType::kInt || t == StaticType::kString ||
                  t == StaticType::kBool;
         };
-        if (ordering && (!orderable(lt) || !orderable(rt) ||
-                         (lt != rt && lt != StaticType::kDyn && rt != StaticType::kDyn))) {
+        const bool distinct = lt != rt && lt != StaticType::kDyn && rt != StaticType::kDyn;
+        // Equality is cel-go's `(A, A) -> bool`: two different static types do not unify
+        // (`device.driver == 1` is a compile error upstream). null is left to the evaluator.
+        const bool distinct_equality = !ordering && distinct && lt != StaticType::kNull &&
+                                       rt != StaticType::kNull;
+        if (distinct_equality || (ordering && (!orderable(lt) || !orderable(rt) || distinct))) {
           TypeError(fmt::format("found no matching overload for '{}' applied to '({}, {})'",
                                 name, StaticTypeName(lt), StaticTypeName(rt)));
           return {};
@@ -376,7 +380,30 @@ class Compiler {
           k != TokenKind::kSlash && k != TokenKind::kPercent) {
         break;
       }
-      Unsupported(fmt::format("arithmetic operator '{}'", Peek().text));
+      // Type-checked first, as cel-go does (`device.driver + 1` is "found no matching overload
+      // for '_+_' applied to '(string, int)'"); a well-typed expression is then not supported.
+      const std::string text(Advance().text);
+      const char* name = k == TokenKind::kPlus    ? "_+_"
+                         : k == TokenKind::kMinus ? "_-_"
+                         : k == TokenKind::kStar  ? "_*_"
+                         : k == TokenKind::kSlash ? "_/_"
+                                                  : "_%_";
+      const int32_t l = Value(left, name);
+      const int32_t r = Value(ParseUnary(), name);
+      if (failed_) return {};
+      const StaticType lt = TypeOf(l);
+      const StaticType rt = TypeOf(r);
+      const auto operand = [&](StaticType t) {
+        return t == StaticType::kDyn || t == StaticType::kInt ||
+               (k == TokenKind::kPlus && (t == StaticType::kString || t == StaticType::kList));
+      };
+      if (!operand(lt) || !operand(rt) ||
+          (lt != rt && lt != StaticType::kDyn && rt != StaticType::kDyn)) {
+        TypeError(fmt::format("found no matching overload for '{}' applied to '({}, {})'", name,
+                              StaticTypeName(lt), StaticTypeName(rt)));
+        return {};
+      }
+      Unsupported(fmt::format("arithmetic operator '{}'", text));
       return {};
     }
     return left;

@@ -182,6 +182,8 @@ TEST(CelProgram, UnsupportedConstructsAreNamed) {
             "function \"lowerAscii\" is not supported by wasched");
   EXPECT_EQ(unsupported("device.attributes['a'].x + 1 > 2"),
             "arithmetic operator '+' is not supported by wasched");
+  EXPECT_EQ(unsupported("device.driver + 'x' == 'y'"),
+            "arithmetic operator '+' is not supported by wasched");
   EXPECT_EQ(unsupported("1.5 > 1.0"), "double literal 1.5 is not supported by wasched");
   EXPECT_EQ(unsupported("device.allowMultipleAllocations"),
             "field \"device.allowMultipleAllocations\" is not supported by wasched");
@@ -208,6 +210,17 @@ TEST(CelProgram, InvalidExpressionsAreErrors) {
   EXPECT_NE(invalid("quantity('1K') > quantity('1')").find("quantity(\"1K\")"), std::string::npos);
   EXPECT_NE(invalid("quantity('1') < quantity('2')").find("no matching overload"),
             std::string::npos);
+  // Type errors are compile errors before anything is "not supported" (new-user trial: a
+  // misspelled expression read as a wasched limitation). cel-go's checker: `_==_` is (A, A).
+  EXPECT_EQ(invalid("device.driver + 1 == 'x'"),
+            "compilation failed: found no matching overload for '_+_' applied to '(string, int)'");
+  EXPECT_EQ(invalid("device.driver * 2 == 'x'"),
+            "compilation failed: found no matching overload for '_*_' applied to '(string, int)'");
+  EXPECT_EQ(invalid("device.driver == 1"),
+            "compilation failed: found no matching overload for '_==_' applied to '(string, int)'");
+  EXPECT_EQ(invalid("true != 'x'"),
+            "compilation failed: found no matching overload for '_!=_' applied to '(bool, string)'");
+  EXPECT_TRUE(Program::Compile("device.attributes['a'].x == 1").has_value());  // dyn == int
   EXPECT_NE(invalid(std::string(500, '(') + "true" + std::string(500, ')')).find("nests deeper"),
             std::string::npos);
   EXPECT_NE(invalid(std::string(20000, ' ') + "true").find("may not be more than 10240 bytes"),
