@@ -134,6 +134,34 @@ TEST(AppTest, ExplainTellsOnePodsAndOneGroupsStory) {
   EXPECT_EQ(missing.err, "error: pod default/nope not found in the input\n");
 }
 
+// An evicted pod's story says why it was the victim (the eviction's reason, as in the table and
+// the JSON `reason`), not only who evicted it.
+TEST(AppTest, ExplainSaysWhyAnEvictedPodWasChosen) {
+  const std::string input = R"(apiVersion: v1
+kind: Node
+metadata: {name: n1}
+status: {allocatable: {cpu: "1", pods: "110"}}
+---
+apiVersion: scheduling.k8s.io/v1
+kind: PriorityClass
+metadata: {name: low}
+value: 10
+---
+apiVersion: scheduling.k8s.io/v1
+kind: PriorityClass
+metadata: {name: high}
+value: 1000
+)" + Pod("victim", "1", "  priorityClassName: low\n  nodeName: n1\n") +
+                            Pod("urgent", "1", "  priorityClassName: high\n");
+  Outcome victim = RunCli({"explain", "pod", "default/victim", "-f", "-"}, input);
+  ASSERT_EQ(victim.code, 0) << victim.err;
+  EXPECT_EQ(victim.out,
+            "Pod default/victim\n"
+            "  outcome:    evicted from n1 in favour of Pod default/urgent\n"
+            "  chosen:     priority 10 < 1000; among the least important pods whose removal "
+            "makes room on the node\n");
+}
+
 // Issue 20 A.2: a gang scheduled once (condition True) with one member Failed and its
 // replacement pending: upstream holds the replacement (1 running + 1 pending < minCount 3) and
 // says why; --gang-satisfaction once-scheduled binds it.

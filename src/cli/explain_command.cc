@@ -80,6 +80,10 @@ int RunExplain(const ExplainOptions& options, std::istream& in, std::ostream& ou
     }
     text += fmt::format("Pod {}\n  outcome:    {}\n", name, PodOutcome(s, name));
     for (const sched::Eviction& e : s.result.evictions) {
+      // Why this pod was the victim (new-user trial: the outcome alone did not say).
+      if (e.pod == name && !e.reason.empty()) text += fmt::format("  chosen:     {}\n", e.reason);
+    }
+    for (const sched::Eviction& e : s.result.evictions) {
       if (e.preemptor == "Pod " + name) {
         text += fmt::format("  evicts:     {} on {} ({})\n", e.pod, e.node, e.reason);
       }
