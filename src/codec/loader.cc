@@ -110,7 +110,9 @@ class Loader {
                   const api::SourceRef& source, const std::string& path);
 
   template <typename T, typename DecodeFn>
-  void DecodeInto(const Reader& r, const api::SourceRef& source, std::string_view kind,
+  // Returns whether the object was appended to `out` (a failed object is left out under
+  // keep_valid_objects).
+  bool DecodeInto(const Reader& r, const api::SourceRef& source, std::string_view kind,
                   std::vector<T>* out, DecodeFn&& decode) {
     const ObjectScope scope{diag_->errors().size(), diag_->warnings().size()};
     T object;
@@ -121,8 +123,9 @@ class Loader {
     if (!object.meta.name.empty()) label.append(" ").append(api::NamespacedName(object.meta));
     const bool failed = diag_->errors().size() > scope.first_error;
     Flush(scope, source, label);
-    if (failed && options_.keep_valid_objects) return;  // its errors are the report
+    if (failed && options_.keep_valid_objects) return false;  // its errors are the report
     out->push_back(std::move(object));
+    return true;
   }
 
   struct Skipped {
@@ -414,9 +417,11 @@ void Loader::DecodeObject(const Reader& r, const api::SourceRef& source,
   const std::string label_kind = kind;
   if (api_version == kCoreV1 && kind == "Node") {
     bool defaulted_pods = false;
-    DecodeInto(r, source, label_kind, &objects.nodes,
-               [&](api::Node& n) { internal::DecodeNode(r, &n, &defaulted_pods); });
-    if (defaulted_pods && ++defaulted_pods_ == 1) {
+    const bool kept = DecodeInto(r, source, label_kind, &objects.nodes, [&](api::Node& n) {
+      internal::DecodeNode(r, &n, &defaulted_pods);
+    });
+    // A Node left out for its errors has no name to report (and no `back()`).
+    if (kept && defaulted_pods && ++defaulted_pods_ == 1) {
       defaulted_pods_first_ =
           Location(source, r.Path()) + ", Node " + api::NamespacedName(objects.nodes.back().meta);
     }

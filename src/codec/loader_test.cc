@@ -23,6 +23,7 @@ using ::testing::Contains;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
+using ::testing::Not;
 
 const std::string kTestData = WASCHED_TESTDATA_DIR;
 
@@ -1381,6 +1382,29 @@ TEST(LoaderRealDataTest, KubernetesWebsiteWholeFolderDoesNotCrash) {
       EXPECT_THAT(e.error.detail, HasSubstr("run `wasched convert")) << e.ToString();
     }
   }
+}
+
+// A Node left out for its errors (keep_valid_objects) while its allocatable lacked `pods`: the
+// defaulted-pods note read `nodes.back()` of an empty list (validate crashed on `metadata:
+// {name: true}`), or named the previous Node.
+TEST(LoaderTest, FailedNodeWithDefaultedPodsIsNotNamedInTheNote) {
+  const std::string bad = "apiVersion: v1\nkind: Node\nmetadata: {name: true}\n";
+  LoadOptions options;
+  options.keep_valid_objects = true;
+  const auto alone = LoadString(bad, "f.yaml", options);
+  ASSERT_TRUE(alone);
+  EXPECT_TRUE(alone->objects.nodes.empty());
+  ASSERT_FALSE(alone->object_errors.empty());
+  EXPECT_EQ(alone->object_errors[0].ToString(),
+            "f.yaml: document 1: Node: metadata.name: Invalid value: expected string, got boolean "
+            "true");
+  const std::string good =
+      "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\nstatus: {allocatable: {cpu: '1', "
+      "pods: '110'}}\n---\n";
+  const auto after = LoadString(good + bad, "f.yaml", options);
+  ASSERT_TRUE(after);
+  ASSERT_EQ(after->objects.nodes.size(), 1u);
+  for (const std::string& w : after->warnings) EXPECT_THAT(w, Not(HasSubstr("n1"))) << w;
 }
 
 }  // namespace
