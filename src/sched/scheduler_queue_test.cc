@@ -337,6 +337,53 @@ TEST(SchedulerQueueTest, PodAffinityMetByLaterBindingIsRetried) {
   EXPECT_EQ(NodeOf(r, "default/p"), "n2");
 }
 
+// Upstream's InterPodAffinity hint matches the rejected pod's terms against the bound pod with no
+// namespace labels (filtering.go podMatchesAllAffinityTerms → Matches(pod, nil)): a term that
+// reaches the bound pod's namespace only through a namespaceSelector does not requeue P, which
+// stays pending although the Filter would now pass (v1.37.2, differential case
+// affinity.a1-0242). The same term naming the namespace in `namespaces` requeues it.
+TEST(SchedulerQueueTest, AffinityByNamespaceSelectorIsNotRequeuedByTheBinding) {
+  for (const bool by_selector : {true, false}) {
+    SCOPED_TRACE(by_selector ? "namespaceSelector" : "namespaces");
+    api::ObjectSet in = TwoHosts();
+    api::Pod p = MakePod()
+                     .Name("p")
+                     .Namespace("team-b")
+                     .Priority(10)
+                     .Req({{"cpu", 1000}})
+                     .PodAffinity("app", "x", "kubernetes.io/hostname")
+                     .Obj();
+    api::PodAffinityTerm& term = p.pod_affinity->required[0];
+    if (by_selector) {
+      term.namespace_selector = api::LabelSelector{};
+      api::LabelSelectorRequirement in_default;
+      in_default.key = "kubernetes.io/metadata.name";
+      in_default.op = api::LabelSelectorOperator::kIn;
+      in_default.op_text = "In";
+      in_default.values = {"default"};
+      term.namespace_selector->match_expressions.push_back(std::move(in_default));
+    } else {
+      term.namespaces = {"default"};
+    }
+    in.pods.push_back(std::move(p));
+    in.pods.push_back(MakePod()
+                          .Name("x")
+                          .Label("app", "x")
+                          .Req({{"cpu", 1000}})
+                          .NodeSelector("kubernetes.io/hostname", "n2")
+                          .Obj());
+    const ScheduleResult r = Schedule(in, Verified());
+    EXPECT_EQ(NodeOf(r, "default/x"), "n2");
+    if (by_selector) {
+      ASSERT_EQ(r.pending.size(), 1u);
+      EXPECT_EQ(r.pending[0].pod, "team-b/p");
+    } else {
+      EXPECT_THAT(r.pending, IsEmpty());
+      EXPECT_EQ(NodeOf(r, "team-b/p"), "n2");
+    }
+  }
+}
+
 // The same with P a gang member: the group unit is requeued by its member's hint.
 TEST(SchedulerQueueTest, GangWithPodAffinityMetByLaterBindingIsRetried) {
   api::ObjectSet in = TwoHosts();

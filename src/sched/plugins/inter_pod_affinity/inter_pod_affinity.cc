@@ -39,35 +39,33 @@ bool NamespaceSelected(const api::LabelSelector& selector, std::string_view ns) 
   return true;
 }
 
-}  // namespace
-
-std::span<const api::PodAffinityTerm> RequiredAffinityTerms(const api::Pod& pod) {
-  if (!pod.pod_affinity) return {};
-  return pod.pod_affinity->required;
-}
-
-std::span<const api::PodAffinityTerm> RequiredAntiAffinityTerms(const api::Pod& pod) {
-  if (!pod.pod_anti_affinity) return {};
-  return pod.pod_anti_affinity->required;
-}
-
-bool AssignedPodMayHelp(const api::Pod& pod, const api::Pod& assigned) {
-  const std::span<const api::PodAffinityTerm> terms = RequiredAffinityTerms(pod);
-  if (terms.empty()) return false;
-  for (const api::PodAffinityTerm& t : terms) {
-    if (!TermMatches(t, pod, assigned)) return false;
+// SelectsNoLabels: `selector` matches an empty label set (a namespace whose labels are not
+// known): only NotIn and DoesNotExist requirements, no matchLabels.
+bool SelectsNoLabels(const api::LabelSelector& selector) {
+  if (!selector.match_labels.empty()) return false;
+  for (const api::LabelSelectorRequirement& req : selector.match_expressions) {
+    if (req.op != api::LabelSelectorOperator::kNotIn &&
+        req.op != api::LabelSelectorOperator::kDoesNotExist) {
+      return false;
+    }
   }
   return true;
 }
 
-bool TermMatches(const api::PodAffinityTerm& term, const api::Pod& owner, const api::Pod& target) {
+// TermSelects: TermMatches with the target's namespace labels known (`namespace_labels`: the
+// Filter's view, where upstream merged the namespaceSelector into the namespace set) or not
+// (the queueing hint's view: upstream matches the unmerged term against nil namespace labels).
+bool TermSelects(const api::PodAffinityTerm& term, const api::Pod& owner, const api::Pod& target,
+                 bool namespace_labels) {
   if (!term.label_selector) return false;  // a nil selector selects nothing
   const std::string& ns = target.meta.namespace_;
   if (term.namespaces.empty() && !term.namespace_selector) {
     if (ns != owner.meta.namespace_) return false;
   } else if (std::find(term.namespaces.begin(), term.namespaces.end(), ns) ==
                  term.namespaces.end() &&
-             !(term.namespace_selector && NamespaceSelected(*term.namespace_selector, ns))) {
+             !(term.namespace_selector &&
+               (namespace_labels ? NamespaceSelected(*term.namespace_selector, ns)
+                                 : SelectsNoLabels(*term.namespace_selector)))) {
     return false;
   }
   const auto& labels = target.meta.labels;
@@ -87,6 +85,31 @@ bool TermMatches(const api::PodAffinityTerm& term, const api::Pod& owner, const 
     if (it != labels.end() && it->second == own->second) return false;
   }
   return true;
+}
+
+}  // namespace
+
+std::span<const api::PodAffinityTerm> RequiredAffinityTerms(const api::Pod& pod) {
+  if (!pod.pod_affinity) return {};
+  return pod.pod_affinity->required;
+}
+
+std::span<const api::PodAffinityTerm> RequiredAntiAffinityTerms(const api::Pod& pod) {
+  if (!pod.pod_anti_affinity) return {};
+  return pod.pod_anti_affinity->required;
+}
+
+bool AssignedPodMayHelp(const api::Pod& pod, const api::Pod& assigned) {
+  const std::span<const api::PodAffinityTerm> terms = RequiredAffinityTerms(pod);
+  if (terms.empty()) return false;
+  for (const api::PodAffinityTerm& t : terms) {
+    if (!TermSelects(t, pod, assigned, /*namespace_labels=*/false)) return false;
+  }
+  return true;
+}
+
+bool TermMatches(const api::PodAffinityTerm& term, const api::Pod& owner, const api::Pod& target) {
+  return TermSelects(term, owner, target, /*namespace_labels=*/true);
 }
 
 bool InterPodAffinity::HasAntiAffinityPods(const Snapshot& snapshot) {

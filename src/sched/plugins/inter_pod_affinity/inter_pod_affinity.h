@@ -72,7 +72,11 @@ inline constexpr std::string_view kReasonAntiAffinity =
 // AssignedPodMayHelp: InterPodAffinity's queueing hint for an assigned pod added (upstream
 // interpodaffinity/plugin.go isSchedulableAfterAssignedPodChange, the Add case): true (Queue)
 // when `assigned` matches every required pod affinity term of the rejected `pod`; false
-// (QueueSkip) when it does not or `pod` has no such term (podMatchesAllAffinityTerms). O(terms ×
+// (QueueSkip) when it does not or `pod` has no such term (podMatchesAllAffinityTerms). As
+// upstream, a term's namespaceSelector is matched here against no namespace labels (the hint
+// does not merge it into the namespace set, interpodaffinity/filtering.go Matches(pod, nil)):
+// a term that reaches another namespace only through a non-empty namespaceSelector never
+// requeues the pod (observed on v1.37.2, differential case affinity.a1-0242). O(terms ×
 // selector), no allocation.
 [[nodiscard]] bool AssignedPodMayHelp(const api::Pod& pod, const api::Pod& assigned);
 
