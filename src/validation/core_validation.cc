@@ -267,13 +267,39 @@ ErrorList ValidateNodeTaints(const std::vector<api::Taint>& taints, const std::s
 ErrorList ValidatePodSpecCore(const api::Pod& pod) {
   ErrorList errs;
   if (pod.containers.empty()) errs.push_back(Required("spec.containers"));
+  // validateContainerCommon (pkg/apis/core/validation/validation.go): a name that is a DNS-1123
+  // label, then the resources; names unique within a list (validateContainers) and across init
+  // and regular containers (validateInitContainers). The required `image` is not checked:
+  // wasched does not keep images (docs/known-gaps.md).
+  std::set<std::string_view> regular_names;
+  const auto common = [&](const api::Container& c, const std::string& path) {
+    if (c.name.empty()) {
+      errs.push_back(Required(path + ".name"));
+    } else {
+      for (std::string& msg : Dns1123LabelErrors(c.name)) {
+        errs.push_back(Invalid(path + ".name", Quote(c.name), std::move(msg)));
+      }
+    }
+    Append(&errs, ValidateResourceRequirements(c, path + ".resources"));
+  };
   for (std::size_t i = 0; i < pod.containers.size(); ++i) {
-    Append(&errs, ValidateResourceRequirements(
-                      pod.containers[i], fmt::format("spec.containers[{}].resources", i)));
+    const std::string path = fmt::format("spec.containers[{}]", i);
+    common(pod.containers[i], path);
+    if (!regular_names.insert(pod.containers[i].name).second) {
+      errs.push_back(FieldError{FieldErrorType::kDuplicate, path + ".name",
+                                Quote(pod.containers[i].name), "", ""});
+    }
   }
+  std::set<std::string_view>& all_names = regular_names;  // init names join the regular ones
   for (std::size_t i = 0; i < pod.init_containers.size(); ++i) {
-    Append(&errs, ValidateResourceRequirements(
-                      pod.init_containers[i], fmt::format("spec.initContainers[{}].resources", i)));
+    const std::string path = fmt::format("spec.initContainers[{}]", i);
+    const api::Container& c = pod.init_containers[i];
+    common(c, path);
+    if (all_names.count(c.name) != 0) {
+      errs.push_back(FieldError{FieldErrorType::kDuplicate, path + ".name", Quote(c.name), "", ""});
+    } else if (!c.name.empty()) {
+      all_names.insert(c.name);
+    }
   }
   Append(&errs, ValidateLabels(pod.node_selector, "spec.nodeSelector"));
   Append(&errs, ValidateTolerations(pod.tolerations, "spec.tolerations"));

@@ -202,6 +202,7 @@ TEST(CoreValidationTest, PodSpec) {
   pod.scheduler_name = "Not A DNS Name";
   pod.node_selector = {{"zone", std::string(64, 'z')}};
   pod.init_containers.push_back(Container({{"foo", 1}}));
+  pod.init_containers.back().name = "init";
   pod.overhead = {{"nvidia.com/gpu", 1}};
   pod.non_integer_overhead = {{"nvidia.com/gpu", "0.1"}};
   EXPECT_THAT(
@@ -230,6 +231,25 @@ TEST(CoreValidationTest, PodSpec) {
   named.node_name = "node-1.example.com";
   named.priority_class_name = "high";
   EXPECT_THAT(ValidatePodSpecCore(named), IsEmpty());
+}
+
+// validateContainerCommon / validateContainers / validateInitContainers: a name, a DNS-1123
+// label, before the resources; names unique across both lists.
+TEST(CoreValidationTest, ContainersNeedUniqueDnsLabelNames) {
+  api::Pod pod = PodWith(Container({{"cpu", 100}}));
+  pod.containers[0].name = "";
+  pod.containers.push_back(Container({{"cpu", 100}}));
+  pod.containers.back().name = "Main";
+  pod.containers.push_back(Container({{"cpu", 100}}));  // "c"
+  pod.containers.push_back(Container({{"cpu", 100}}));  // "c" again
+  pod.init_containers.push_back(Container({{"cpu", 100}}));  // "c" as an init container
+  EXPECT_THAT(
+      Lines(ValidatePodSpecCore(pod)),
+      ElementsAre("spec.containers[0].name: Required value",
+                  ::testing::StartsWith("spec.containers[1].name: Invalid value: \"Main\": a "
+                                        "lowercase RFC 1123 label must consist of"),
+                  "spec.containers[3].name: Duplicate value: \"c\"",
+                  "spec.initContainers[0].name: Duplicate value: \"c\""));
 }
 
 }  // namespace
