@@ -119,7 +119,9 @@ struct PodAffinityTerm {
   bool operator==(const PodAffinityTerm&) const = default;
 };
 
-// TopologySpreadConstraint: core/v1. `when_unsatisfiable` "DoNotSchedule" or "ScheduleAnyway";
+// TopologySpreadConstraint: core/v1. `when_unsatisfiable` "DoNotSchedule" or "ScheduleAnyway"
+// (core/v1 has no default: the codec leaves an omitted one "", which validation rejects; the
+// "DoNotSchedule" initialiser serves objects built in code);
 // `node_affinity_policy` / `node_taints_policy` "Honor" / "Ignore" ("" = the default: Honor for
 // node affinity, Ignore for taints); `min_domains` nullopt = 1.
 struct TopologySpreadConstraint {
