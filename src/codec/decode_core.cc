@@ -533,6 +533,7 @@ void DecodePod(const Reader& root, api::Pod* pod) {
     } else if (key == "status") {
       f.ForEachField([&](std::string_view skey, const Reader& sf) {
         if (skey == "phase") sf.Read(&pod->phase);
+        if (skey == "startTime") DecodeTimestamp(sf, &pod->start_time);
         return true;  // other status fields are not read
       });
     } else {
