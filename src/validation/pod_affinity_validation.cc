@@ -142,7 +142,9 @@ void ValidateAffinity(const api::PodAffinity& affinity, const api::Pod& pod,
 
 // ValidatePositive: ValidatePositiveField.
 void ValidatePositive(int64_t value, const std::string& path, ErrorList* errs) {
-  if (value <= 0) errs->push_back(Invalid(path, std::to_string(value), kNotPositive, kOriginMinimum));
+  if (value <= 0) {
+    errs->push_back(Invalid(path, std::to_string(value), kNotPositive, kOriginMinimum));
+  }
 }
 
 bool IsScheduleAction(const std::string& action) {
@@ -196,10 +198,11 @@ ErrorList ValidateTopologySpreadConstraints(const api::Pod& pod, PodSpecSource s
       const std::string min_path = Child(path, "minDomains");
       ValidatePositive(*c.min_domains, min_path, &errs);
       if (c.when_unsatisfiable != kDoNotSchedule) {
-        errs.push_back(Invalid(min_path, std::to_string(*c.min_domains),
-                               fmt::format("can only use minDomains if whenUnsatisfiable={}, not {}",
-                                           kDoNotSchedule, c.when_unsatisfiable),
-                               "dependsOn"));
+        errs.push_back(
+            Invalid(min_path, std::to_string(*c.min_domains),
+                    fmt::format("can only use minDomains if whenUnsatisfiable={}, not {}",
+                                kDoNotSchedule, c.when_unsatisfiable),
+                    "dependsOn"));
       }
     }
     ValidateNodeInclusionPolicy(c.node_affinity_policy, Child(path, "nodeAffinityPolicy"), &errs);

@@ -71,7 +71,8 @@ api::TopologySpreadConstraint Spread(std::string key = "zone",
   return c;
 }
 
-const std::string kAnti = "spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution";
+const std::string kAnti =
+    "spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution";
 const std::string kAffPreferred =
     "spec.affinity.podAffinity.preferredDuringSchedulingIgnoredDuringExecution";
 
@@ -142,7 +143,8 @@ TEST(PodAffinityValidationTest, LabelAndNamespaceSelectors) {
   term.namespace_selector->match_expressions = {
       Req("team", api::LabelSelectorOperator::kDoesNotExist, "DoesNotExist", {"a"})};
   pod.pod_affinity.emplace().required.push_back(term);
-  const std::string t = "spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution[0]";
+  const std::string t =
+      "spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution[0]";
   const ErrorList errs = ValidatePodAffinity(pod, PodSpecSource::kPod);
   EXPECT_THAT(
       Lines(errs),
