@@ -260,5 +260,28 @@ TEST(ValidateCommandTest, BasicPodGroupShowsBasicAndPerPodResults) {
   EXPECT_EQ(doc["groups"][0]["scheduled"], 1);
 }
 
+// Issue 19: pod affinity terms and topology spread constraints are validated as the API server
+// validates them (validation/pod_affinity_validation.h), in Pods and in pod templates, with
+// upstream's paths and messages; `schedule` refuses the input with the same lines.
+TEST(ValidateCommandTest, PodAffinityAndSpreadConstraintErrors) {
+  const std::string file = kDir + "pod-affinity-spread.yaml";
+  const test::CommandResult validate = test::RunCommand({WASCHED_BINARY, "validate", "-f", file});
+  ASSERT_EQ(validate.signal, 0);
+  EXPECT_EQ(validate.exit_code, 1) << validate.out << validate.err;
+  EXPECT_THAT(validate.out,
+              HasSubstr(file + ": document 2: Pod default/web: spec.affinity.podAntiAffinity."
+                               "requiredDuringSchedulingIgnoredDuringExecution[0].topologyKey: "
+                               "Required value: can not be empty\n"));
+  EXPECT_THAT(validate.out,
+              HasSubstr(file + ": document 3: Deployment default/api: spec.template.spec."
+                               "topologySpreadConstraints[0].whenUnsatisfiable: Unsupported "
+                               "value: \"\": supported values: \"DoNotSchedule\", "
+                               "\"ScheduleAnyway\"\n"));
+  const test::CommandResult schedule = test::RunCommand({WASCHED_BINARY, "schedule", "-f", file});
+  EXPECT_EQ(schedule.exit_code, 1);
+  EXPECT_EQ(schedule.out, "");
+  EXPECT_THAT(schedule.err, HasSubstr("topologyKey: Required value: can not be empty"));
+}
+
 }  // namespace
 }  // namespace wasched

@@ -119,7 +119,9 @@ struct PodAffinityTerm {
   bool operator==(const PodAffinityTerm&) const = default;
 };
 
-// TopologySpreadConstraint: core/v1. `when_unsatisfiable` "DoNotSchedule" or "ScheduleAnyway";
+// TopologySpreadConstraint: core/v1. `when_unsatisfiable` "DoNotSchedule" or "ScheduleAnyway"
+// (core/v1 has no default: the codec leaves an omitted one "", which validation rejects; the
+// "DoNotSchedule" initialiser serves objects built in code);
 // `node_affinity_policy` / `node_taints_policy` "Honor" / "Ignore" ("" = the default: Honor for
 // node affinity, Ignore for taints); `min_domains` nullopt = 1.
 struct TopologySpreadConstraint {
@@ -181,6 +183,11 @@ struct Pod {
   bool scheduling_group_set = false;
   std::vector<std::string> scheduling_gates;  // spec.schedulingGates[].name; non-empty = gated
   std::string phase;  // status.phase; "Succeeded"/"Failed" pods hold no resources
+  // start_time: status.startTime (set by the kubelet when it accepts the pod), seconds since the
+  // Unix epoch parsed from RFC 3339; nullopt when unset (a pod not started yet, or only assumed).
+  // Preemption orders victims and picks nodes by it (upstream pkg/scheduler/util GetPodStartTime,
+  // which counts an unset start as "now"; sched/framework/pod_info.h PodInfo::start).
+  std::optional<int64_t> start_time;
   // pod_level_requests: spec.resources.requests (PodLevelResources, beta and on since 1.34)
   // after API defaulting (core/v1 defaultPodRequests: a pod-level limit without a request
   // requests the containers' aggregate when they request that resource, else the limit).

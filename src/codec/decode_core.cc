@@ -303,8 +303,12 @@ void DecodePodAffinity(const Reader& r, api::PodAffinity* affinity) {
 
 // DecodeTopologySpreadConstraint: one spec.topologySpreadConstraints[i] (PodTopologySpread,
 // sched/plugins/pod_topology_spread). A null labelSelector stays nullopt (selects no pod).
+// whenUnsatisfiable has no default in core/v1: left out or "" it stays "", which validation
+// reports as NotSupported (validation/pod_affinity_validation.h); an unknown value is reported
+// here. A policy written as "" is NotSupported too (upstream holds a pointer to "").
 void DecodeTopologySpreadConstraint(const Reader& r, api::TopologySpreadConstraint* c) {
   if (!r.ExpectKind(ValueKind::kMap)) return;
+  c->when_unsatisfiable.clear();
   r.ForEachField([&](std::string_view key, const Reader& f) {
     if (key == "whenUnsatisfiable") {
       std::string action;
@@ -328,7 +332,7 @@ void DecodeTopologySpreadConstraint(const Reader& r, api::TopologySpreadConstrai
     } else if (key == "nodeAffinityPolicy" || key == "nodeTaintsPolicy") {
       std::string policy;
       f.Read(&policy);
-      if (!policy.empty() && policy != "Honor" && policy != "Ignore") {
+      if (f.Kind() == ValueKind::kString && policy != "Honor" && policy != "Ignore") {
         f.Error(FieldErrorType::kNotSupported, QuoteValue(policy),
                 "supported values: \"Honor\", \"Ignore\"");
       }
@@ -529,6 +533,7 @@ void DecodePod(const Reader& root, api::Pod* pod) {
     } else if (key == "status") {
       f.ForEachField([&](std::string_view skey, const Reader& sf) {
         if (skey == "phase") sf.Read(&pod->phase);
+        if (skey == "startTime") DecodeTimestamp(sf, &pod->start_time);
         return true;  // other status fields are not read
       });
     } else {

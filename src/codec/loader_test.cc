@@ -794,7 +794,8 @@ spec:
   EXPECT_EQ(spread.topology_key, "zone");
   EXPECT_FALSE(spread.label_selector.has_value());
   EXPECT_TRUE(r.objects.pods[0].topology_spread_constraints[0].label_selector.has_value());
-  EXPECT_EQ(r.objects.pods[0].topology_spread_constraints[0].when_unsatisfiable, "DoNotSchedule");
+  // No whenUnsatisfiable: core/v1 has no default, so it stays "" (validation's NotSupported).
+  EXPECT_EQ(r.objects.pods[0].topology_spread_constraints[0].when_unsatisfiable, "");
   EXPECT_THAT(r.objects.pods[1].unsupported_constraints, IsEmpty());
   const api::Pod& p = r.objects.pods[0];
   ASSERT_EQ(p.containers.size(), 2u);

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
@@ -244,6 +245,13 @@ void Run::BuildCache() {
   snapshot_->set_dynamic_resources(dra_.get());
 
   PriorityResolver priorities(objects_.priority_classes);
+  // The "now" of a pod without status.startTime (GetPodStartTime): the caller's clock, whose
+  // epoch is the timestamps' (scheduler.h), else later than every recorded start. A caller's
+  // clock does not move during a run.
+  const int64_t start_now =
+      options_.clock != nullptr
+          ? std::chrono::duration_cast<std::chrono::seconds>(options_.clock->Now()).count()
+          : kStartedLast;
   pods_.reserve(objects_.pods.size());
   for (size_t i = 0; i < objects_.pods.size(); ++i) {
     const api::Pod& pod = objects_.pods[i];
@@ -263,6 +271,7 @@ void Run::BuildCache() {
     pi.pod_filters = t.pod_filters;
     pi.priority = priorities.Resolve(pod.priority, pod.priority_class_name);
     pi.creation = pod.meta.creation_timestamp.value_or(0);
+    pi.start = PodStartTime(pod, start_now);
     pi.input_order = static_cast<int32_t>(i);
     pods_.push_back(std::move(pi));
   }

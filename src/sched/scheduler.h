@@ -47,6 +47,11 @@ struct SchedulerOptions {
   std::vector<std::string>* verify_violations = nullptr;
   // clock: the scheduling queue's time source (backoff, leftover flush), not owned; nullptr =
   // a FakeClock fixed at 0, as `wasched schedule` uses, so results never depend on time.
+  // Preemption also reads it once per run as "now" for a running pod without status.startTime
+  // (upstream util.GetPodStartTime falls back to time.Now()), so a caller's clock counts from
+  // the epoch of the objects' timestamps (the Unix epoch; the simulator's trace time zero).
+  // nullptr: such a pod counts as started after every recorded start (PodInfo::start =
+  // kStartedLast), which is what time.Now() is on a live cluster.
   const Clock* clock = nullptr;
   // pod_group_preemption_policy: feature gate PodGroupPreemptionPolicy. On: a group preemptor
   // uses its root group's preemptionPolicy; off: Never when any unscheduled member pod says

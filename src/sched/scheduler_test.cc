@@ -221,6 +221,36 @@ TEST(SchedulerTest, HigherPriorityUnitGoesFirst) {
   EXPECT_NE(PendingOf(r, "default/low"), nullptr);
 }
 
+// Issue 15: preemption compares status.startTime (upstream util.GetPodStartTime), not
+// creationTimestamp: of two equal one-victim candidates, the node whose victim started latest is
+// chosen (pickOneNodeForPreemption). Here the creation order says the opposite. A victim
+// without a start time started "now": later than every start without a clock, the clock's time
+// with one.
+TEST(SchedulerTest, PreemptionFollowsStartTimeNotCreation) {
+  api::ObjectSet in;
+  for (const char* n : {"n1", "n2"}) {
+    in.nodes.push_back(MakeNode().Name(n).Capacity({{"cpu", 1000}, {"pods", 110}}).Obj());
+  }
+  in.pods.push_back(MakePod().Name("a").Req({{"cpu", 1000}}).Priority(1).Node("n1")
+                        .CreationTimestamp(10).StartTime(300).Obj());
+  in.pods.push_back(MakePod().Name("b").Req({{"cpu", 1000}}).Priority(1).Node("n2")
+                        .CreationTimestamp(20).StartTime(100).Obj());
+  in.pods.push_back(MakePod().Name("high").Req({{"cpu", 1000}}).Priority(100).Obj());
+  ScheduleResult r = Schedule(in, Verified());
+  EXPECT_EQ(NodeOf(r, "default/high"), "n1");
+  ASSERT_EQ(r.evictions.size(), 1u);
+  EXPECT_EQ(r.evictions[0].pod, "default/a");
+
+  in.pods[1].start_time.reset();  // b not started: "now"
+  r = Schedule(in, Verified());
+  EXPECT_EQ(NodeOf(r, "default/high"), "n2");
+  FakeClock clock(std::chrono::seconds(200));  // now = 200 s, before a's start
+  SchedulerOptions at_200 = Verified();
+  at_200.clock = &clock;
+  r = Schedule(in, at_200);
+  EXPECT_EQ(NodeOf(r, "default/high"), "n1");
+}
+
 TEST(SchedulerTest, MixedPriorityInGroupIsSchedulerError) {
   api::ObjectSet in;
   in.nodes.push_back(MakeNode().Name("n1").Capacity({{"cpu", 8000}, {"pods", 110}}).Obj());

@@ -653,7 +653,7 @@ class Engine {
       auto it = node_index_.find(b.node);
       if (pod == pod_index_.end() || it == node_index_.end()) continue;
       if (options_.on_binding) options_.on_binding(b, t);
-      Bind(pod->second.job, pod->second.pod, it->second);
+      Bind(pod->second.job, pod->second.pod, it->second, t);
       touched_.push_back(pod->second.job);
     }
     std::sort(touched_.begin(), touched_.end());
@@ -664,7 +664,9 @@ class Engine {
     }
   }
 
-  void Bind(int32_t j, int32_t i, int32_t n) {
+  // Bind: pod i of job j runs on node n from time t (the simulated kubelet accepts it at once:
+  // status.startTime = t, which preemption orders victims by).
+  void Bind(int32_t j, int32_t i, int32_t n, int64_t t) {
     const TraceJob& tj = trace_.jobs[j];
     JobRun& r = jobs_[j];
     if (r.pod_node[i] != kNoNode) return;
@@ -681,6 +683,7 @@ class Engine {
     if (options_.preemption) {
       api::Pod p = r.pods[i];
       p.node_name = node_objs_[n].meta.name;
+      p.start_time = t;
       r.pod_slot[i] = static_cast<int32_t>(objects_.pods.size());
       objects_.pods.push_back(std::move(p));
       ++running_region_;

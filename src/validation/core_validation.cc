@@ -264,7 +264,7 @@ ErrorList ValidateNodeTaints(const std::vector<api::Taint>& taints, const std::s
   return errs;
 }
 
-ErrorList ValidatePodSpecCore(const api::Pod& pod) {
+ErrorList ValidatePodSpecCore(const api::Pod& pod, PodSpecSource source) {
   ErrorList errs;
   if (pod.containers.empty()) errs.push_back(Required("spec.containers"));
   // validateContainerCommon (pkg/apis/core/validation/validation.go): a name that is a DNS-1123
@@ -302,6 +302,9 @@ ErrorList ValidatePodSpecCore(const api::Pod& pod) {
     }
   }
   Append(&errs, ValidateLabels(pod.node_selector, "spec.nodeSelector"));
+  // ValidatePodSpec's order: nodeSelector, affinity, …, topologySpreadConstraints, …
+  Append(&errs, ValidatePodAffinity(pod, source));
+  Append(&errs, ValidateTopologySpreadConstraints(pod, source));
   Append(&errs, ValidateTolerations(pod.tolerations, "spec.tolerations"));
   if (!pod.scheduler_name.empty()) {
     for (std::string& msg : Dns1123SubdomainErrors(pod.scheduler_name)) {

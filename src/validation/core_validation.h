@@ -21,6 +21,7 @@
 #include "api/node.h"
 #include "api/pod.h"
 #include "validation/field_errors.h"
+#include "validation/pod_affinity_validation.h"
 
 namespace wasched::validation {
 
@@ -82,11 +83,14 @@ namespace wasched::validation {
 [[nodiscard]] ErrorList ValidateNodeTaints(const std::vector<api::Taint>& taints,
                                            const std::string& path);
 
-// ValidatePodSpecCore: the ValidatePodSpec rules above for a Pod: `spec.containers` Required
-// when empty, every container's resources (containers, then initContainers), `spec.nodeSelector`
-// labels (validation/object_meta_validation.h ValidateLabels), `spec.tolerations`,
+// ValidatePodSpecCore: the ValidatePodSpec rules above for a Pod or a pod template (`source`;
+// paths start at `spec.`): `spec.containers` Required when empty, every container's resources
+// (containers, then initContainers), `spec.nodeSelector` labels
+// (validation/object_meta_validation.h ValidateLabels), `spec.affinity.podAffinity` /
+// `podAntiAffinity` and `spec.topologySpreadConstraints` (validation/pod_affinity_validation.h;
+// a Pod's selectors merged with its matchLabelKeys first), `spec.tolerations`,
 // `spec.schedulerName` a DNS-1123 subdomain (one Invalid per problem), and `spec.overhead`
 // (validateOverhead: container resource names and quantities). O(fields).
-[[nodiscard]] ErrorList ValidatePodSpecCore(const api::Pod& pod);
+[[nodiscard]] ErrorList ValidatePodSpecCore(const api::Pod& pod, PodSpecSource source);
 
 }  // namespace wasched::validation

@@ -195,10 +195,11 @@ TEST(CoreValidationTest, NodeTaints) {
 
 TEST(CoreValidationTest, PodSpec) {
   api::Pod empty;
-  EXPECT_THAT(Lines(ValidatePodSpecCore(empty)), ElementsAre("spec.containers: Required value"));
+  EXPECT_THAT(Lines(ValidatePodSpecCore(empty, PodSpecSource::kPod)),
+              ElementsAre("spec.containers: Required value"));
 
   api::Pod pod = PodWith(Container({{"cpu", 100}}));
-  EXPECT_THAT(ValidatePodSpecCore(pod), IsEmpty());
+  EXPECT_THAT(ValidatePodSpecCore(pod, PodSpecSource::kPod), IsEmpty());
   pod.scheduler_name = "Not A DNS Name";
   pod.node_selector = {{"zone", std::string(64, 'z')}};
   pod.init_containers.push_back(Container({{"foo", 1}}));
@@ -206,7 +207,7 @@ TEST(CoreValidationTest, PodSpec) {
   pod.overhead = {{"nvidia.com/gpu", 1}};
   pod.non_integer_overhead = {{"nvidia.com/gpu", "0.1"}};
   EXPECT_THAT(
-      Lines(ValidatePodSpecCore(pod)),
+      Lines(ValidatePodSpecCore(pod, PodSpecSource::kPod)),
       ElementsAre(
           "spec.initContainers[0].resources.requests[foo]: Invalid value: \"foo\": must be a "
           "standard resource type or fully qualified",
@@ -223,14 +224,14 @@ TEST(CoreValidationTest, PodSpec) {
   api::Pod named = PodWith(Container({{"cpu", 100}}));
   named.node_name = "n\x1b[1m";
   named.priority_class_name = "High";
-  EXPECT_THAT(Lines(ValidatePodSpecCore(named)),
+  EXPECT_THAT(Lines(ValidatePodSpecCore(named, PodSpecSource::kPod)),
               ElementsAre(::testing::StartsWith("spec.nodeName: Invalid value: \"n\\x1b[1m\": a "
                                                 "lowercase RFC 1123 subdomain must consist of"),
                           ::testing::StartsWith("spec.priorityClassName: Invalid value: \"High\": "
                                                 "a lowercase RFC 1123 subdomain")));
   named.node_name = "node-1.example.com";
   named.priority_class_name = "high";
-  EXPECT_THAT(ValidatePodSpecCore(named), IsEmpty());
+  EXPECT_THAT(ValidatePodSpecCore(named, PodSpecSource::kPod), IsEmpty());
 }
 
 // validateContainerCommon / validateContainers / validateInitContainers: a name, a DNS-1123

@@ -35,6 +35,7 @@ inline constexpr const char* kOriginShortName = "format=k8s-short-name";
 inline constexpr const char* kOriginLongName = "format=k8s-long-name";
 inline constexpr const char* kOriginPathSegmentName = "format=k8s-path-segment-name";
 inline constexpr const char* kOriginLabelKey = "format=k8s-label-key";
+inline constexpr const char* kOriginLabelValue = "format=k8s-label-value";
 
 // Child: `path.field` (just `field` when `path` is empty). O(length).
 [[nodiscard]] std::string Child(std::string_view path, std::string_view field);

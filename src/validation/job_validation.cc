@@ -125,7 +125,7 @@ void ValidateTemplate(const api::Job& job, const FeatureGates& gates, ErrorList*
        ValidateAnnotations(job.pod_template.meta.annotations, "spec.template.annotations")) {
     errs->push_back(std::move(e));
   }
-  AppendTemplateErrors(ValidatePodSpecCore(job.pod_template), errs);
+  AppendTemplateErrors(ValidatePodSpecCore(job.pod_template, PodSpecSource::kTemplate), errs);
   if (gates.generic_workload) {
     AppendTemplateErrors(ValidatePodSchedulingGroup(job.pod_template, nullptr, gates), errs);
   }

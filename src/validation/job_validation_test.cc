@@ -190,14 +190,15 @@ TEST(JobValidationTest, TemplatePodSpecUnderSpecTemplate) {
 
 // QA1 finding 4: the create strategy puts the Job's name into the template's job-name labels;
 // a name over 63 characters is one `spec.template.labels` error (both labels give the same
-// text; upstream's aggregate reports it once). 63 characters are fine.
+// text; upstream's aggregate reports it once). 63 characters are fine. The origin is
+// ValidateLabels' (apimachinery v0.37.2 meta/v1 validation: format=k8s-label-value).
 TEST(JobValidationTest, NameOver63CharactersIsAnInvalidTemplateLabel) {
   api::Job job = GangJob(2, std::nullopt);
   job.meta.name = std::string(63, 'a');
   EXPECT_THAT(ValidateJob(job, nullptr, FeatureGates{}), IsEmpty());
   job.meta.name = std::string(64, 'a');
   const ErrorList errs = ValidateJob(job, nullptr, FeatureGates{});
-  ASSERT_THAT(Summary(errs), ElementsAre("Invalid spec.template.labels"));
+  ASSERT_THAT(Summary(errs), ElementsAre("Invalid spec.template.labels (format=k8s-label-value)"));
   EXPECT_EQ(errs[0].ToString(), "spec.template.labels: Invalid value: \"" + std::string(64, 'a') +
                                     "\": must be no more than 63 characters");
 }

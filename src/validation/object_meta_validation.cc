@@ -17,10 +17,10 @@ ErrorList ValidateLabels(const std::map<std::string, std::string>& labels,
   ErrorList errs;
   for (const auto& [key, value] : labels) {
     for (std::string& msg : QualifiedNameErrors(key)) {
-      errs.push_back(Invalid(path, Quote(key), std::move(msg)));
+      errs.push_back(Invalid(path, Quote(key), std::move(msg), kOriginLabelKey));
     }
     for (std::string& msg : LabelValueErrors(value)) {
-      errs.push_back(Invalid(path, Quote(value), std::move(msg)));
+      errs.push_back(Invalid(path, Quote(value), std::move(msg), kOriginLabelValue));
     }
   }
   return errs;

@@ -22,8 +22,9 @@ inline constexpr std::size_t kTotalAnnotationSizeLimit = 256 * 1024;
 
 // ValidateLabels: upstream meta/v1 validation.ValidateLabels: per entry, one `Invalid <path>`
 // (value = the key) per qualified-name problem of the key and one (value = the value) per
-// label-value problem of the value. The path is the map's (`metadata.labels`,
-// `spec.nodeSelector`), not the entry's, as upstream. O(total text).
+// label-value problem of the value, with upstream's origins (format=k8s-label-key /
+// format=k8s-label-value). The path is the map's (`metadata.labels`, `spec.nodeSelector`), not
+// the entry's, as upstream. O(total text).
 [[nodiscard]] ErrorList ValidateLabels(const std::map<std::string, std::string>& labels,
                                        const std::string& path);
 

@@ -379,7 +379,7 @@ void AppendScheduleChecks(const api::ObjectSet& objects, const FeatureGates& gat
       Reporter r(out, pod.meta, ObjectLabel("Pod", pod.meta), internal::kRankPod, i);
       ValidateMeta(r);
       dups.Check(r, api::NamespacedName(pod.meta));
-      r.AddAll(ValidatePodSpecCore(pod));
+      r.AddAll(ValidatePodSpecCore(pod, PodSpecSource::kPod));
       if (pod.node_affinity) ValidateNodeAffinity(r, *pod.node_affinity);
       if (!pod.node_name.empty() && node_names.count(pod.node_name) == 0) {
         // A snapshot taken after the node was deleted (the pod not yet garbage-collected): the

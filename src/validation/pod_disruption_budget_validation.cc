@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "validation/names.h"
+#include "validation/label_selector_validation.h"
 #include "validation/object_meta_validation.h"
 
 namespace wasched::validation {
@@ -41,42 +41,6 @@ void ValidateIntOrPercent(const api::IntOrString& v, const std::string& path, Er
 }
 
 }  // namespace
-
-ErrorList ValidateLabelSelector(const api::LabelSelector& selector, const std::string& path) {
-  ErrorList errs;
-  for (size_t i = 0; i < selector.match_expressions.size(); ++i) {
-    const api::LabelSelectorRequirement& req = selector.match_expressions[i];
-    const std::string item = Index(Child(path, "matchExpressions"), i);
-    switch (req.op) {
-      case api::LabelSelectorOperator::kIn:
-      case api::LabelSelectorOperator::kNotIn:
-        if (req.values.empty()) {
-          errs.push_back(Required(Child(item, "values"),
-                                  "must be specified when `operator` is 'In' or 'NotIn'"));
-        }
-        break;
-      case api::LabelSelectorOperator::kExists:
-      case api::LabelSelectorOperator::kDoesNotExist:
-        if (!req.values.empty()) {
-          errs.push_back(Forbidden(Child(item, "values"),
-                                   "may not be specified when `operator` is 'Exists' or "
-                                   "'DoesNotExist'"));
-        }
-        break;
-      case api::LabelSelectorOperator::kUnknown:
-        errs.push_back(
-            Invalid(Child(item, "operator"), Quote(req.op_text), "not a valid selector operator"));
-        break;
-    }
-    for (const std::string& msg : QualifiedNameErrors(req.key)) {
-      errs.push_back(Invalid(Child(item, "key"), Quote(req.key), msg));
-    }
-  }
-  for (FieldError& e : ValidateLabels(selector.match_labels, Child(path, "matchLabels"))) {
-    errs.push_back(std::move(e));
-  }
-  return errs;
-}
 
 ErrorList ValidatePodDisruptionBudget(const api::PodDisruptionBudget& pdb) {
   ErrorList errs = ValidateObjectMeta(pdb.meta);

@@ -4,10 +4,9 @@
 // pkg/apis/policy/validation/validation.go ValidatePodDisruptionBudgetSpec, apps validation
 // ValidatePositiveIntOrPercent / IsNotMoreThan100Percent, apimachinery meta/v1 validation
 // ValidateLabelSelector): metadata; minAvailable and maxUnavailable not both set; each a
-// non-negative integer or a percentage "N%" of at most 100%; the selector's matchLabels
-// (qualified-name keys, label values), matchExpressions (key a qualified name, a known operator,
-// values present for In / NotIn and absent for Exists / DoesNotExist). Hand-written rules: no
-// origin.
+// non-negative integer or a percentage "N%" of at most 100%; the selector
+// (validation/label_selector_validation.h). Hand-written rules: no origin (the selector's
+// label-key and label-value format errors carry upstream's format origins).
 //
 //   ErrorList errs = ValidatePodDisruptionBudget(pdb);
 #pragma once
@@ -16,11 +15,6 @@
 #include "validation/field_errors.h"
 
 namespace wasched::validation {
-
-// ValidateLabelSelector: metav1 ValidateLabelSelector at `path` (e.g. `spec.selector`).
-// O(selector size).
-[[nodiscard]] ErrorList ValidateLabelSelector(const api::LabelSelector& selector,
-                                              const std::string& path);
 
 // ValidatePodDisruptionBudget: metadata and spec, as on create. O(object size).
 [[nodiscard]] ErrorList ValidatePodDisruptionBudget(const api::PodDisruptionBudget& pdb);

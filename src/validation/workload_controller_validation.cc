@@ -53,7 +53,7 @@ void AppsSpec(const std::optional<api::LabelSelector>& selector, const api::Pod&
   for (FieldError& e : ValidateAnnotations(tmpl.meta.annotations, "spec.template.annotations")) {
     errs->push_back(std::move(e));
   }
-  ErrorList pod = ValidatePodSpecCore(tmpl);
+  ErrorList pod = ValidatePodSpecCore(tmpl, PodSpecSource::kTemplate);
   if (gates.generic_workload) {
     for (FieldError& e : ValidatePodSchedulingGroup(tmpl, nullptr, gates)) pod.push_back(std::move(e));
   }

@@ -177,6 +177,11 @@ class PodBuilder {
     pod_.node_name = std::move(node_name);
     return *this;
   }
+  // StartTime: status.startTime, seconds since the Unix epoch.
+  PodBuilder& StartTime(int64_t seconds) {
+    pod_.start_time = seconds;
+    return *this;
+  }
   PodBuilder& CreationTimestamp(int64_t seconds) {
     pod_.meta.creation_timestamp = seconds;
     return *this;

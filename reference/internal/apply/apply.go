@@ -450,8 +450,10 @@ func writeStatus(ctx context.Context, c *kube.Client, rank int, in, created *uns
 			status["conditions"] = conds
 		}
 		// kube-scheduler orders preemption victims of equal priority by status.startTime
-		// (pkg/scheduler/util MoreImportantPod): the input's, else its creationTimestamp (the
-		// order wasched assumes), else now.
+		// (pkg/scheduler/util MoreImportantPod): the input's, else its creationTimestamp, else
+		// now. wasched reads the input's startTime and counts a pod without one as started
+		// "now" (a tie among such pods), so a case whose running pods differ only in
+		// creationTimestamp should give startTime to compare the two alike.
 		if _, ok := status["startTime"]; !ok {
 			if ts, _, _ := unstructured.NestedString(in.Object, "metadata", "creationTimestamp"); ts != "" {
 				status["startTime"] = ts

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <string>
 #include <vector>
@@ -45,6 +46,10 @@ struct PodInfo {
   int64_t request_memory = 0;             // bytes actually requested (0 when none)
   int32_t priority = 0;                   // resolved (pod.priority, class, global default)
   int64_t creation = 0;                   // creation timestamp seconds (0 when unknown)
+  // start: the start time preemption compares (seconds): status.startTime, else the run's "now"
+  // (upstream pkg/scheduler/util GetPodStartTime: a pod not started yet started now;
+  // PodStartTime below).
+  int64_t start = 0;
   int32_t input_order = 0;                // position in the input, the final tie-break
   ClassIndex static_class = 0;            // equivalence class of node-static constraints
   int32_t signature = -1;                 // class + requests (Framework::SignatureOf), or -1
@@ -54,6 +59,16 @@ struct PodInfo {
   bool running_at_input = false;          // arrived with spec.nodeName
   uint8_t pod_filters = 0;                // PodFilters bits (from the template)
 };
+
+// kStartedLast: the "now" of a run without a caller's clock: later than every recorded start
+// time, as time.Now() is on a live cluster (start times lie in the past).
+inline constexpr int64_t kStartedLast = std::numeric_limits<int64_t>::max();
+
+// PodStartTime: upstream util.GetPodStartTime with an injected now: status.startTime when set,
+// else `now` (seconds in the timestamps' epoch, or kStartedLast). O(1).
+[[nodiscard]] inline int64_t PodStartTime(const api::Pod& pod, int64_t now) {
+  return pod.start_time.value_or(now);
+}
 
 // PodKey: "ns/name" of the pod, as api::NamespacedName (built on demand: the cache keeps no
 // string per pod). One allocation.

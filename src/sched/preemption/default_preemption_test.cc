@@ -2,6 +2,8 @@
 // pickOneNodeForPreemption behaviour plus v1.37's whole-unit victims.
 #include "sched/preemption/default_preemption.h"
 
+#include <optional>
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -63,6 +65,60 @@ TEST(DefaultPreemption, VictimInAllGroupTakesItsWholeUnitAcrossNodes) {
   ASSERT_TRUE(o.status.IsSuccess());
   EXPECT_THAT(c.Names(o.victims), ElementsAre("g-0", "g-1", "g-2"));
   EXPECT_EQ(o.pod_group_disruptions, 1);
+}
+
+// Issue 15: the reprieve order and pickOneNodeForPreemption's "latest start time of the
+// highest-priority victims" read status.startTime (util.GetPodStartTime,
+// GetEarliestPodStartTime), not creationTimestamp; each case below has the two orders disagree.
+TEST(DefaultPreemption, ReprievesTheEarlierStartedPod) {
+  TestCluster c;
+  c.AddNode("n1", 2);
+  const PodIndex old_start = c.AddPod("created-last", kLow, "n1", -1, /*start=*/10);
+  const PodIndex new_start = c.AddPod("created-first", kLow, "n1", -1, /*start=*/20);
+  c.SetCreation(old_start, 200);
+  c.SetCreation(new_start, 100);
+  const PodIndex q = c.AddPod("q", kHigh);
+  c.Build();
+  Outcome o = PreemptFor(c, q);
+  ASSERT_TRUE(o.status.IsSuccess()) << o.status.Message();
+  // Started earlier = more important = reprieved first; the later-started pod is the victim.
+  EXPECT_THAT(c.Names(o.victims), ElementsAre("created-first"));
+}
+
+TEST(DefaultPreemption, PicksTheNodeWhoseVictimsStartedLatest) {
+  TestCluster c;
+  c.AddNode("n1", 1);
+  c.AddNode("n2", 1);
+  c.AddNode("n3", 1);
+  const PodIndex p1 = c.AddPod("on-n1", kLow, "n1", -1, /*start=*/100);
+  const PodIndex p2 = c.AddPod("on-n2", kLow, "n2", -1, /*start=*/200);
+  const PodIndex p3 = c.AddPod("on-n3", kLow, "n3", -1, /*start=*/50);
+  c.SetCreation(p1, 30);
+  c.SetCreation(p2, 10);
+  c.SetCreation(p3, 20);
+  const PodIndex q = c.AddPod("q", kHigh);
+  c.Build();
+  Outcome o = PreemptFor(c, q);
+  ASSERT_TRUE(o.status.IsSuccess()) << o.status.Message();
+  EXPECT_THAT(c.Names(o.victims), ElementsAre("on-n2"));
+  EXPECT_EQ(o.nominations[0].node, 1);
+}
+
+// A victim without status.startTime has not started: GetPodStartTime says "now", so its node is
+// the one with the latest start.
+TEST(DefaultPreemption, UnstartedVictimCountsAsStartedNow) {
+  TestCluster c;
+  c.AddNode("n1", 1);
+  c.AddNode("n2", 1);
+  c.AddPod("started", kLow, "n1", -1, /*start=*/1000);
+  const PodIndex unstarted = c.AddPod("unstarted", kLow, "n2");
+  c.SetStartTime(unstarted, std::nullopt);
+  c.SetCreation(unstarted, 1);
+  const PodIndex q = c.AddPod("q", kHigh);
+  c.Build();
+  Outcome o = PreemptFor(c, q);
+  ASSERT_TRUE(o.status.IsSuccess()) << o.status.Message();
+  EXPECT_THAT(c.Names(o.victims), ElementsAre("unstarted"));
 }
 
 TEST(DefaultPreemption, PrefersTheNodeWithTheLowerPriorityVictim) {

@@ -69,8 +69,8 @@ TEST(PodGroupEvaluatorCasesI, I02_LaterStartedPodOfSingleGroupIsTheVictim) {
   TestCluster c;
   c.AddNode("n1", 2);
   const int32_t pg1 = c.AddGroup("pg1", kLow, false);
-  c.AddPod("p1", kLow, "n1", pg1, /*creation=*/1);
-  c.AddPod("p2", kLow, "n1", pg1, /*creation=*/0);
+  c.AddPod("p1", kLow, "n1", pg1, /*start=*/1);
+  c.AddPod("p2", kLow, "n1", pg1, /*start=*/0);
   const PodIndex q = c.AddPod("preemptor-0", kHigh);
   c.Build();
   Outcome o = Preempt(c, {q}, kHigh);
@@ -361,7 +361,7 @@ TEST(PodGroupEvaluator, UnitsAwayFromThePlacementsAreReprievedWithoutAReplay) {
   TestCluster c;
   for (const char* n : {"n1", "n2", "n3", "n4", "n5"}) c.AddNode(n, 1);
   for (int i = 1; i <= 5; ++i) {
-    c.AddPod("p" + std::to_string(i), kLow, "n" + std::to_string(i), -1, /*creation=*/i);
+    c.AddPod("p" + std::to_string(i), kLow, "n" + std::to_string(i), -1, /*start=*/i);
   }
   const PodIndex q = c.AddPod("preemptor-0", kHigh);
   c.Build();

@@ -9,6 +9,7 @@
 
 #include <deque>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -51,9 +52,10 @@ class TestCluster {
     if (parent >= 0) groups_[parent].children.push_back(index);
     return index;
   }
-  // AddPod: a running pod on `node` (empty = pending), with `slots` slots.
+  // AddPod: a running pod on `node` (empty = pending), with `slots` slots, started at `start`
+  // (status.startTime; SetStartTime(p, nullopt) unsets it) and no creationTimestamp.
   PodIndex AddPod(const std::string& name, int32_t priority, const std::string& node = "",
-                  int32_t group = -1, int64_t creation = 0, int64_t slots = 1,
+                  int32_t group = -1, int64_t start = 0, int64_t slots = 1,
                   std::map<std::string, std::string> labels = {}) {
     api::Pod p;
     p.meta.name = name;
@@ -62,9 +64,16 @@ class TestCluster {
     p.meta.labels = std::move(labels);
     p.node_name = node;
     p.priority = priority;
+    p.start_time = start;
     pod_objs_.push_back(std::move(p));
-    specs_.push_back({group, creation, slots});
+    specs_.push_back({group, slots});
     return static_cast<PodIndex>(pod_objs_.size()) - 1;
+  }
+  // SetCreation / SetStartTime: metadata.creationTimestamp / status.startTime of pod p. Call
+  // before Build.
+  void SetCreation(PodIndex p, int64_t seconds) { pod_objs_[p].meta.creation_timestamp = seconds; }
+  void SetStartTime(PodIndex p, std::optional<int64_t> seconds) {
+    pod_objs_[p].start_time = seconds;
   }
 
   // Build: the cache, with running pods placed. Call once after every Add*.
@@ -79,7 +88,8 @@ class TestCluster {
       pi.pod = &pod_objs_[i];
       pi.requests = request_storage_.emplace_back(1, ResourceAmount{kPods, specs_[i].slots});
       pi.priority = *pod_objs_[i].priority;
-      pi.creation = specs_[i].creation;
+      pi.creation = pod_objs_[i].meta.creation_timestamp.value_or(0);
+      pi.start = PodStartTime(pod_objs_[i], kStartedLast);  // as a run without a clock
       pi.input_order = static_cast<int32_t>(i);
       pi.group = specs_[i].group;
       if (pi.group >= 0) groups_[pi.group].members.push_back(static_cast<PodIndex>(i));
@@ -145,7 +155,6 @@ class TestCluster {
  private:
   struct Spec {
     int32_t group;
-    int64_t creation;
     int64_t slots;
   };
   std::deque<api::Node> node_objs_;

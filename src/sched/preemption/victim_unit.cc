@@ -58,7 +58,7 @@ VictimUnit VictimUnitIndex::Build(PodIndex p, UnitKey key) {
     } else {
       u.priority = pi.priority;
     }
-    u.earliest_start = pi.creation;
+    u.earliest_start = pi.start;
     u.uid = PodUid(p);
     if (uid_rank_.empty()) {
       // Ranks of every pod's uid, once: equal uids get equal ranks, so the order is exactly the
@@ -88,8 +88,8 @@ VictimUnit VictimUnitIndex::Build(PodIndex p, UnitKey key) {
   u.kind = node.composite ? UnitKind::kCompositePodGroup : UnitKind::kPodGroup;
   u.whole_group = true;
   u.group = g;
-  u.earliest_start = pods_[u.pods.front()].creation;
-  for (PodIndex q : u.pods) u.earliest_start = std::min(u.earliest_start, pods_[q].creation);
+  u.earliest_start = pods_[u.pods.front()].start;
+  for (PodIndex q : u.pods) u.earliest_start = std::min(u.earliest_start, pods_[q].start);
   u.uid = node.uid.empty() ? std::string_view(node.label) : std::string_view(node.uid);
   return u;
 }

@@ -18,8 +18,11 @@
 //   const VictimUnit& u = units.UnitOf(p);        // built lazily, cached
 //   std::sort(list.begin(), list.end(), MoreImportantUnit);
 //
-// Start time: wasched reads no pod status.startTime, so a pod's start is its
-// metadata.creationTimestamp (PodInfo::creation; unknown sorts as 0).
+// Start time: a pod's status.startTime, or "now" when it has none (PodInfo::start; upstream
+// pkg/scheduler/util GetPodStartTime), never its creationTimestamp. A unit's start is the
+// earliest of its pods' (preemption/types.go NewVictim); DefaultPreemption's node choice uses
+// the earliest start of a candidate's highest-priority victims (preemption.go
+// pickOneNodeForPreemption, util.GetEarliestPodStartTime).
 #pragma once
 
 #include <cstdint>
@@ -86,7 +89,7 @@ class PodList {
 
 // VictimUnit: pods evicted together (label: VictimUnitIndex::Label). `group` is the `all` group the unit is (or, for a lone pod
 // of a `single` group, that pod's PodGroup; -1 for a bare pod). `pods` are running pods
-// (PodInfo::node set), in input order. `earliest_start`: smallest creation among them.
+// (PodInfo::node set), in input order. `earliest_start`: smallest PodInfo::start among them.
 struct VictimUnit {
   PodList pods;
   int32_t priority = 0;

@@ -1,6 +1,9 @@
 #include "sched/preemption/victim_unit.h"
 
 #include <algorithm>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -75,6 +78,38 @@ TEST(VictimUnits, ImportanceOrder) {
   std::vector<std::string> uids;
   for (const auto& u : v) uids.emplace_back(u.uid);
   EXPECT_THAT(uids, ElementsAre("pod-z", "cpg-c", "pg-h", "pg-g", "pod-y", "pod-0", "pod-a"));
+}
+
+// Issue 15: a unit's start is its pods' status.startTime (upstream preemption/types.go NewVictim
+// over util.GetPodStartTime), not their creationTimestamp; an unset start is "now", later than
+// every recorded one. Here creation order (b, a, c) and start order (a, b) disagree.
+TEST(VictimUnits, StartTimeNotCreationOrdersUnits) {
+  TestCluster c;
+  c.AddNode("n1", 10);
+  c.AddNode("n2", 10);
+  const PodIndex a = c.AddPod("a", kLow, "n1", -1, /*start=*/10);
+  const PodIndex b = c.AddPod("b", kLow, "n1", -1, /*start=*/50);
+  const PodIndex unstarted = c.AddPod("c", kLow, "n1");
+  c.SetCreation(a, 100);
+  c.SetCreation(b, 1);
+  c.SetCreation(unstarted, 0);
+  c.SetStartTime(unstarted, std::nullopt);
+  const int32_t g = c.AddGroup("gang", kLow, /*all=*/true);
+  const PodIndex g0 = c.AddPod("g-0", kLow, "n1", g, /*start=*/40);
+  const PodIndex g1 = c.AddPod("g-1", kLow, "n2", g, /*start=*/30);
+  c.SetCreation(g0, 5);
+  c.SetCreation(g1, 500);
+  c.Build();
+  VictimUnitIndex units(c.pods(), c.groups());
+  EXPECT_EQ(units.UnitOf(a).earliest_start, 10);
+  EXPECT_EQ(units.UnitOf(b).earliest_start, 50);
+  EXPECT_EQ(units.UnitOf(unstarted).earliest_start, kStartedLast);
+  EXPECT_EQ(units.UnitOf(g0).earliest_start, 30);  // the earliest of the gang's pods
+  std::vector<VictimUnit> v = {units.UnitOf(unstarted), units.UnitOf(b), units.UnitOf(a)};
+  std::sort(v.begin(), v.end(), MoreImportantUnit);
+  std::vector<std::string> order;
+  for (const VictimUnit& u : v) order.push_back(units.Label(u));
+  EXPECT_THAT(order, ElementsAre("Pod default/a", "Pod default/b", "Pod default/c"));
 }
 
 TEST(PdbBudgets, AllowedDisruptionsFromRunningPods) {
