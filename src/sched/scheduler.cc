@@ -271,7 +271,13 @@ void Run::BuildCache() {
     pi.pod_filters = t.pod_filters;
     pi.priority = priorities.Resolve(pod.priority, pod.priority_class_name);
     pi.creation = pod.meta.creation_timestamp.value_or(0);
-    pi.start = PodStartTime(pod, start_now);
+    // A bound pod of the input without status.startTime (a hand-written manifest: kubectl's
+    // dumps carry it) is taken to have started when it was created, as a kubelet would have
+    // started it and as the reference harness records it for kube-scheduler; a pod with
+    // neither started "now" (GetPodStartTime).
+    pi.start = !pod.start_time && !pod.node_name.empty() && pod.meta.creation_timestamp
+                   ? *pod.meta.creation_timestamp
+                   : PodStartTime(pod, start_now);
     pi.input_order = static_cast<int32_t>(i);
     pods_.push_back(std::move(pi));
   }

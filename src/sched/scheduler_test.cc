@@ -223,9 +223,10 @@ TEST(SchedulerTest, HigherPriorityUnitGoesFirst) {
 
 // Issue 15: preemption compares status.startTime (upstream util.GetPodStartTime), not
 // creationTimestamp: of two equal one-victim candidates, the node whose victim started latest is
-// chosen (pickOneNodeForPreemption). Here the creation order says the opposite. A victim
-// without a start time started "now": later than every start without a clock, the clock's time
-// with one.
+// chosen (pickOneNodeForPreemption). Here the creation order says the opposite. A bound victim
+// without a start time started at its creationTimestamp (wasched's reading of a manifest
+// without status); with neither it started "now": later than every start without a clock, the
+// clock's time with one.
 TEST(SchedulerTest, PreemptionFollowsStartTimeNotCreation) {
   api::ObjectSet in;
   for (const char* n : {"n1", "n2"}) {
@@ -241,7 +242,10 @@ TEST(SchedulerTest, PreemptionFollowsStartTimeNotCreation) {
   ASSERT_EQ(r.evictions.size(), 1u);
   EXPECT_EQ(r.evictions[0].pod, "default/a");
 
-  in.pods[1].start_time.reset();  // b not started: "now"
+  in.pods[1].start_time.reset();  // b: no start time, created at 20: taken as its start
+  r = Schedule(in, Verified());
+  EXPECT_EQ(NodeOf(r, "default/high"), "n1");
+  in.pods[1].meta.creation_timestamp.reset();  // b: neither: started "now"
   r = Schedule(in, Verified());
   EXPECT_EQ(NodeOf(r, "default/high"), "n2");
   FakeClock clock(std::chrono::seconds(200));  // now = 200 s, before a's start

@@ -245,7 +245,7 @@ TEST(CoreValidationTest, ContainersNeedUniqueDnsLabelNames) {
   pod.containers.push_back(Container({{"cpu", 100}}));  // "c" again
   pod.init_containers.push_back(Container({{"cpu", 100}}));  // "c" as an init container
   EXPECT_THAT(
-      Lines(ValidatePodSpecCore(pod)),
+      Lines(ValidatePodSpecCore(pod, PodSpecSource::kPod)),
       ElementsAre("spec.containers[0].name: Required value",
                   ::testing::StartsWith("spec.containers[1].name: Invalid value: \"Main\": a "
                                         "lowercase RFC 1123 label must consist of"),

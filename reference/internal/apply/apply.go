@@ -451,9 +451,8 @@ func writeStatus(ctx context.Context, c *kube.Client, rank int, in, created *uns
 		}
 		// kube-scheduler orders preemption victims of equal priority by status.startTime
 		// (pkg/scheduler/util MoreImportantPod): the input's, else its creationTimestamp, else
-		// now. wasched reads the input's startTime and counts a pod without one as started
-		// "now" (a tie among such pods), so a case whose running pods differ only in
-		// creationTimestamp should give startTime to compare the two alike.
+		// now. wasched reads the input's startTime, takes a bound pod's creationTimestamp when
+		// it has none (the same start as here), and counts a pod with neither as started "now".
 		if _, ok := status["startTime"]; !ok {
 			if ts, _, _ := unstructured.NestedString(in.Object, "metadata", "creationTimestamp"); ts != "" {
 				status["startTime"] = ts
