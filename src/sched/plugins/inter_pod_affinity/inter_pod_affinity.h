@@ -32,8 +32,11 @@
 // PreFilterExtensions AddPod / RemovePod update the PreFilter state), O(changes × terms), with
 // each pod's term matches remembered per pod class. A preemption dry run that removes and adds
 // back victims and replays a gang's placements then pays O(1)-ish per filter call instead of
-// O(P × terms). The plugin identifies pods by address: they must stay alive and unchanged while
-// it is used (the scheduler's pods do for a whole run).
+// O(P × terms). ExcludedNodes answers the common shapes (no required pod affinity, anti-affinity
+// selectors with matchLabels) as a list of rejected nodes without Prepare, from indexes built
+// once per pod list, so FindNode keeps such pods on the score index (issue 19). The plugin
+// identifies pods by address: they must stay alive and unchanged while it is used (the
+// scheduler's pods do for a whole run). Not thread-safe (one scheduling loop owns it).
 //
 //   InterPodAffinity ipa(topology);
 //   if (ipa.Prepare(pod, snapshot)) { bool hard; std::string_view why = ipa.Filter(n, &hard); }
