@@ -9,8 +9,13 @@
 //   BM_AffinityNoTerms           pods without terms while 100 running pods carry required
 //                                hostname anti-affinity that selects none of them: the common
 //                                case, which must stay on the score-index path (ratio ≪ 1).
+//   BM_AffinitySelectedNoTerms   pods without terms that 100 running pods' required hostname
+//                                anti-affinity selects (symmetry): 100 nodes are excluded for
+//                                each (issue 19: score index with node exclusions).
 //   BM_AffinityGangHostnameAnti  gangs of 4 whose members repel each other per hostname (JobSet /
-//                                LWS exclusive placement in miniature).
+//                                LWS exclusive placement in miniature; issue 19's common case:
+//                                score index with node exclusions). Also at 1000 gangs: the
+//                                cost per gang must not grow with the placed pods.
 //   BM_PodAntiAffinity           SchedulingPodAntiAffinity: every pod (100 running, measured ones)
 //                                repels color=green per hostname.
 //   BM_PodAffinity               SchedulingPodAffinity: measured pods need a color=blue pod in
@@ -83,6 +88,18 @@ void BM_AffinityNoTerms(benchmark::State& state) {
 }
 BENCHMARK(BM_AffinityNoTerms)->ArgName("pods")->Arg(2000)->Unit(benchmark::kMillisecond);
 
+void BM_AffinitySelectedNoTerms(benchmark::State& state) {
+  const int pods = static_cast<int>(state.range(0));
+  api::ObjectSet objects = Base(100, pods);
+  for (size_t i = 0; i < objects.pods.size(); ++i) {
+    api::Pod& p = objects.pods[i];
+    p.meta.labels["app"] = "web";
+    if (i < 100) p.pod_anti_affinity.emplace().required.push_back(Term("app", "web", kHostname));
+  }
+  Run(state, objects, pods);
+}
+BENCHMARK(BM_AffinitySelectedNoTerms)->ArgName("pods")->Arg(2000)->Unit(benchmark::kMillisecond);
+
 void BM_AffinityGangHostnameAnti(benchmark::State& state) {
   const int gangs = static_cast<int>(state.range(0));
   api::ObjectSet objects = Base(0, 0);
@@ -105,7 +122,7 @@ void BM_AffinityGangHostnameAnti(benchmark::State& state) {
   }
   Run(state, objects, int64_t{gangs} * 4);
 }
-BENCHMARK(BM_AffinityGangHostnameAnti)->ArgName("gangs")->Arg(200)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_AffinityGangHostnameAnti)->ArgName("gangs")->Arg(200)->Arg(1000)->Unit(benchmark::kMillisecond);
 
 void BM_PodAntiAffinity(benchmark::State& state) {
   const int pods = static_cast<int>(state.range(0));

@@ -242,6 +242,7 @@ void Run::BuildCache() {
   framework_->set_dynamic_resources(dra_.get());
   framework_->set_snapshot(snapshot_.get());
   framework_->set_objects(objects_);
+  framework_->set_use_score_index(options_.score_index);
   snapshot_->set_dynamic_resources(dra_.get());
 
   PriorityResolver priorities(objects_.priority_classes);
@@ -310,9 +311,11 @@ void Run::BuildCache() {
       t.static_class = framework_->ClassOf(*pi.pod);
       pi.static_class = t.static_class;
       t.signature = framework_->SignatureOf(pi);
+      t.affinity_signature = framework_->AffinitySignatureOf(pi);
     }
     pi.static_class = t.static_class;
     pi.signature = t.signature;
+    pi.affinity_signature = t.affinity_signature;
     if (!pi.pod->unsupported_constraints.empty()) {
       // A hard constraint wasched does not model (a DRA selector it cannot evaluate): placing
       // the pod without it could be wrong, so it waits.

@@ -67,6 +67,10 @@ struct SchedulerOptions {
   // `wasched run` sets its profile's name ("wasched" by default); the DisruptionTarget message
   // of victims starts with it, as upstream's does.
   std::string scheduler_name = "default-scheduler";
+  // score_index: false forces the Framework's scan path for every pod
+  // (Framework::set_use_score_index), so tests can check that the score index, with its
+  // InterPodAffinity node exclusions, gives byte-identical results. Default true.
+  bool score_index = true;
 };
 
 // Schedule: runs the scheduler over `objects` until no unit can make progress.

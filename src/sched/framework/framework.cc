@@ -70,6 +70,7 @@ Framework::Framework(const NodeTable& nodes, const ResourceTable& resources,
   topology_ = std::make_unique<plugins::TopologyIndex>(nodes);
   inter_pod_affinity_ = std::make_unique<plugins::InterPodAffinity>(*topology_);
   scratch_.reserve(static_cast<size_t>(nodes.size()));
+  excluded_mark_.assign(static_cast<size_t>(nodes.size()), 0);
 }
 
 Framework::~Framework() = default;
@@ -164,11 +165,21 @@ int64_t Framework::TotalScore(const PodInfo& pod, const PodClass& cls, size_t po
 }
 
 int32_t Framework::SignatureOf(const PodInfo& pod) {
+  // Pod-dependent filters (PodFits) change a node's verdict with the pods placed on it.
+  if (pod.pod_filters != 0) return -1;
+  return IndexSignature(pod);
+}
+
+int32_t Framework::AffinitySignatureOf(const PodInfo& pod) {
+  // InterPodAffinity alone: FindNode may answer its verdicts as node exclusions.
+  if (pod.pod_filters != kPodAffinity) return -1;
+  return IndexSignature(pod);
+}
+
+int32_t Framework::IndexSignature(const PodInfo& pod) {
   const PodClass& cls = classes_[pod.static_class];
   // Classes with static scores need a scan to normalise; restricted classes have few nodes.
   if (!cls.raw_affinity.empty() || cls.restricted) return -1;
-  // Pod-dependent filters (PodFits) change a node's verdict with the pods placed on it.
-  if (pod.pod_filters != 0) return -1;
   std::vector<int64_t> key{pod.static_class, pod.nonzero_cpu, pod.nonzero_memory};
   for (const auto& ra : pod.requests) {
     key.push_back(ra.id);
@@ -201,7 +212,7 @@ int64_t Framework::DynamicScore(const PodInfo& pod, NodeIndex n) const {
   return plugins::Score(pod, nodes_, n, scoring_) + plugins::BalancedAllocationScore(pod, nodes_, n);
 }
 
-NodeIndex Framework::FindNodeIndexed(Signature& sig) {
+NodeIndex Framework::FindNodeIndexed(Signature& sig, std::span<const NodeIndex> excluded) {
   const PodClass& cls = classes_[sig.cls];
   const auto& log = nodes_.change_log();
   const size_t pending = log.size() - std::min(sig.cursor, log.size());
@@ -221,14 +232,53 @@ NodeIndex Framework::FindNodeIndexed(Signature& sig) {
   }
   sig.cursor = log.size();
   int32_t best = sig.index.BestPos();
+  if (excluded.empty() || best < 0) return best < 0 ? kNoNode : cls.feasible[best];
+  // Excluded nodes (InterPodAffinity rejects them): take the best leaf out while it is one, then
+  // put the leaves back. O(E) marks + O(k log F) for the k excluded nodes that outscore the
+  // answer.
+  if (++exclude_stamp_ == 0) {
+    std::fill(excluded_mark_.begin(), excluded_mark_.end(), 0);
+    exclude_stamp_ = 1;
+  }
+  for (NodeIndex n : excluded) excluded_mark_[n] = exclude_stamp_;
+  taken_out_.clear();
+  while (best >= 0 && excluded_mark_[cls.feasible[best]] == exclude_stamp_) {
+    taken_out_.emplace_back(best, sig.index.ScoreAt(best));
+    sig.index.Set(best, -1);
+    best = sig.index.BestPos();
+  }
+  for (auto it = taken_out_.rbegin(); it != taken_out_.rend(); ++it) {
+    sig.index.Set(it->first, it->second);
+  }
   return best < 0 ? kNoNode : cls.feasible[best];
 }
 
 NodeIndex Framework::FindNode(const PodInfo& pod) {
   if (restricted_) return FindNodeAllowed(pod);
-  if (use_score_index_ && pod.signature >= 0 && !PodDependent(pod) && !ScoreDependent(pod) &&
-      DraClaims(pod) == nullptr) {
-    return FindNodeIndexed(signatures_[pod.signature]);
+  if (use_score_index_ && DraClaims(pod) == nullptr) {
+    if (pod.signature >= 0 &&
+        (snapshot_ == nullptr || !inter_pod_affinity_->HasAntiAffinityPods(*snapshot_))) {
+      // No pod-dependent filter can reject a node (today's common case): O(1) checks.
+      if (!PodDependent(pod) && !ScoreDependent(pod)) {
+        return FindNodeIndexed(signatures_[pod.signature], {});
+      }
+    } else if (snapshot_ != nullptr) {
+      // InterPodAffinity may reject nodes (the pod's required anti-affinity terms, or placed
+      // pods' selecting it): when it can list them cheaply, the index answers without them.
+      const int32_t sig = pod.signature >= 0 ? pod.signature : pod.affinity_signature;
+      if (sig >= 0 && !ScoreDependent(pod)) {
+        excluded_.clear();
+        // Up to twice the class's nodes (a node may be listed once per pod and term that
+        // rejects it): marking them costs less than one scan with PodFits per node.
+        const size_t limit = 2 * classes_[pod.static_class].feasible.size() + 8;
+        if (inter_pod_affinity_->ExcludedNodes(*pod.pod, *snapshot_, limit, excluded_)) {
+          return FindNodeIndexed(signatures_[sig], excluded_);
+        }
+        if (pod.signature >= 0 && !PodDependent(pod)) {
+          return FindNodeIndexed(signatures_[pod.signature], {});
+        }
+      }
+    }
   }
   return FindNodeScan(pod);
 }
@@ -412,6 +462,12 @@ bool Framework::AffinityScores(const PodInfo& pod) const {
   if (snapshot_ == nullptr) return false;
   if ((pod.pod_filters & kPodAffinity) == 0 && !inter_pod_affinity_->HasAffinityPods(*snapshot_)) {
     return false;
+  }
+  const api::Pod& p = *pod.pod;
+  const bool own_preferred = (p.pod_affinity && !p.pod_affinity->preferred.empty()) ||
+                             (p.pod_anti_affinity && !p.pod_anti_affinity->preferred.empty());
+  if (!own_preferred && !inter_pod_affinity_->HasScoringAffinityPods(*snapshot_)) {
+    return false;  // PrepareScore would record nothing (required anti-affinity is not scored)
   }
   return inter_pod_affinity_->PrepareScore(*pod.pod, *snapshot_);
 }

@@ -12,7 +12,9 @@
 // on the class's statically feasible nodes and adds the cached static scores: no allocation, no
 // string compare, no virtual call per node. Pods that pod-dependent plugins apply to (host ports:
 // NodePorts; pod (anti-)affinity terms, or a placed pod's anti-affinity selecting them:
-// InterPodAffinity) take the scan path and are also checked by PodFits per node.
+// InterPodAffinity) take the scan path and are also checked by PodFits per node, except pods
+// whose InterPodAffinity verdicts are a short list of rejected nodes (no required pod affinity,
+// required anti-affinity with matchLabels selectors: FindNode), which stay on the index.
 //
 // Choices (documented deviations): every node is evaluated (upstream's adaptive
 // percentageOfNodesToScore would sample); ties between equally scored nodes go to the lowest
@@ -64,9 +66,24 @@ class Framework {
   // O(log signatures × len(requests)).
   [[nodiscard]] int32_t SignatureOf(const PodInfo& pod);
 
+  // AffinitySignatureOf: for a pod whose only pod-dependent plugin is InterPodAffinity
+  // (pod_filters == kPodAffinity), the signature it would have without its terms (shared with
+  // the pods of the same class and requests), else -1. FindNode uses it when InterPodAffinity can
+  // name the nodes it rejects (InterPodAffinity::ExcludedNodes). Same cost as SignatureOf.
+  [[nodiscard]] int32_t AffinitySignatureOf(const PodInfo& pod);
+
   // FindNode: the best node for `pod` given current usage, or kNoNode. With a signature:
   // O(k log P) for the k nodes changed since the signature's last query; otherwise a scan,
   // O(feasible nodes × len(requests)). Allocation-free after warm-up.
+  // Pods InterPodAffinity applies to (their own required anti-affinity terms, or placed pods'
+  // anti-affinity terms selecting them; issue 19) stay on the index when they have no required
+  // pod affinity term, no preferred term and nothing else scores them (ScoreDependent), and the
+  // plugin can list the nodes it rejects (InterPodAffinity::ExcludedNodes: O(candidate pods),
+  // ≤ 2 × the class's nodes listed): the index's best node is taken out while it is one of them
+  // and put back after, O(listed + k log P) for the k of them that outscore the answer. Same node as the scan path:
+  // the index's leaves are the scan's Fits + scores, the exclusions its PodFits verdicts.
+  // Upstream: schedule_one.go findNodesThatPassFilters / prioritizeNodes / selectHost with
+  // interpodaffinity/filtering.go as the only pod-dependent filter.
   [[nodiscard]] NodeIndex FindNode(const PodInfo& pod);
 
   // set_dynamic_resources: pods with DRA claims are also filtered by the DynamicResources plugin
@@ -189,7 +206,10 @@ class Framework {
   // PositionIn: position of node n in cls.feasible, or -1. O(1), or O(log F) for restricted classes.
   [[nodiscard]] int32_t PositionIn(const PodClass& cls, NodeIndex n) const;
   [[nodiscard]] bool Allowed(NodeIndex n) const;
-  NodeIndex FindNodeIndexed(Signature& sig);
+  // FindNodeIndexed: the signature's best node that is not in `excluded` (may repeat nodes).
+  NodeIndex FindNodeIndexed(Signature& sig, std::span<const NodeIndex> excluded);
+  // IndexSignature: SignatureOf without the pod_filters check.
+  int32_t IndexSignature(const PodInfo& pod);
   int64_t LeafScore(const PodInfo& probe, NodeIndex n) const;
   int64_t DynamicScore(const PodInfo& pod, NodeIndex n) const;
 
@@ -209,6 +229,12 @@ class Framework {
   std::vector<Signature> signatures_;
   std::map<std::vector<int64_t>, int32_t> signature_ids_;  // class, non-zero cpu/memory, requests
   std::vector<int64_t> leaf_scratch_;
+  // FindNode's exclusions (InterPodAffinity::ExcludedNodes), marked per query by stamp, and the
+  // leaves taken out of an index while they are skipped (position, score).
+  std::vector<NodeIndex> excluded_;
+  std::vector<uint32_t> excluded_mark_;
+  uint32_t exclude_stamp_ = 0;
+  std::vector<std::pair<int32_t, int64_t>> taken_out_;
   bool use_score_index_ = true;
   DynamicResources* dra_ = nullptr;
   const Snapshot* snapshot_ = nullptr;

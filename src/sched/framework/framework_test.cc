@@ -94,6 +94,170 @@ TEST(FrameworkTest, ScoreIndexAgreesWithScanUnderRandomChanges) {
   EXPECT_EQ(table.FirstOvercommitted(), -1);
 }
 
+// RandomTerm: a required (anti-)affinity term drawn from the shapes the fast path must get
+// right and those it must leave to the scan: matchLabels on `group` or `app`, a matchExpressions
+// selector (not indexable), a null selector, namespaces, namespaceSelector, matchLabelKeys; per
+// hostname (some nodes share a hostname value, one lacks it) or per zone.
+api::PodAffinityTerm RandomTerm(std::mt19937& rng) {
+  api::PodAffinityTerm t;
+  t.topology_key = rng() % 4 == 0 ? "zone" : "kubernetes.io/hostname";
+  switch (rng() % 8) {
+    case 0:
+      t.label_selector.emplace().match_labels["app"] = rng() % 2 == 0 ? "a" : "b";
+      break;
+    case 1: {
+      api::LabelSelectorRequirement r;
+      r.key = "group";
+      r.op = api::LabelSelectorOperator::kIn;
+      r.values = {fmt::format("g{}", rng() % 4)};
+      t.label_selector.emplace().match_expressions.push_back(r);
+      break;
+    }
+    case 2:
+      break;  // null selector: selects nothing
+    default:
+      t.label_selector.emplace().match_labels["group"] = fmt::format("g{}", rng() % 4);
+      if (rng() % 3 == 0) t.label_selector->match_labels["app"] = "a";
+      break;
+  }
+  if (rng() % 6 == 0) t.namespaces = {rng() % 2 == 0 ? "ns1" : "ns2"};
+  if (rng() % 8 == 0) t.namespace_selector.emplace();
+  if (rng() % 8 == 0) t.match_label_keys = {"app"};
+  return t;
+}
+
+// The affinity fast path (issue 19: pods with required anti-affinity, or selected by placed
+// pods' anti-affinity, stay on the score index with InterPodAffinity's rejections as node
+// exclusions) must choose exactly the node the scan path chooses (PodFits on every node), over
+// seeded random small clusters, through gang-like trial placements, reverts and deletions.
+TEST(FrameworkTest, AffinityFastPathAgreesWithScanOnRandomClusters) {
+  int64_t fast_queries = 0, placed_total = 0;
+  for (uint32_t seed = 1; seed <= 150; ++seed) {
+    std::mt19937 rng(seed);
+    const int node_count = 3 + static_cast<int>(rng() % 10);
+    std::vector<api::Node> nodes;
+    for (int i = 0; i < node_count; ++i) {
+      auto b = MakeNode()
+                   .Name(fmt::format("n{:02}", i))
+                   .Capacity({{"cpu", 1000 * (1 + static_cast<int64_t>(rng() % 4))},
+                              {"memory", kGi * (1 + static_cast<int64_t>(rng() % 8))},
+                              {"pods", 110}});
+      if (rng() % 12 != 0) {  // one in twelve lacks the hostname label; some share a value
+        b.Label("kubernetes.io/hostname",
+                rng() % 10 == 0 ? std::string("shared") : fmt::format("n{:02}", i));
+      }
+      if (rng() % 8 != 0) b.Label("zone", fmt::format("z{}", rng() % 3));
+      nodes.push_back(b.Obj());
+    }
+    std::vector<const api::Node*> ptrs;
+    for (const auto& n : nodes) ptrs.push_back(&n);
+    ResourceTable resources;
+    NodeTable table(ptrs, resources);
+    Framework indexed(table, resources, ScoringStrategy::kLeastAllocated);
+    Framework scan(table, resources, ScoringStrategy::kLeastAllocated);
+    scan.set_use_score_index(false);
+
+    const int pod_count = 20 + static_cast<int>(rng() % 40);
+    std::vector<api::Pod> specs;
+    specs.reserve(static_cast<size_t>(pod_count));
+    for (int i = 0; i < pod_count; ++i) {
+      // Pods come in gangs of 1-4 equivalent members (same labels and terms).
+      const bool same_as_previous = i > 0 && rng() % 3 != 0;
+      if (same_as_previous) {
+        api::Pod p = specs.back();
+        p.meta.name = fmt::format("p{}", i);
+        specs.push_back(std::move(p));
+        continue;
+      }
+      auto b = MakePod()
+                   .Name(fmt::format("p{}", i))
+                   .Namespace(rng() % 5 == 0 ? "ns2" : "ns1")
+                   .Req({{"cpu", 100 * (1 + static_cast<int64_t>(rng() % 6))},
+                         {"memory", 256LL * 1024 * 1024 * (1 + static_cast<int64_t>(rng() % 3))}});
+      if (rng() % 4 != 0) b.Label("group", fmt::format("g{}", rng() % 4));
+      if (rng() % 2 == 0) b.Label("app", rng() % 2 == 0 ? "a" : "b");
+      if (rng() % 10 == 0) b.NodeSelector("zone", "z1");
+      api::Pod p = b.Obj();
+      const uint32_t shape = rng() % 10;
+      if (shape < 5) {  // required anti-affinity: the fast path's case
+        const int terms = 1 + static_cast<int>(rng() % 2);
+        for (int t = 0; t < terms; ++t) {
+          if (!p.pod_anti_affinity) p.pod_anti_affinity.emplace();
+          p.pod_anti_affinity->required.push_back(RandomTerm(rng));
+        }
+      } else if (shape == 5) {  // required affinity: scan path
+        p.pod_affinity.emplace().required.push_back(RandomTerm(rng));
+      } else if (shape == 6) {  // preferred terms: scored, scan path
+        api::WeightedPodAffinityTerm w;
+        w.weight = 1 + static_cast<int32_t>(rng() % 50);
+        w.term = RandomTerm(rng);
+        if (rng() % 2 == 0) {
+          p.pod_anti_affinity.emplace().preferred.push_back(w);
+        } else {
+          p.pod_affinity.emplace().preferred.push_back(w);
+        }
+      }  // else: no terms (selected or not by placed pods' anti-affinity)
+      specs.push_back(std::move(p));
+    }
+    std::vector<PodInfo> pods(specs.size());
+    PodTemplates templates(resources);
+    for (size_t i = 0; i < specs.size(); ++i) {
+      PodInfo& pi = pods[i];
+      pi.pod = &specs[i];
+      const PodTemplate& t = templates[templates.Intern(specs[i])];
+      pi.requests = t.requests;
+      pi.nonzero_cpu = t.nonzero_cpu;
+      pi.nonzero_memory = t.nonzero_memory;
+      pi.request_cpu = t.request_cpu;
+      pi.request_memory = t.request_memory;
+      pi.pod_filters = t.pod_filters;
+      pi.static_class = indexed.ClassOf(specs[i]);
+      ASSERT_EQ(scan.ClassOf(specs[i]), pi.static_class);
+      pi.signature = indexed.SignatureOf(pi);
+      pi.affinity_signature = indexed.AffinitySignatureOf(pi);
+      ASSERT_EQ(scan.SignatureOf(pi), pi.signature);
+      ASSERT_EQ(scan.AffinitySignatureOf(pi), pi.affinity_signature);
+    }
+    Snapshot snapshot(table, pods);
+    indexed.set_snapshot(&snapshot);
+    scan.set_snapshot(&snapshot);
+    // The first pods run already (placed by the scan's choice, committed).
+    const int running = static_cast<int>(rng() % 8);
+    size_t i = 0;
+    for (; i < static_cast<size_t>(running) && i < pods.size(); ++i) {
+      const NodeIndex n = scan.FindNode(pods[i]);
+      if (n != kNoNode) snapshot.Assume(static_cast<PodIndex>(i), n);
+    }
+    snapshot.Commit();
+    // Then gangs: members placed one by one; some gangs fail and are reverted whole.
+    while (i < pods.size()) {
+      const size_t gang = 1 + rng() % 4;
+      const size_t mark = snapshot.Mark();
+      for (size_t m = 0; m < gang && i < pods.size(); ++m, ++i) {
+        const bool fast = pods[i].signature >= 0 || pods[i].affinity_signature >= 0;
+        const NodeIndex a = indexed.FindNode(pods[i]);
+        const NodeIndex b = scan.FindNode(pods[i]);
+        ASSERT_EQ(a, b) << "seed " << seed << " pod " << i;
+        if (fast && (pods[i].pod_filters & kPodAffinity) != 0) ++fast_queries;
+        if (a != kNoNode) {
+          snapshot.Assume(static_cast<PodIndex>(i), a);
+          ++placed_total;
+        }
+      }
+      if (rng() % 4 == 0) {
+        snapshot.RevertTo(mark);
+      } else {
+        snapshot.Commit();
+      }
+      if (rng() % 9 == 0 && i > 0 && pods[i - 1].node != kNoNode) {
+        snapshot.Remove(static_cast<PodIndex>(i - 1));  // a deletion
+      }
+    }
+  }
+  EXPECT_GT(fast_queries, 500);
+  EXPECT_GT(placed_total, 1000);
+}
+
 TEST(FrameworkTest, EquivalentPodsShareOneClassAndSignature) {
   api::Node node = MakeNode().Name("n").Capacity({{"cpu", 4000}, {"pods", 110}}).Obj();
   ResourceTable resources;

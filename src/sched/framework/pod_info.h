@@ -53,6 +53,8 @@ struct PodInfo {
   int32_t input_order = 0;                // position in the input, the final tie-break
   ClassIndex static_class = 0;            // equivalence class of node-static constraints
   int32_t signature = -1;                 // class + requests (Framework::SignatureOf), or -1
+  int32_t affinity_signature = -1;        // the same for a pod whose only PodFilters bit is
+                                          // kPodAffinity (Framework::AffinitySignatureOf), or -1
   int32_t template_id = -1;               // PodTemplates id (-1 when built by hand)
   GroupIndex group = kNoGroup;            // PodGroup it belongs to
   NodeIndex node = kNoNode;               // bound / assumed node

@@ -27,6 +27,28 @@ struct Hasher {
   }
 };
 
+// AddSelector / AddTerm: the parts of a label selector and a pod (anti-)affinity term that
+// usually tell templates apart (a gang's own label value), so that templates differing only in
+// them do not share a hash bucket (1000 gangs with per-gang anti-affinity were one bucket: O(T)
+// compares per pod).
+void AddSelector(Hasher& x, const std::optional<api::LabelSelector>& selector) {
+  if (!selector) {
+    x.Add(0);
+    return;
+  }
+  x.Add(1 + selector->match_labels.size() + 8 * selector->match_expressions.size());
+  for (const auto& [k, v] : selector->match_labels) {
+    x.Add(k);
+    x.Add(v);
+  }
+}
+
+void AddTerm(Hasher& x, const api::PodAffinityTerm& t) {
+  x.Add(t.topology_key);
+  AddSelector(x, t.label_selector);
+  x.Add(t.namespaces.size());
+}
+
 uint64_t HashOf(const api::Pod& pod) {
   Hasher x;
   x.Add(pod.containers.size());
@@ -48,6 +70,26 @@ uint64_t HashOf(const api::Pod& pod) {
   for (const api::Toleration& t : pod.tolerations) x.Add(t.key);
   x.Add((pod.pod_affinity ? 1 : 0) + (pod.pod_anti_affinity ? 2 : 0) +
         4 * pod.topology_spread_constraints.size());
+  for (const auto* terms : {pod.pod_affinity ? &pod.pod_affinity->required : nullptr,
+                            pod.pod_anti_affinity ? &pod.pod_anti_affinity->required : nullptr}) {
+    if (terms == nullptr) continue;
+    x.Add(terms->size());
+    for (const api::PodAffinityTerm& t : *terms) AddTerm(x, t);
+  }
+  for (const auto* terms : {pod.pod_affinity ? &pod.pod_affinity->preferred : nullptr,
+                            pod.pod_anti_affinity ? &pod.pod_anti_affinity->preferred : nullptr}) {
+    if (terms == nullptr) continue;
+    x.Add(terms->size());
+    for (const api::WeightedPodAffinityTerm& w : *terms) {
+      x.Add(static_cast<uint64_t>(w.weight));
+      AddTerm(x, w.term);
+    }
+  }
+  for (const api::TopologySpreadConstraint& c : pod.topology_spread_constraints) {
+    x.Add(c.topology_key);
+    x.Add(static_cast<uint64_t>(c.max_skew));
+    AddSelector(x, c.label_selector);
+  }
   return x.h;
 }
 

@@ -31,8 +31,8 @@ namespace wasched::sched {
 //  * requests: non-zero effective requests in resource-name order, then {kPods, 1};
 //  * request_cpu / request_memory: what is requested (0 when nothing), milli-CPU / bytes;
 //  * nonzero_cpu / nonzero_memory: the same with upstream's scoring defaults for 0;
-//  * static_class / signature: the Framework's class and signature, -1 until a pending pod of
-//    the template asked (running pods never need them).
+//  * static_class / signature / affinity_signature: the Framework's class and signatures, -1
+//    until a pending pod of the template asked (running pods never need them).
 struct PodTemplate {
   std::vector<ResourceAmount> requests;
   int64_t request_cpu = 0;
@@ -41,6 +41,7 @@ struct PodTemplate {
   int64_t nonzero_memory = 0;
   int32_t static_class = -1;
   int32_t signature = -1;
+  int32_t affinity_signature = -1;  // Framework::AffinitySignatureOf
   uint8_t pod_filters = 0;  // PodFilters bits
   api::Pod spec;  // the template's fields only (see SameSchedulingSpec)
 };

@@ -2,6 +2,9 @@
 #include "sched/plugins/inter_pod_affinity/inter_pod_affinity.h"
 
 #include <algorithm>
+#include <climits>
+#include <cstdint>
+#include <functional>
 
 namespace wasched::sched::plugins {
 namespace {
@@ -122,17 +125,168 @@ bool InterPodAffinity::HasAffinityPods(const Snapshot& snapshot) {
   return !affinity_pods_.empty();
 }
 
+bool InterPodAffinity::HasScoringAffinityPods(const Snapshot& snapshot) {
+  ScanAntiAffinityPods(snapshot);
+  return scoring_affinity_pods_;
+}
+
 void InterPodAffinity::ScanAntiAffinityPods(const Snapshot& snapshot) {
   const std::vector<PodInfo>& pods = snapshot.pods();
   if (scanned_pods_ == pods.size()) return;
   anti_pods_.clear();
   affinity_pods_.clear();
+  scoring_affinity_pods_ = false;
   for (size_t p = 0; p < pods.size(); ++p) {
     const api::Pod& pod = *pods[p].pod;
     if (!RequiredAntiAffinityTerms(pod).empty()) anti_pods_.push_back(static_cast<PodIndex>(p));
     if (pod.pod_affinity || pod.pod_anti_affinity) affinity_pods_.push_back(static_cast<PodIndex>(p));
+    // The terms PrepareScore weighs when they select another pod (scoring.go
+    // processExistingPod): pod affinity terms, required and preferred, and preferred
+    // anti-affinity terms.
+    if ((pod.pod_affinity &&
+         (!pod.pod_affinity->required.empty() || !pod.pod_affinity->preferred.empty())) ||
+        (pod.pod_anti_affinity && !pod.pod_anti_affinity->preferred.empty())) {
+      scoring_affinity_pods_ = true;
+    }
   }
   scanned_pods_ = pods.size();
+}
+
+namespace {
+
+uint64_t ValueHash(std::string_view value) { return std::hash<std::string_view>{}(value); }
+
+// PairHash: a label (key, value) pair as one integer; collisions only cost a TermMatches.
+uint64_t PairHash(std::string_view key, std::string_view value) {
+  const uint64_t k = std::hash<std::string_view>{}(key);
+  return (k * 0x9E3779B97F4A7C15ULL) ^ (ValueHash(value) + 0x7F4A7C15ULL + (k << 6) + (k >> 2));
+}
+
+}  // namespace
+
+void InterPodAffinity::BuildFastIndex(const Snapshot& snapshot) {
+  const std::vector<PodInfo>& pods = snapshot.pods();
+  if (fast_pods_data_ == pods.data() && fast_pods_size_ == pods.size()) return;
+  fast_pods_data_ = pods.data();
+  fast_pods_size_ = pods.size();
+  label_values_.clear();
+  term_index_.clear();
+  unindexed_terms_.clear();
+  fast_valid_ = false;
+  fast_pod_ = fast_rep_ = nullptr;
+  scanned_pods_ = SIZE_MAX;  // the pod list changed: rescan whatever its size
+  ScanAntiAffinityPods(snapshot);
+  for (PodIndex q : anti_pods_) {
+    const std::span<const api::PodAffinityTerm> terms = RequiredAntiAffinityTerms(*pods[q].pod);
+    for (size_t i = 0; i < terms.size(); ++i) {
+      const api::PodAffinityTerm& t = terms[i];
+      if (!t.label_selector) continue;  // selects nothing
+      const auto term = static_cast<int32_t>(i);
+      if (t.label_selector->match_labels.empty()) {
+        unindexed_terms_.push_back({0, q, term});
+      } else {
+        // Every matchLabels pair must be among the selected pod's labels: the first will do.
+        const auto& [key, value] = *t.label_selector->match_labels.begin();
+        term_index_.push_back({PairHash(key, value), q, term});
+      }
+    }
+  }
+  std::sort(term_index_.begin(), term_index_.end(), [](const TermRef& a, const TermRef& b) {
+    return a.hash != b.hash ? a.hash < b.hash : a.pod != b.pod ? a.pod < b.pod : a.term < b.term;
+  });
+}
+
+const InterPodAffinity::LabelValues& InterPodAffinity::ValuesOf(const std::vector<PodInfo>& pods,
+                                                               const std::string& key) {
+  for (const LabelValues& v : label_values_) {
+    if (v.key == key) return v;
+  }
+  LabelValues& v = label_values_.emplace_back();
+  v.key = key;
+  for (size_t q = 0; q < pods.size(); ++q) {
+    const auto& labels = pods[q].pod->meta.labels;
+    auto it = labels.find(key);
+    if (it != labels.end()) v.pods.emplace_back(ValueHash(it->second), static_cast<PodIndex>(q));
+  }
+  std::sort(v.pods.begin(), v.pods.end());
+  return v;
+}
+
+bool InterPodAffinity::SameFastClass(const api::Pod& pod) const {
+  if (!fast_valid_) return false;
+  if (fast_pod_ == &pod || fast_rep_ == &pod) return true;
+  const api::Pod& rep = *fast_rep_;
+  if (pod.meta.namespace_ != rep.meta.namespace_ || pod.meta.labels != rep.meta.labels) {
+    return false;
+  }
+  const std::span<const api::PodAffinityTerm> a = RequiredAntiAffinityTerms(pod);
+  const std::span<const api::PodAffinityTerm> b = RequiredAntiAffinityTerms(rep);
+  return std::equal(a.begin(), a.end(), b.begin(), b.end());
+}
+
+bool InterPodAffinity::FastClassOf(const api::Pod& pod, const std::vector<PodInfo>& pods) {
+  if (SameFastClass(pod)) {
+    fast_pod_ = &pod;
+    return fast_eligible_;
+  }
+  fast_valid_ = true;
+  fast_pod_ = fast_rep_ = &pod;
+  fast_eligible_ = false;
+  fast_matches_.clear();
+  // The pod's own required anti-affinity terms: candidates are the pods carrying the first
+  // matchLabels pair of the term's selector.
+  for (const api::PodAffinityTerm& t : RequiredAntiAffinityTerms(pod)) {
+    if (!t.label_selector) continue;  // selects nothing
+    if (t.label_selector->match_labels.empty()) return false;
+    const auto& [key, value] = *t.label_selector->match_labels.begin();
+    const LabelValues& values = ValuesOf(pods, key);
+    const uint64_t h = ValueHash(value);
+    auto lo = std::lower_bound(values.pods.begin(), values.pods.end(),
+                               std::pair<uint64_t, PodIndex>(h, INT32_MIN));
+    auto hi = std::upper_bound(lo, values.pods.end(), std::pair<uint64_t, PodIndex>(h, INT32_MAX));
+    if (fast_matches_.size() + static_cast<size_t>(hi - lo) > kMaxFastMatches) return false;
+    const TopologyKeyIndex* index = &topology_.Get(t.topology_key);
+    for (auto it = lo; it != hi; ++it) {
+      if (TermMatches(t, pod, *pods[it->second].pod)) fast_matches_.push_back({it->second, index});
+    }
+  }
+  // Symmetry: the required anti-affinity terms of other pods that select this one.
+  auto consider = [&](const TermRef& ref) {
+    const api::Pod& owner = *pods[ref.pod].pod;
+    const api::PodAffinityTerm& u = RequiredAntiAffinityTerms(owner)[ref.term];
+    if (TermMatches(u, owner, pod)) fast_matches_.push_back({ref.pod, &topology_.Get(u.topology_key)});
+  };
+  if (fast_matches_.size() + unindexed_terms_.size() > kMaxFastMatches) return false;
+  for (const TermRef& ref : unindexed_terms_) consider(ref);
+  for (const auto& [key, value] : pod.meta.labels) {
+    const uint64_t h = PairHash(key, value);
+    auto lo = std::lower_bound(term_index_.begin(), term_index_.end(), h,
+                               [](const TermRef& r, uint64_t v) { return r.hash < v; });
+    auto hi = std::upper_bound(lo, term_index_.end(), h,
+                               [](uint64_t v, const TermRef& r) { return v < r.hash; });
+    if (fast_matches_.size() + static_cast<size_t>(hi - lo) > kMaxFastMatches) return false;
+    for (auto it = lo; it != hi; ++it) consider(*it);
+  }
+  fast_eligible_ = true;
+  return true;
+}
+
+bool InterPodAffinity::ExcludedNodes(const api::Pod& pod, const Snapshot& snapshot, size_t limit,
+                                     std::vector<NodeIndex>& out) {
+  if (!RequiredAffinityTerms(pod).empty()) return false;
+  BuildFastIndex(snapshot);
+  const std::vector<PodInfo>& pods = snapshot.pods();
+  if (!FastClassOf(pod, pods)) return false;
+  for (const FastMatch& m : fast_matches_) {
+    const PodInfo& q = pods[m.pod];
+    if (q.node == kNoNode || q.pod == &pod) continue;  // not placed, or the pod itself
+    const int32_t d = m.key->domain_of_node[q.node];
+    if (d < 0) continue;  // the node lacks the term's key: nothing recorded (Filter)
+    const std::span<const NodeIndex> nodes = m.key->NodesOf(d);
+    if (out.size() + nodes.size() > limit) return false;
+    out.insert(out.end(), nodes.begin(), nodes.end());
+  }
+  return true;
 }
 
 int32_t InterPodAffinity::SlotOf(const std::string& key) {

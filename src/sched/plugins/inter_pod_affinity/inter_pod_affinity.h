@@ -32,8 +32,11 @@
 // PreFilterExtensions AddPod / RemovePod update the PreFilter state), O(changes × terms), with
 // each pod's term matches remembered per pod class. A preemption dry run that removes and adds
 // back victims and replays a gang's placements then pays O(1)-ish per filter call instead of
-// O(P × terms). The plugin identifies pods by address: they must stay alive and unchanged while
-// it is used (the scheduler's pods do for a whole run).
+// O(P × terms). ExcludedNodes answers the common shapes (no required pod affinity, anti-affinity
+// selectors with matchLabels) as a list of rejected nodes without Prepare, from indexes built
+// once per pod list, so FindNode keeps such pods on the score index (issue 19). The plugin
+// identifies pods by address: they must stay alive and unchanged while it is used (the
+// scheduler's pods do for a whole run). Not thread-safe (one scheduling loop owns it).
 //
 //   InterPodAffinity ipa(topology);
 //   if (ipa.Prepare(pod, snapshot)) { bool hard; std::string_view why = ipa.Filter(n, &hard); }
@@ -114,6 +117,39 @@ class InterPodAffinity {
   // NodeInfo.PodsWithAffinity): pods without preferred terms must then be scored too. O(1).
   [[nodiscard]] bool HasAffinityPods(const Snapshot& snapshot);
 
+  // HasScoringAffinityPods: some pod of the snapshot has a pod affinity term (required or
+  // preferred) or a preferred anti-affinity term, i.e. a term PrepareScore adds a weight for when
+  // it selects another pod. Without one, PrepareScore records nothing for a pod that has no
+  // preferred term of its own (only a pod's required anti-affinity terms are not scored). O(1)
+  // after the first scan of the snapshot's pods.
+  [[nodiscard]] bool HasScoringAffinityPods(const Snapshot& snapshot);
+
+  // ExcludedNodes: Filter's verdicts for `pod` without a PreFilter walk or a per-node Filter
+  // call, for the common shapes (issue 19): a pod with no required pod affinity term and
+  // required anti-affinity terms (none at all included) whose label selectors name a
+  // matchLabels pair (preferred terms only score: the caller checks PrepareScore). Appends to `out` every node Filter would reject for the pod on the current
+  // placements (a node may appear more than once) and returns true; returns false, with `out`
+  // unspecified, when the shape does not qualify, more than kMaxFastMatches placed-or-pending
+  // pods could match, or more than `limit` nodes would be appended: then Prepare / Filter must
+  // answer. Exactly Prepare + Filter's verdicts: a node is rejected when it is in the topology
+  // domain (of the term's key) of a placed pod q ≠ pod that one of the pod's required
+  // anti-affinity terms selects, or whose own required anti-affinity term selects the pod
+  // (symmetry, upstream filtering.go satisfyExistingPodsAntiAffinity /
+  // satisfyPodAntiAffinity).
+  //
+  // How: which pods can match is static (labels, namespaces and terms do not change during a
+  // run), so it is worked out once per affinity class (namespace, labels and required
+  // anti-affinity terms; the last class is kept, e.g. for the members of one gang) from two
+  // indexes built once per snapshot pod list: pods by the value of a label key a term names
+  // (one sorted array per key), and the placed-or-pending pods' required anti-affinity terms by
+  // their first matchLabels pair (terms without one are matched against every class). Per pod
+  // then: the class's candidate pods, each looked up for its current node. O(candidates +
+  // rejected nodes) per pod, no allocation after warm-up; per new class O(labels × log T +
+  // matching candidates × selector); per index build O(P × log P).
+  static constexpr size_t kMaxFastMatches = 2048;
+  bool ExcludedNodes(const api::Pod& pod, const Snapshot& snapshot, size_t limit,
+                     std::vector<NodeIndex>& out);
+
   // kHardPodAffinityWeight: InterPodAffinityArgs.hardPodAffinityWeight, default 1.
   static constexpr int64_t kHardPodAffinityWeight = 1;
   // kWeight: the plugin's default-profile score weight.
@@ -164,10 +200,49 @@ class InterPodAffinity {
   };
   void AddScore(const std::string& key, NodeIndex n, int64_t weight);
 
+  // Fast path (ExcludedNodes). FastMatch: a pod that may reject nodes for the class, and the
+  // topology key of the term that makes it so.
+  struct FastMatch {
+    PodIndex pod = 0;
+    const TopologyKeyIndex* key = nullptr;
+  };
+  // LabelValues: pods by the (hashed) value of one label key, sorted; hash collisions are sorted
+  // out by TermMatches.
+  struct LabelValues {
+    std::string key;
+    std::vector<std::pair<uint64_t, PodIndex>> pods;
+  };
+  // TermRef: required anti-affinity term `term` of pod `pod`, indexed under `hash` (its first
+  // matchLabels pair).
+  struct TermRef {
+    uint64_t hash = 0;
+    PodIndex pod = 0;
+    int32_t term = 0;
+    bool operator<(const TermRef& o) const { return hash < o.hash; }
+  };
+  void BuildFastIndex(const Snapshot& snapshot);
+  const LabelValues& ValuesOf(const std::vector<PodInfo>& pods, const std::string& key);
+  // FastClassOf: the fast class of `pod`, recomputed when `pod` is not equivalent to the last.
+  // False when the pod's shape does not qualify.
+  bool FastClassOf(const api::Pod& pod, const std::vector<PodInfo>& pods);
+  bool SameFastClass(const api::Pod& pod) const;
+
+  const PodInfo* fast_pods_data_ = nullptr;  // the pod list the indexes were built for
+  size_t fast_pods_size_ = 0;
+  std::vector<LabelValues> label_values_;     // per label key asked for, built on first use
+  std::vector<TermRef> term_index_;           // sorted by hash
+  std::vector<TermRef> unindexed_terms_;      // terms without a matchLabels pair
+  bool fast_valid_ = false;                   // the class below is computed
+  bool fast_eligible_ = false;
+  const api::Pod* fast_pod_ = nullptr;        // the pod the class was last asked for
+  const api::Pod* fast_rep_ = nullptr;        // the pod the class was computed for
+  std::vector<FastMatch> fast_matches_;
+
   TopologyIndex& topology_;
   std::vector<Slot> slots_;
   std::vector<PodIndex> anti_pods_;  // pods with required anti-affinity terms
   std::vector<PodIndex> affinity_pods_;  // pods with pod affinity or anti-affinity
+  bool scoring_affinity_pods_ = false;   // HasScoringAffinityPods
   size_t scanned_pods_ = 0;          // snapshot.pods().size() when anti_pods_ was built
   // Prepared state.
   const api::Pod* pod_ = nullptr;
