@@ -188,7 +188,8 @@ spec:
   input += Pod("x", "30", kGroupSpec) + Pod("y", "50", kGroupSpec);
   auto bindings = [](const std::string& out) {
     std::vector<std::string> pods;
-    for (const auto& b : nlohmann::json::parse(out).at("bindings")) {
+    const nlohmann::json doc = nlohmann::json::parse(out);
+    for (const auto& b : doc.at("bindings")) {
       pods.push_back(b.at("pod").get<std::string>() + "@" + b.at("node").get<std::string>());
     }
     return pods;

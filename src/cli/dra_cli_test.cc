@@ -234,7 +234,8 @@ TEST(DraCliTest, GangTriesFirstAvailableAlternativesUnlessPlacementIsUpstream) {
     EXPECT_EQ(p["message"],
               "Pod group default/g: 2 of 3 pods fit, minCount 3; for the first pod that did not "
               "fit (after 1 of the group's pods were placed): 0/1 nodes are available: 1 cannot "
-              "allocate all claims.");
+              "allocate all claims. pod group preemption: No preemption victims found for "
+              "incoming preemptor");
   }
 }
 

@@ -139,7 +139,8 @@ TEST(SchedulerTest, S6StaysPendingUnderUpstreamPlacement) {
   EXPECT_EQ(x->reason, "Unschedulable");
   EXPECT_EQ(x->message,
             "Pod group default/job: 1 of 2 pods fit, minCount 2; for the first pod that did not fit "
-            "(after 1 of the group's pods were placed): 0/2 nodes are available: 2 Insufficient cpu.");
+            "(after 1 of the group's pods were placed): 0/2 nodes are available: 2 Insufficient "
+            "cpu. pod group preemption: No preemption victims found for incoming preemptor");
   ASSERT_EQ(r.groups.size(), 1u);
   ASSERT_EQ(r.groups[0].conditions.size(), 1u);
   EXPECT_EQ(r.groups[0].conditions[0].status, "False");
