@@ -547,6 +547,32 @@ const std::map<std::string, Check>& Checks() {
          EXPECT_EQ(Scheduled(o, "default/trainer"), 0);
          EXPECT_TRUE(o.result.allocations.empty());
        }},
+      {"dra-gang-first-available",
+       [](const Outcome& o) {
+         // Issue 20 A.3 (kubernetes/kubernetes#138765): in queue order a's first choice takes
+         // big-0, which b needs; the complete placement search gives a its later choice.
+         ExpectAllBound(o, Names({"a", "b", "c"}), "node-1");
+         EXPECT_EQ(Scheduled(o, "default/g"), 3);
+         std::map<std::string, std::string> device_of;
+         for (const auto& a : o.result.allocations) {
+           ASSERT_EQ(a.devices.size(), 1u) << a.claim;
+           device_of[a.owner] = a.devices[0].device;
+         }
+         EXPECT_EQ(device_of, (std::map<std::string, std::string>{
+                                  {"Pod default/a", "small-0"},
+                                  {"Pod default/b", "big-0"},
+                                  {"Pod default/c", "small-1"}}));
+       }},
+      {"cpg-minimum-first",
+       [](const Outcome& o) {
+         // Issue 20 A.3: every child's quorum first (pg-a 1, pg-b 2), then pg-a's extras: one
+         // more fits, the third stays pending.
+         ExpectAllBound(o, Names({"pg-a-0", "pg-a-1", "pg-b-0", "pg-b-1"}));
+         ExpectPendingWith(o, Names({"pg-a-2"}), "Unschedulable", "0/2 nodes are available");
+         EXPECT_EQ(Scheduled(o, "default/pg-a"), 2);
+         EXPECT_EQ(Scheduled(o, "default/pg-b"), 2);
+         ExpectCondition(o, "default/pg-b", "True", api::kReasonScheduled);
+       }},
       {"dra-group-claim-pins",
        [](const Outcome& o) {
          // A group-shared node-local GPU pins all members to its node: gang-a on gpu-big (the

@@ -35,6 +35,7 @@ struct CommonFlags {
   std::vector<std::string> feature_gates;
   std::string scoring_strategy = "LeastAllocated";
   std::string gang_satisfaction = "upstream";
+  std::string placement = "complete";
   std::string scheduler_name = "default-scheduler";
 };
 
@@ -46,6 +47,12 @@ void AddGangSatisfactionFlag(CLI::App* cmd, CommonFlags* flags) {
                   "satisfied, so replacements of ended members schedule one by one)")
       ->check(CLI::IsMember({"upstream", "once-scheduled"}))
       ->capture_default_str();
+}
+
+// AddPlacementFlag: `--placement complete|upstream` (issue 20 A.3). Checked by ParsePlacement,
+// so a bad value names the flag and both values.
+void AddPlacementFlag(CLI::App* cmd, CommonFlags* flags) {
+  cmd->add_option("--placement", flags->placement, kPlacementHelp)->capture_default_str();
 }
 
 void AddCommonFlags(CLI::App* cmd, CommonFlags* flags) {
@@ -71,6 +78,7 @@ void AddCommonFlags(CLI::App* cmd, CommonFlags* flags) {
       ->check(CLI::IsMember({"LeastAllocated", "MostAllocated"}))
       ->capture_default_str();
   AddGangSatisfactionFlag(cmd, flags);
+  AddPlacementFlag(cmd, flags);
 }
 
 // JoinGateSpecs: every --feature-gates occurrence as one comma-separated list (later wins).
@@ -95,6 +103,9 @@ tl::expected<ScheduleOptions, std::string> ToScheduleOptions(const CommonFlags& 
   auto satisfaction = ParseGangSatisfaction(flags.gang_satisfaction);
   if (!satisfaction) return tl::unexpected(satisfaction.error());
   options.scheduler.gang_satisfaction = *satisfaction;
+  auto placement = ParsePlacement(flags.placement);
+  if (!placement) return tl::unexpected(placement.error());
+  options.scheduler.placement = *placement;
   if (flags.scheduler_name.empty()) return tl::unexpected(std::string("--scheduler-name: empty"));
   options.scheduler.scheduler_name = flags.scheduler_name;
   options.controllers = flags.controllers;
@@ -184,6 +195,7 @@ int RunParsed(int argc, const char* const* argv, std::istream& in, std::ostream&
       ->check(CLI::IsMember({"LeastAllocated", "MostAllocated"}));
   AddLoadFlags(explain, &explain_flags.load);
   AddGangSatisfactionFlag(explain, &explain_flags);
+  AddPlacementFlag(explain, &explain_flags);
   explain->add_option("--scheduler-name", explain_flags.scheduler_name,
                       "The spec.schedulerName scheduled (wasched for `wasched run`'s pods)")
       ->capture_default_str();

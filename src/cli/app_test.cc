@@ -193,6 +193,69 @@ status:
   EXPECT_THAT(once.out, ::testing::Not(::testing::HasSubstr("kubernetes#142330")));
 }
 
+// Issue 20 A.3: `--placement complete|upstream` reaches the scheduler of schedule and explain
+// (demo, simulate and run parse it the same way). The README's gang: X (30 CPU) queued before
+// Y (50 CPU) on nodes with 53 and 31 free binds only with the complete placement search.
+TEST(AppTest, PlacementFlagReachesTheScheduler) {
+  std::string input = R"(apiVersion: v1
+kind: Node
+metadata: {name: a}
+status: {allocatable: {cpu: "53", memory: 64Gi, pods: "110"}}
+---
+apiVersion: v1
+kind: Node
+metadata: {name: b}
+status: {allocatable: {cpu: "31", memory: 64Gi, pods: "110"}}
+---
+apiVersion: scheduling.k8s.io/v1beta1
+kind: PodGroup
+metadata: {name: pg}
+spec:
+  schedulingPolicy: {gang: {minCount: 2}}
+)";
+  input += Pod("x", "30", kGroupSpec) + Pod("y", "50", kGroupSpec);
+  auto bindings = [](const std::string& out) {
+    std::vector<std::string> pods;
+    const nlohmann::json doc = nlohmann::json::parse(out);
+    for (const auto& b : doc.at("bindings")) {
+      pods.push_back(b.at("pod").get<std::string>() + "@" + b.at("node").get<std::string>());
+    }
+    return pods;
+  };
+  for (const std::vector<std::string>& flag :
+       {std::vector<std::string>{}, std::vector<std::string>{"--placement", "complete"}}) {
+    std::vector<std::string> args{"schedule", "-f", "-", "-o", "json"};
+    args.insert(args.end(), flag.begin(), flag.end());
+    Outcome o = RunCli(args, input);
+    ASSERT_EQ(o.code, 0) << o.err;
+    EXPECT_THAT(bindings(o.out), ::testing::ElementsAre("default/x@b", "default/y@a"));
+  }
+  Outcome up = RunCli({"schedule", "-f", "-", "-o", "json", "--placement", "upstream"}, input);
+  ASSERT_EQ(up.code, 0) << up.err;
+  EXPECT_THAT(bindings(up.out), IsEmpty());
+  EXPECT_THAT(up.out, HasSubstr("Pod group default/pg: 1 of 2 pods fit, minCount 2"));
+  Outcome explain =
+      RunCli({"explain", "pod", "default/x", "-f", "-", "--placement", "upstream"}, input);
+  ASSERT_EQ(explain.code, 0) << explain.err;
+  EXPECT_THAT(explain.out, HasSubstr("outcome:    pending (Unschedulable)"));
+
+  // A bad value is a usage error (exit 2, README "Exit codes") naming the flag and its values.
+  const std::string want = "error: --placement \"greedy\": must be one of complete, upstream\n";
+  for (const auto& args : std::vector<std::vector<std::string>>{
+           {"schedule", "-f", "-", "--placement", "greedy"},
+           {"explain", "pod", "default/x", "-f", "-", "--placement", "greedy"},
+           {"demo", "--placement", "greedy"},
+           {"simulate", "--trace", "/nonexistent.csv", "--format", "philly", "--generate-cluster",
+            "nodes=2", "--placement", "greedy"},
+           {"run", "--placement", "greedy"},
+       }) {
+    Outcome o = RunCli(args, input);
+    EXPECT_EQ(o.code, 2) << ::testing::PrintToString(args);
+    EXPECT_THAT(o.out, IsEmpty()) << ::testing::PrintToString(args);
+    EXPECT_EQ(o.err, want) << ::testing::PrintToString(args);
+  }
+}
+
 TEST(AppTest, UnknownFeatureGateIsUsageError) {
   Outcome o =
       RunCli({"schedule", "-f", "-", "--feature-gates", "GenericWorkload=true,NoSuchGate=false"},

@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -122,6 +123,120 @@ TEST(DraCliTest, UnsupportedCelLeavesDependentPodsPendingAsUnsupported) {
               HasSubstr("spec.resourceClaims[0] (CEL selector of ResourceClaimTemplate "
                         "default/exists: spec.spec.devices.requests[0].exactly.selectors[0].cel."
                         "expression: function \"exists\" is not supported by wasched)"));
+}
+
+// Issue 20 A.3, kubernetes/kubernetes#138765: a gang of three on one node with devices big-0,
+// small-0 and small-1. a and c ask firstAvailable [big, small], b exactly big. In queue order a
+// takes big (its first choice) and b finds nothing: upstream fails the gang. The complete
+// placement search tries the alternatives: a taking its later choice first gives a small-0, b
+// big-0, c small-1. `--placement upstream` leaves the gang pending, as upstream.
+constexpr const char* kFirstAvailableGang = R"yaml(apiVersion: v1
+kind: Node
+metadata: {name: n0}
+status:
+  allocatable: {cpu: "8", memory: "32Gi", pods: "110"}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: n0-gpu}
+spec:
+  driver: gpu.example.com
+  nodeName: n0
+  pool: {name: n0, generation: 0, resourceSliceCount: 1}
+  devices:
+  - {name: big-0, attributes: {model: {string: big}}}
+  - {name: small-0, attributes: {model: {string: small}}}
+  - {name: small-1, attributes: {model: {string: small}}}
+---
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: gpu.example.com}
+spec:
+  selectors:
+  - cel: {expression: "device.driver == 'gpu.example.com'"}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaimTemplate
+metadata: {name: big-or-small, namespace: default}
+spec:
+  spec:
+    devices:
+      requests:
+      - name: gpu
+        firstAvailable:
+        - name: big
+          deviceClassName: gpu.example.com
+          selectors: [{cel: {expression: "device.attributes['gpu.example.com'].model == 'big'"}}]
+        - name: small
+          deviceClassName: gpu.example.com
+          selectors: [{cel: {expression: "device.attributes['gpu.example.com'].model == 'small'"}}]
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaimTemplate
+metadata: {name: big, namespace: default}
+spec:
+  spec:
+    devices:
+      requests:
+      - name: gpu
+        exactly:
+          deviceClassName: gpu.example.com
+          selectors: [{cel: {expression: "device.attributes['gpu.example.com'].model == 'big'"}}]
+---
+apiVersion: scheduling.k8s.io/v1beta1
+kind: PodGroup
+metadata: {name: g, namespace: default}
+spec:
+  schedulingPolicy: {gang: {minCount: 3}}
+)yaml";
+
+std::string GangPod(const std::string& name, const std::string& tmpl) {
+  return "---\napiVersion: v1\nkind: Pod\nmetadata: {name: " + name +
+         ", namespace: default}\nspec:\n  schedulingGroup: {podGroupName: g}\n  containers:\n"
+         "  - name: c\n    resources:\n      requests: {cpu: \"1\"}\n      claims: [{name: gpu}]\n"
+         "  resourceClaims:\n  - name: gpu\n    resourceClaimTemplateName: " +
+         tmpl + "\n";
+}
+
+nlohmann::json ScheduleJson(const std::string& input, const std::vector<std::string>& extra) {
+  std::vector<std::string> args = {"wasched", "schedule", "-f", "-", "-o", "json"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  std::vector<const char*> argv;
+  for (const std::string& a : args) argv.push_back(a.c_str());
+  std::istringstream in(input);
+  std::ostringstream out;
+  std::ostringstream err;
+  EXPECT_EQ(cli::Run(static_cast<int>(argv.size()), argv.data(), in, out, err), 0) << err.str();
+  return nlohmann::json::parse(out.str());
+}
+
+TEST(DraCliTest, GangTriesFirstAvailableAlternativesUnlessPlacementIsUpstream) {
+  const std::string input = std::string(kFirstAvailableGang) + GangPod("a", "big-or-small") +
+                            GangPod("b", "big") + GangPod("c", "big-or-small");
+  const nlohmann::json complete = ScheduleJson(input, {});
+  ASSERT_EQ(complete["bindings"].size(), 3u) << complete.dump(2);
+  std::map<std::string, std::string> device_of;  // owner → "request=device"
+  for (const auto& a : complete["allocations"]) {
+    ASSERT_EQ(a["devices"].size(), 1u) << a.dump();
+    device_of[a["owner"].get<std::string>()] = a["devices"][0]["request"].get<std::string>() +
+                                               "=" + a["devices"][0]["device"].get<std::string>();
+  }
+  EXPECT_EQ(device_of, (std::map<std::string, std::string>{{"Pod default/a", "gpu/small=small-0"},
+                                                           {"Pod default/b", "gpu=big-0"},
+                                                           {"Pod default/c", "gpu/small=small-1"}}));
+
+  const nlohmann::json upstream = ScheduleJson(input, {"--placement", "upstream"});
+  EXPECT_TRUE(upstream["bindings"].empty()) << upstream.dump(2);
+  EXPECT_FALSE(upstream.contains("allocations"));
+  ASSERT_EQ(upstream["pending"].size(), 3u);
+  for (const auto& p : upstream["pending"]) {
+    EXPECT_EQ(p["reason"], "Unschedulable");
+    EXPECT_EQ(p["message"],
+              "Pod group default/g: 2 of 3 pods fit, minCount 3; for the first pod that did not "
+              "fit (after 1 of the group's pods were placed): 0/1 nodes are available: 1 cannot "
+              "allocate all claims. pod group preemption: No preemption victims found for "
+              "incoming preemptor");
+  }
 }
 
 TEST(DraCliTest, ValidateCountsDraObjects) {

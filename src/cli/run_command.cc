@@ -57,6 +57,7 @@ struct RunFlags {
   std::string bind_address = "127.0.0.1:10359";
   int write_workers = 16;
   std::vector<std::string> gates;
+  std::string placement = "complete";
   int verbosity = 0;
 };
 
@@ -133,6 +134,11 @@ int RunScheduler(const RunFlags& flags, const CLI::App& cmd, std::ostream& err) 
   auto gates = ParseFeatureGates(gate_spec);
   if (!gates) {
     err << "error: " << gates.error() << '\n';
+    return kExitUsage;
+  }
+  auto placement = ParsePlacement(flags.placement);
+  if (!placement) {
+    err << "error: " << placement.error() << '\n';
     return kExitUsage;
   }
   Log log(err, flags.verbosity);
@@ -249,6 +255,7 @@ int RunScheduler(const RunFlags& flags, const CLI::App& cmd, std::ostream& err) 
   live::LoopOptions loop_options;
   loop_options.scheduler.scheduler_name = config.scheduler_name;
   loop_options.scheduler.scoring = config.scoring;
+  loop_options.scheduler.placement = *placement;
   loop_options.scheduler.pod_group_preemption_policy = gates->pod_group_preemption_policy;
   loop_options.source = rest->server;
   const FeatureGates gate_values = *gates;
@@ -328,6 +335,7 @@ std::optional<int> RunRunIfSelected(CLI::App& app, int argc, const char* const* 
       ->capture_default_str();
   cmd->add_option("--feature-gates", flags->gates, "Feature gates K=V,... (as schedule)")
       ->type_name("K=V,...");
+  cmd->add_option("--placement", flags->placement, kPlacementHelp)->capture_default_str();
   cmd->add_option("-v", flags->verbosity, "Log verbosity: 0 decisions that matter, 2 every "
                                           "binding and status, 4 more")
       ->check(CLI::Range(0, 10));

@@ -53,6 +53,13 @@ tl::expected<sched::GangSatisfaction, std::string> ParseGangSatisfaction(std::st
       "unsupported gang satisfaction \"{}\": must be one of upstream, once-scheduled", text));
 }
 
+tl::expected<sched::PlacementSearch, std::string> ParsePlacement(std::string_view text) {
+  if (text == "complete") return sched::PlacementSearch::kComplete;
+  if (text == "upstream") return sched::PlacementSearch::kUpstream;
+  return tl::unexpected(
+      fmt::format("--placement \"{}\": must be one of complete, upstream", EscapeForTerminal(text)));
+}
+
 int WriteOutput(std::ostream& out, std::ostream& err, std::string_view text, int code) {
   errno = 0;
   out << text;

@@ -4,7 +4,7 @@
 //
 //   wasched schedule -f PATH... [-o table|json|yaml|html] [--feature-gates K=V,...]
 //                    [--scoring-strategy LeastAllocated|MostAllocated]
-//                    [--gang-satisfaction upstream|once-scheduled]
+//                    [--gang-satisfaction upstream|once-scheduled] [--placement complete|upstream]
 //
 // Pipeline: codec::LoadPaths → warnings ("warning: ...") on stderr → cli::ApplyFeatureGates (drop
 // disabled fields) → validation::ValidateForSchedule (API create validation + pre-scheduling
@@ -58,6 +58,18 @@ enum class OutputFormat { kTable, kJson, kYaml, kHtml };
 // ParseGangSatisfaction: "upstream" | "once-scheduled" (`--gang-satisfaction`, issue 20 A.2;
 // sched::GangSatisfaction).
 [[nodiscard]] tl::expected<sched::GangSatisfaction, std::string> ParseGangSatisfaction(
+    std::string_view text);
+
+// kPlacementHelp: the `--placement` help text every scheduling command shows.
+inline constexpr const char* kPlacementHelp =
+    "How hard a gang's placement is searched: complete (upstream's order, then wasched's bounded "
+    "fallbacks: largest-first and a depth-first search for a PodGroup, DRA firstAvailable "
+    "alternatives, minimum-first for CompositePodGroup children) or upstream (kube-scheduler "
+    "v1.37.2's greedy order only: what it leaves pending stays pending)";
+
+// ParsePlacement: "complete" | "upstream" (`--placement`, issue 20 A.3; sched::PlacementSearch);
+// anything else is an error naming the flag and both values.
+[[nodiscard]] tl::expected<sched::PlacementSearch, std::string> ParsePlacement(
     std::string_view text);
 
 // WriteOutput: writes `text` to `out` and flushes it. When that fails (a full disk, a closed

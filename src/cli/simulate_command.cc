@@ -90,6 +90,11 @@ int RunSimulate(const SimulateOptions& o, std::ostream& out, std::ostream& err) 
       return kExitUsage;
     }
   }
+  auto placement = ParsePlacement(o.placement);
+  if (!placement) {
+    err << "error: " << placement.error() << "\n";
+    return kExitUsage;
+  }
   // A policy given twice runs once (first occurrence order).
   std::vector<sim::Policy> policies;
   for (const std::string& p : o.policies.empty() ? std::vector<std::string>{"gang"} : o.policies) {
@@ -166,6 +171,7 @@ int RunSimulate(const SimulateOptions& o, std::ostream& out, std::ostream& err) 
     so.policy = policy;
     so.preemption = o.preemption == "on";
     so.seed = o.seed;
+    so.placement = *placement;
     so.failures = failures;
     if (tty) {
       so.progress = [&err, policy](double f) {
@@ -268,6 +274,7 @@ std::optional<int> RunSimulateIfSelected(CLI::App& app, int argc, const char* co
       ->type_name("FILE.csv");
   cmd->add_option("--report", o->report, "Write a self-contained HTML page with plots comparing the policies")
       ->type_name("FILE.html");
+  cmd->add_option("--placement", o->placement, kPlacementHelp)->capture_default_str();
   cmd->add_option("--max-jobs", o->max_jobs,
                   "Replay only the first N data rows of the trace file (file order, not the N earliest jobs; the "
                   "file is read only that far; 0 = all)")

@@ -42,6 +42,7 @@ struct SimulateOptions {
   std::string timeseries;
   std::string report;
   int64_t max_jobs = 0;
+  std::string placement = "complete";  // --placement complete|upstream (sched::PlacementSearch)
 };
 
 // RunSimulate: imports, simulates every policy in order, writes the outputs.

@@ -402,7 +402,8 @@ void Run::BuildGroups() {
     tree_->AddMember(leaf, static_cast<PodIndex>(p));
   }
   tree_algorithm_ =
-      std::make_unique<TreeAlgorithm>(*framework_, *snapshot_, pods_, *tree_, gated_);
+      std::make_unique<TreeAlgorithm>(*framework_, *snapshot_, pods_, *tree_, gated_,
+                                      options_.placement);
   post_filter_ = std::make_unique<preemption::PostFilter>(
       preemption::Context{*snapshot_, *framework_, pods_, resources_, objects_,
                           options_.pod_group_preemption_policy},
@@ -821,7 +822,7 @@ void Run::ScheduleGroup(TreeIndex root) {
   GroupState& g = groups_[root];
   // --gang-satisfaction once-scheduled: a PodGroup scheduled once places its pods one by one.
   const int32_t min_count = SatisfiedOnce(root) ? std::min(g.min_count, 1) : g.min_count;
-  PodGroupAlgorithm algorithm(*framework_, *snapshot_, pods_);
+  PodGroupAlgorithm algorithm(*framework_, *snapshot_, pods_, options_.placement);
   GroupAttempt a = algorithm.Run(todo, scheduled, min_count);
   if (a.code == Code::kSuccess) {
     snapshot_->Commit();
@@ -841,7 +842,7 @@ void Run::ScheduleGroup(TreeIndex root) {
     auto simulate = [&] {
       preemption::SimulationResult r;
       const size_t mark = snapshot_->Mark();
-      PodGroupAlgorithm again(*framework_, *snapshot_, pods_);
+      PodGroupAlgorithm again(*framework_, *snapshot_, pods_, options_.placement);
       GroupAttempt s = again.Run(todo, scheduled, min_count);
       if (s.code != Code::kSuccess) {
         r.status = Status(s.code, {GroupFailureMessage(

@@ -34,6 +34,18 @@ enum class ScoringStrategy { kLeastAllocated, kMostAllocated };
 //    (CompositePodGroups) keep upstream's quorum in their cycle.
 enum class GangSatisfaction { kUpstream, kOnceScheduled };
 
+// PlacementSearch: how hard a group cycle looks for a placement before the group is
+// unschedulable (issue 20 A.3; README "Choices", docs/known-gaps.md "Complete placement search").
+//  * kComplete (default) — upstream's order first; when it fails, wasched's bounded fallbacks:
+//    for a PodGroup, largest-first then a depth-first search over nodes
+//    (PodGroupAlgorithm), then DRA `firstAvailable` alternatives (later members first, one member
+//    at a time taking a later subrequest first; kubernetes/kubernetes#138765); for a
+//    CompositePodGroup tree, minimum-first (every child's quorum, then the extras;
+//    TreeAlgorithm). Anything upstream's order places is placed the same.
+//  * kUpstream — upstream's greedy order only (pkg/scheduler/…/algorithm_podgroup.go, KEP-4671 /
+//    KEP-6012): no fallback at all. The reference differential runs in this mode.
+enum class PlacementSearch { kComplete, kUpstream };
+
 // SchedulerOptions: configuration passed explicitly (no global flags).
 struct SchedulerOptions {
   ScoringStrategy scoring = ScoringStrategy::kLeastAllocated;
@@ -62,6 +74,8 @@ struct SchedulerOptions {
   bool dra_workload_resource_claims = true;
   // gang_satisfaction: `--gang-satisfaction upstream|once-scheduled` (default upstream).
   GangSatisfaction gang_satisfaction = GangSatisfaction::kUpstream;
+  // placement: `--placement complete|upstream` (default complete), PlacementSearch.
+  PlacementSearch placement = PlacementSearch::kComplete;
   // scheduler_name: the spec.schedulerName this scheduler handles (kube-scheduler's profile
   // schedulerName); pods and groups of any other name are pending "NotHandled" and untouched.
   // `wasched run` sets its profile's name ("wasched" by default); the DisruptionTarget message

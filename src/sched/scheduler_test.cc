@@ -115,6 +115,45 @@ TEST(SchedulerTest, S6GreedyMissIsFoundInEitherOrder) {
   ExpectS6(false);
 }
 
+// Issue 20 A.3: `--placement upstream` has no fallback. X (30 CPU) queued before Y (50 CPU) on
+// nodes with 53 and 31 free: upstream's greedy order puts X on a (the emptier node) and Y fits
+// nowhere, so the gang stays pending with upstream's message; queued Y first it binds as
+// upstream would.
+TEST(SchedulerTest, S6StaysPendingUnderUpstreamPlacement) {
+  auto input = [](bool x_first) {
+    api::ObjectSet in;
+    in.nodes.push_back(MakeNode().Name("a").Capacity({{"cpu", 53000}, {"memory", 476 * kGi}, {"pods", 110}}).Obj());
+    in.nodes.push_back(MakeNode().Name("b").Capacity({{"cpu", 31000}, {"memory", 96 * kGi}, {"pods", 110}}).Obj());
+    in.pod_groups.push_back(MakePodGroup().Name("job").MinCount(2).Obj());
+    api::Pod x = MakePod().Name("x").Req({{"cpu", 30000}, {"memory", kGi}}).Group("job").Obj();
+    api::Pod y = MakePod().Name("y").Req({{"cpu", 50000}, {"memory", kGi}}).Group("job").Obj();
+    in.pods = x_first ? std::vector<api::Pod>{x, y} : std::vector<api::Pod>{y, x};
+    return in;
+  };
+  SchedulerOptions upstream = Verified();
+  upstream.placement = PlacementSearch::kUpstream;
+  ScheduleResult r = Schedule(input(true), upstream);
+  EXPECT_TRUE(r.bindings.empty());
+  const PendingPod* x = PendingOf(r, "default/x");
+  ASSERT_NE(x, nullptr);
+  EXPECT_EQ(x->reason, "Unschedulable");
+  EXPECT_EQ(x->message,
+            "Pod group default/job: 1 of 2 pods fit, minCount 2; for the first pod that did not fit "
+            "(after 1 of the group's pods were placed): 0/2 nodes are available: 2 Insufficient "
+            "cpu. pod group preemption: No preemption victims found for incoming preemptor");
+  ASSERT_EQ(r.groups.size(), 1u);
+  ASSERT_EQ(r.groups[0].conditions.size(), 1u);
+  EXPECT_EQ(r.groups[0].conditions[0].status, "False");
+  EXPECT_EQ(r.groups[0].conditions[0].reason, "Unschedulable");
+
+  r = Schedule(input(false), upstream);
+  EXPECT_EQ(NodeOf(r, "default/x"), "b");
+  EXPECT_EQ(NodeOf(r, "default/y"), "a");
+  r = Schedule(input(true), Verified());  // complete (default): the fallback binds it
+  EXPECT_EQ(NodeOf(r, "default/x"), "b");
+  EXPECT_EQ(NodeOf(r, "default/y"), "a");
+}
+
 TEST(SchedulerTest, GangBindsNothingBelowMinCountAndExplains) {
   api::ObjectSet in;
   in.nodes.push_back(MakeNode().Name("n1").Capacity({{"nvidia.com/gpu", 6}, {"pods", 110}}).Obj());

@@ -174,6 +174,7 @@ class Engine {
     }
     running_region_ = objects_.pods.size();
     clock_options_.clock = &clock_;
+    clock_options_.placement = options_.placement;
   }
 
   SimResult Run() {

@@ -45,6 +45,7 @@
 
 #include "api/node.h"
 #include "sched/schedule_result.h"
+#include "sched/scheduler.h"
 #include "sim/trace.h"
 
 namespace wasched::sim {
@@ -79,6 +80,8 @@ struct SimOptions {
   Policy policy = Policy::kGang;
   bool preemption = false;
   uint64_t seed = 1;
+  // placement: the scheduler's placement search (`--placement`, sched::PlacementSearch).
+  sched::PlacementSearch placement = sched::PlacementSearch::kComplete;
   NodeFailures failures;
   int64_t sample_seconds = 3600;  // timeseries bucket (wider when the run spans > kMaxTimeseriesBuckets)
   // progress: called with the fraction of jobs arrived (0..1), at most every 1%; may be empty.

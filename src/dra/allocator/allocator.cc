@@ -192,6 +192,13 @@ int32_t Allocator::CompileSpec(const api::ResourceClaimSpec& spec) {
   return id;
 }
 
+bool Allocator::HasAlternatives(int32_t id) const {
+  for (const Request& r : specs_[static_cast<size_t>(id)].requests) {
+    if (r.subs.size() > 1) return true;
+  }
+  return false;
+}
+
 const std::string& Allocator::SpecProblem(int32_t id) const {
   return specs_[static_cast<size_t>(id)].problem;
 }
@@ -237,7 +244,10 @@ bool Allocator::Search(std::span<const int32_t> specs, size_t spec_i, size_t req
   if (spec_i == specs.size()) return true;
   const Request& request = specs_[static_cast<size_t>(specs[spec_i])].requests[req_i];
   Allocation& a = (*out)[spec_i];
-  for (int32_t s : request.subs) {
+  const size_t alternatives = request.subs.size();
+  const size_t rotation = later_alternatives_first_ && alternatives > 1 ? 1 : 0;
+  for (size_t k = 0; k < alternatives; ++k) {
+    const int32_t s = request.subs[(k + rotation) % alternatives];
     const Sub& sub = subs_[static_cast<size_t>(s)];
     if (sub.mode == api::DeviceAllocationMode::kAll) {
       // Every matching device reachable from the node, all free; an incomplete pool fails.

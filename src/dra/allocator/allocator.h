@@ -76,6 +76,16 @@ class Allocator {
   [[nodiscard]] bool Allocate(std::span<const int32_t> specs, size_t node,
                               std::vector<Allocation>* out);
 
+  // HasAlternatives: spec `id` has a request with `firstAvailable` subrequests to choose from
+  // (two or more). O(requests).
+  [[nodiscard]] bool HasAlternatives(int32_t id) const;
+  // set_later_alternatives_first: while true, Allocate tries each `firstAvailable` request's
+  // subrequests from its second one, the first one last (a rotation: every alternative is still
+  // tried). Upstream always starts from the first (KEP-4816); the scheduler's complete placement
+  // search sets it for one gang member at a time (kubernetes/kubernetes#138765). CanAllocate's
+  // answer does not depend on it. O(1).
+  void set_later_alternatives_first(bool on) { later_alternatives_first_ = on; }
+
   // Commit: marks the devices of `a` in use (they must be free). O(devices × specs using them).
   void Commit(const Allocation& a);
   // MarkInUse: device `id` is held by a claim allocated before this run (free to hold it once).
@@ -139,6 +149,7 @@ class Allocator {
   std::vector<uint8_t> in_use_;
   std::vector<uint8_t> chosen_;  // scratch of the running search
   std::vector<int32_t> undo_;    // devices taken, in order
+  bool later_alternatives_first_ = false;
 };
 
 // AllocationText: "driver/pool/device" of device `id`.

@@ -136,6 +136,36 @@ TEST(Allocator, FirstAvailableTriesAlternativesInOrder) {
   EXPECT_THAT(Devices(*a, out[0]), testing::ElementsAre("gpu/any=gpu.example.com/n0/gpu-0"));
 }
 
+// Issue 20 A.3 (kubernetes/kubernetes#138765): the complete placement search asks one gang
+// member to try its later firstAvailable subrequests first; every alternative is still tried,
+// the first one last, and CanAllocate does not depend on it.
+TEST(Allocator, LaterAlternativesFirstRotatesTheSubrequests) {
+  Fixture f;
+  f.slices = {Slice("n0", "gpu.example.com", {"BIG", "SMALL"})};
+  auto a = f.Make();
+  api::ResourceClaimSpec spec;
+  api::DeviceRequest& r = spec.requests.emplace_back();
+  r.name = "gpu";
+  r.first_available = {
+      Exact("gpu", 1, "device.attributes['gpu.example.com'].model == 'BIG'", "big"),
+      Exact("gpu", 1, "device.attributes['gpu.example.com'].model == 'SMALL'", "small")};
+  const int32_t id = a->CompileSpec(spec);
+  const int32_t plain = a->CompileSpec(OneRequest(Exact("gpu")));
+  EXPECT_TRUE(a->HasAlternatives(id));
+  EXPECT_FALSE(a->HasAlternatives(plain));
+  std::vector<Allocation> out;
+  ASSERT_TRUE(a->Allocate({&id, 1}, 0, &out));
+  EXPECT_THAT(Devices(*a, out[0]), testing::ElementsAre("gpu/big=gpu.example.com/n0/gpu-0"));
+  a->set_later_alternatives_first(true);
+  ASSERT_TRUE(a->Allocate({&id, 1}, 0, &out));
+  EXPECT_THAT(Devices(*a, out[0]), testing::ElementsAre("gpu/small=gpu.example.com/n0/gpu-1"));
+  a->Commit(out[0]);
+  ASSERT_TRUE(a->Allocate({&id, 1}, 0, &out));  // "small" is taken: the first choice comes last
+  EXPECT_THAT(Devices(*a, out[0]), testing::ElementsAre("gpu/big=gpu.example.com/n0/gpu-0"));
+  a->set_later_alternatives_first(false);
+  EXPECT_TRUE(a->CanAllocate({&id, 1}, 0));
+}
+
 TEST(Allocator, BacktracksAcrossRequests) {
   // Request a takes any GPU, request b needs model X: the first solution gives X to b.
   Fixture f;

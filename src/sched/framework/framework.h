@@ -90,6 +90,8 @@ class Framework {
   // (upstream excludes them from pod signatures: they take the scan path) and Diagnose names its
   // reasons ("cannot allocate all claims"). nullptr (default) = no DRA.
   void set_dynamic_resources(DynamicResources* dra) { dra_ = dra; }
+  // dynamic_resources: the plugin set above (nullptr when none; not owned).
+  [[nodiscard]] DynamicResources* dynamic_resources() const { return dra_; }
   // set_snapshot: the placements the pod-dependent filters read (Snapshot::PodsOn); must outlive
   // the Framework. Without one (tests of node-static behaviour) those filters pass every node.
   void set_snapshot(const Snapshot* snapshot) { snapshot_ = snapshot; }

@@ -29,6 +29,7 @@ std::string GroupFailureMessage(const GroupAttempt& a, const std::string& group_
 GroupAttempt PodGroupAlgorithm::Greedy(std::span<const PodIndex> order, int32_t scheduled,
                                        int32_t min_count) {
   GroupAttempt a;
+  if (stop_at_quorum_ && scheduled >= min_count) return a;  // quorum met: nothing to place
   const size_t mark = snapshot_.Mark();
   int32_t now_scheduled = scheduled;
   Code feasible = Code::kWait;
@@ -49,6 +50,11 @@ GroupAttempt PodGroupAlgorithm::Greedy(std::span<const PodIndex> order, int32_t 
     }
     auto remaining = static_cast<int32_t>(order.size() - i - 1);
     feasible = plugins::PlacementFeasible(now_scheduled, remaining, min_count);
+    if (stop_at_quorum_ && now_scheduled >= min_count) {
+      a.unplaced.clear();  // the rest were not tried: the caller places them as extras
+      feasible = Code::kSuccess;
+      break;
+    }
     if (feasible == Code::kUnschedulable) {
       // Keep trying the rest only to explain how many pods fit; nothing is kept.
       for (size_t j = i + 1; j < order.size(); ++j) {
@@ -136,11 +142,55 @@ bool PodGroupAlgorithm::Search(std::span<const PodIndex> order, size_t i, int32_
 }
 
 GroupAttempt PodGroupAlgorithm::Run(std::span<const PodIndex> members, int32_t scheduled,
-                                    int32_t min_count) {
+                                    int32_t min_count, bool stop_at_quorum) {
+  stop_at_quorum_ = stop_at_quorum;
   GroupAttempt first = Greedy(members, scheduled, min_count);
-  if (first.code == Code::kSuccess) return first;
+  if (first.code == Code::kSuccess || placement_ == PlacementSearch::kUpstream) return first;
   const int32_t needed = min_count - scheduled;
   if (needed <= 0 || !AggregateFits(members, needed)) return first;
+  GroupAttempt best = SearchOrders(members, scheduled, min_count, std::move(first));
+  if (best.code == Code::kSuccess) return best;
+  GroupAttempt alternative;
+  if (DeviceAlternatives(members, scheduled, min_count, &alternative)) return alternative;
+  return best;
+}
+
+bool PodGroupAlgorithm::DeviceAlternatives(std::span<const PodIndex> members, int32_t scheduled,
+                                           int32_t min_count, GroupAttempt* out) {
+  // kubernetes/kubernetes#138765: the in-order pass lets each member's claim take its first
+  // firstAvailable choice, which may be the device a later member needs. Failure path only.
+  DynamicResources* dra = framework_.dynamic_resources();
+  if (dra == nullptr) return false;
+  std::vector<PodIndex> choosers;
+  for (PodIndex p : members) {
+    if (!dra->HasAlternatives(*pods_[p].pod)) continue;
+    choosers.push_back(p);
+    if (static_cast<int32_t>(choosers.size()) >= kMaxAlternativeMembers) break;
+  }
+  if (choosers.empty()) return false;
+  // Later members first: their first choices are served before an earlier member chooses.
+  std::vector<PodIndex> reversed(members.rbegin(), members.rend());
+  GroupAttempt a = Greedy(reversed, scheduled, min_count);
+  if (a.code == Code::kSuccess) {
+    *out = std::move(a);
+    return true;
+  }
+  // One member at a time takes its later subrequests first, the others as upstream.
+  for (PodIndex p : choosers) {
+    dra->set_later_alternatives_first(pods_[p].pod);
+    a = Greedy(members, scheduled, min_count);
+    dra->set_later_alternatives_first(nullptr);
+    if (a.code == Code::kSuccess) {
+      *out = std::move(a);
+      return true;
+    }
+  }
+  return false;
+}
+
+GroupAttempt PodGroupAlgorithm::SearchOrders(std::span<const PodIndex> members, int32_t scheduled,
+                                             int32_t min_count, GroupAttempt first) {
+  const int32_t needed = min_count - scheduled;
   // Identical pods (one signature): pods on one node never change what fits on another, so the
   // greedy pass already placed the most pods possible; no other order can do better.
   const bool homogeneous = std::all_of(members.begin(), members.end(), [&](PodIndex p) {
@@ -187,8 +237,10 @@ GroupAttempt PodGroupAlgorithm::Run(std::span<const PodIndex> members, int32_t s
     GroupAttempt a;
     a.code = Code::kSuccess;
     a.placed = chosen;
-    // Members left out of the quorum placement try to fit on their own, as extras.
+    // Members left out of the quorum placement try to fit on their own, as extras (unless the
+    // caller places the extras itself: stop_at_quorum).
     for (PodIndex p : members) {
+      if (stop_at_quorum_) break;
       if (pods_[p].node != kNoNode) continue;
       NodeIndex n = framework_.FindNode(pods_[p]);
       if (n != kNoNode) {

@@ -15,6 +15,12 @@
 // pods skip both: for them the greedy pass is already optimal.
 // This fixes the greedy misses users reported against other gang schedulers
 // (spec/bug-scenarios.md S6) without changing any result upstream would find.
+// Last, when a member's DRA claim chooses among `firstAvailable` subrequests (KEP-4816), the
+// device alternatives (kubernetes/kubernetes#138765: upstream fails the gang when the first pod's
+// first choice took the device a later pod needs): the greedy pass with later members first,
+// then for each of at most kMaxAlternativeMembers such members (queue order) the greedy pass
+// with that member trying its later subrequests first. All of these are off under
+// PlacementSearch::kUpstream (`--placement upstream`): upstream's order only.
 #pragma once
 
 #include <cstdint>
@@ -69,19 +75,36 @@ class PodGroupAlgorithm {
   static constexpr int32_t kMaxSearchPods = 64;
   // kSearchBranching: nodes tried per pod in the search, best-scored first.
   static constexpr int32_t kSearchBranching = 16;
+  // kMaxAlternativeMembers: members with DRA firstAvailable alternatives retried one at a time
+  // (one greedy pass each).
+  static constexpr int32_t kMaxAlternativeMembers = 8;
 
-  PodGroupAlgorithm(Framework& framework, Snapshot& snapshot, std::vector<PodInfo>& pods)
-      : framework_(framework), snapshot_(snapshot), pods_(pods) {}
+  // PodGroupAlgorithm: `placement` kComplete adds the fallbacks above; kUpstream is the in-order
+  // greedy pass only. All references must outlive it.
+  PodGroupAlgorithm(Framework& framework, Snapshot& snapshot, std::vector<PodInfo>& pods,
+                    PlacementSearch placement = PlacementSearch::kComplete)
+      : framework_(framework), snapshot_(snapshot), pods_(pods), placement_(placement) {}
 
   // Run: schedules `members` (the group's unscheduled pods, in queue order) of a group that
   // already has `scheduled` members bound, with quorum `min_count`.
   // On Success the placements remain assumed (the caller commits); otherwise nothing changed.
-  // Complexity: O(|members| × feasible nodes) for the greedy passes, plus the bounded search.
+  // `stop_at_quorum`: stop once the quorum is placed and leave the other members unplaced (not
+  // tried, not in `unplaced`): the first phase of TreeAlgorithm's minimum-first retry. A group
+  // whose quorum is already met places nothing and succeeds.
+  // Complexity: O(|members| × feasible nodes) per greedy pass (kComplete: at most
+  // 2 + 1 + kMaxAlternativeMembers passes), plus the bounded search (kSearchBudget node trials).
   [[nodiscard]] GroupAttempt Run(std::span<const PodIndex> members, int32_t scheduled,
-                                 int32_t min_count);
+                                 int32_t min_count, bool stop_at_quorum = false);
 
  private:
   GroupAttempt Greedy(std::span<const PodIndex> order, int32_t scheduled, int32_t min_count);
+  // SearchOrders: largest-first, then the depth-first search; `first` is the failed in-order
+  // pass. Returns a Success, or the failure to report.
+  GroupAttempt SearchOrders(std::span<const PodIndex> members, int32_t scheduled,
+                            int32_t min_count, GroupAttempt first);
+  // DeviceAlternatives: the DRA firstAvailable retries; true and `*out` on Success.
+  bool DeviceAlternatives(std::span<const PodIndex> members, int32_t scheduled,
+                          int32_t min_count, GroupAttempt* out);
   bool AggregateFits(std::span<const PodIndex> members, int32_t needed) const;
   bool Search(std::span<const PodIndex> order, size_t i, int32_t placed, int32_t needed,
               std::vector<PodIndex>& chosen);
@@ -89,6 +112,8 @@ class PodGroupAlgorithm {
   Framework& framework_;
   Snapshot& snapshot_;
   std::vector<PodInfo>& pods_;
+  PlacementSearch placement_;
+  bool stop_at_quorum_ = false;
   int64_t budget_ = 0;
 };
 

@@ -90,14 +90,16 @@ std::string PlacementFailureMessage(const std::vector<plugins::Placement>& cands
 }  // namespace
 
 TreeAlgorithm::TreeAlgorithm(Framework& framework, Snapshot& snapshot, std::vector<PodInfo>& pods,
-                             const GroupTree& tree, const std::vector<bool>& gated)
+                             const GroupTree& tree, const std::vector<bool>& gated,
+                             PlacementSearch placement)
     : framework_(framework),
       snapshot_(snapshot),
       pods_(pods),
       tree_(tree),
       gated_(gated),
       nodes_(snapshot.nodes()),
-      topology_(snapshot.nodes()) {
+      topology_(snapshot.nodes()),
+      placement_search_(placement) {
   const auto n = static_cast<size_t>(tree.size());
   outcomes_.resize(n);
   todo_.resize(n);
@@ -111,6 +113,7 @@ TreeAlgorithm::TreeAlgorithm(Framework& framework, Snapshot& snapshot, std::vect
   candidates_.resize(kMaxDepth);
   arenas_.resize(kMaxDepth);
   popped_.resize(kMaxDepth);
+  extras_nodes_.resize(kMaxDepth + 1);
 }
 
 int32_t TreeAlgorithm::PlacementsToFind(int64_t total_nodes, int32_t candidates) {
@@ -346,8 +349,8 @@ Code TreeAlgorithm::EvaluateLeaf(TreeIndex t, const plugins::Placement& placemen
   const GroupTreeNode& node = tree_.node(t);
   TreeNodeOutcome& out = outcomes_[t];
   ScopedRestriction restrict(framework_, placement.nodes, placement.all);
-  PodGroupAlgorithm algorithm(framework_, snapshot_, pods_);
-  GroupAttempt a = algorithm.Run(todo_[t], scheduled_[t], node.quorum);
+  PodGroupAlgorithm algorithm(framework_, snapshot_, pods_, placement_search_);
+  GroupAttempt a = algorithm.Run(todo_[t], scheduled_[t], node.quorum, minimum_first_);
   out.placement.clear();
   if (a.code == Code::kSuccess) {
     out.code = Code::kSuccess;
@@ -384,6 +387,8 @@ Code TreeAlgorithm::EvaluateComposite(TreeIndex t, const plugins::Placement& pla
     }
     // PlacementFeasible (KEP-6012): S + R < M cannot reach the quorum any more.
     if (succeeded + remaining < node.quorum) break;
+    // Minimum-first: the quorum of children first; PlaceExtras tries the rest.
+    if (minimum_first_ && succeeded >= node.quorum) break;
   }
   TreeNodeOutcome& out = outcomes_[t];
   out.placement.clear();
@@ -729,6 +734,47 @@ Code TreeAlgorithm::ScheduleInCluster(TreeIndex t, const plugins::TopologyKeyInd
   return Code::kSuccess;
 }
 
+bool TreeAlgorithm::HasExtras(TreeIndex root) const {
+  if (!tree_.node(root).is_composite) return false;  // a lone leaf places its quorum first anyway
+  for (TreeIndex t : subtree_) {
+    const GroupTreeNode& node = tree_.node(t);
+    const int64_t members = node.is_composite ? static_cast<int64_t>(node.children.size())
+                                              : total_pods_[t];
+    if (members > node.quorum) return true;
+  }
+  return false;
+}
+
+void TreeAlgorithm::PlaceExtras(TreeIndex t, int32_t depth) {
+  const GroupTreeNode& node = tree_.node(t);
+  TreeNodeOutcome& out = outcomes_[t];
+  // The nodes t's chosen domains (and its ancestors') allow; none chosen = the whole cluster.
+  std::vector<NodeIndex>& allowed = extras_nodes_[static_cast<size_t>(std::min(depth, kMaxDepth))];
+  std::string description;
+  const bool restricted = PlacementOf(t, allowed, description);
+  if (!node.is_composite) {
+    ScopedRestriction restrict(framework_, allowed, !restricted);
+    for (PodIndex p : todo_[t]) {
+      if (pods_[p].node != kNoNode) continue;
+      const NodeIndex n = framework_.FindNode(pods_[p]);
+      if (n == kNoNode) continue;
+      snapshot_.Assume(p, n);
+      ++out.satisfied;
+    }
+    return;
+  }
+  const plugins::Placement inside{{}, allowed, !restricted};
+  for (TreeIndex c : node.children) {
+    const Code code = outcomes_[c].code;
+    if (code == Code::kSuccess) {
+      PlaceExtras(c, depth + 1);
+    } else if (code == Code::kSkip && depth + 1 < kMaxDepth) {
+      // A child beyond the quorum, not tried yet: scheduled as in upstream's order, inside t.
+      if (Schedule(c, inside, depth + 1) == Code::kSuccess) ++out.satisfied;
+    }
+  }
+}
+
 bool TreeAlgorithm::PlacementOf(TreeIndex t, std::vector<NodeIndex>& nodes,
                                 std::string& description) {
   // Levels from t up to the root that chose a domain (outer first in the description).
@@ -765,6 +811,25 @@ TreeAttempt TreeAlgorithm::Run(TreeIndex root) {
   const plugins::Placement everything{{}, {}, true};
   TreeAttempt attempt;
   attempt.code = Schedule(root, everything, 0);
+  if (attempt.code == Code::kUnschedulable && placement_search_ == PlacementSearch::kComplete &&
+      HasExtras(root)) {
+    // Minimum-first (see the header): every level's quorum first, then the extras.
+    snapshot_.RevertTo(mark);
+    saved_outcomes_.clear();
+    for (TreeIndex t : subtree_) saved_outcomes_.push_back(outcomes_[t]);
+    for (auto it = subtree_.rbegin(); it != subtree_.rend(); ++it) Prepare(*it);
+    minimum_first_ = true;
+    const Code retry = Schedule(root, everything, 0);
+    minimum_first_ = false;
+    if (retry == Code::kSuccess) PlaceExtras(root, 0);
+    if (retry == Code::kSuccess && snapshot_.Mark() != mark) {
+      attempt.code = Code::kSuccess;
+    } else {
+      // Failed too, or placed nothing (a retry of leftovers): the first attempt's report.
+      snapshot_.RevertTo(mark);
+      for (size_t i = 0; i < subtree_.size(); ++i) outcomes_[subtree_[i]] = saved_outcomes_[i];
+    }
+  }
   attempt.message = outcomes_[root].message;
   attempt.groups = subtree_;
   if (attempt.code != Code::kSuccess) {

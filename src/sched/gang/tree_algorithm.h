@@ -32,6 +32,21 @@
 //     every assumption made under it (Snapshot Mark/RevertTo); all children are tried otherwise,
 //     and S ≥ M is Success. A failed group marks its whole subtree failed: a leaf's assignments
 //     count only if all its ancestors succeed.
+// Minimum-first (PlacementSearch::kComplete, beyond upstream; README "Choices"). Upstream
+// (pkg/scheduler/schedule_one_podgroup.go, podGroupSchedulingDefaultAlgorithm and
+// compositePodGroupSchedulingDefaultAlgorithm, v1.37.2) lets every leaf try all its pods and
+// every composite all its children, in order, so an earlier child's pods beyond its minCount can
+// take the room a later child's quorum needs. When a
+// CompositePodGroup tree fails Unschedulable in upstream's order and some group of it has more
+// members (or children) than its quorum, the tree is tried once more with every level placing
+// only its quorum — a leaf stops at minCount pods (PodGroupAlgorithm stop_at_quorum), a
+// CompositePodGroup at minGroupCount successful children, placement domains chosen and scored
+// the same way — and, once the root succeeds that way, the extras: preorder, a successful
+// composite's untried children (each scheduled as in upstream's order inside the composite's
+// chosen domains) and a successful leaf's remaining members (each its best node inside its
+// chosen domains), those that do not fit staying pending. So an earlier child that would take
+// room beyond its minCount no longer starves a later child's quorum. If the retry fails too,
+// the first attempt's outcomes are reported. One extra tree run, no search: bounded.
 //
 // Placement score (documented choice, KEP-5732 defaults): NodeResourcesFit MostAllocated over the
 // placement's nodes (weight 1; bin-packing: the fullest domain that fits wins, keeping whole
@@ -94,9 +109,11 @@ struct TreeAttempt {
 class TreeAlgorithm {
  public:
   // TreeAlgorithm: `gated[p]` true for pods the cycle must not place (scheduling-gated,
-  // unsupported); all references must outlive it.
+  // unsupported); `placement` kUpstream turns minimum-first and every PodGroupAlgorithm
+  // fallback off. All references must outlive it.
   TreeAlgorithm(Framework& framework, Snapshot& snapshot, std::vector<PodInfo>& pods,
-                const GroupTree& tree, const std::vector<bool>& gated);
+                const GroupTree& tree, const std::vector<bool>& gated,
+                PlacementSearch placement = PlacementSearch::kComplete);
 
   // Run: schedules the tree under `root` (a root CompositePodGroup or a standalone PodGroup).
   [[nodiscard]] TreeAttempt Run(TreeIndex root);
@@ -135,6 +152,13 @@ class TreeAlgorithm {
   Code EvaluateLeaf(TreeIndex t, const plugins::Placement& placement);
   Code EvaluateComposite(TreeIndex t, const plugins::Placement& placement, int32_t depth);
   void Prepare(TreeIndex t);
+  // HasExtras: some group under `root` has more pending-or-placed members (leaf) or children
+  // (CompositePodGroup) than its quorum, so minimum-first could order differently. O(subtree).
+  [[nodiscard]] bool HasExtras(TreeIndex root) const;
+  // PlaceExtras: minimum-first's second phase under successful group t (see the header). Never
+  // fails: what does not fit stays pending. O(extra pods × allowed nodes + extra children's
+  // Schedule).
+  void PlaceExtras(TreeIndex t, int32_t depth);
   void FailSubtree(TreeIndex t, const std::string& message);
   // Aggregate: one pass over a placement's nodes: allocatable and (non-zero) requested cpu and
   // memory, and whether its free capacity holds demand_[t] (else `pruned` says why).
@@ -236,6 +260,10 @@ class TreeAlgorithm {
   std::vector<std::vector<plugins::Placement>> candidates_;
   std::vector<plugins::PlacementArena> arenas_;
   std::vector<int32_t> domain_counts_;
+  PlacementSearch placement_search_;
+  bool minimum_first_ = false;                   // first phase of the minimum-first retry
+  std::vector<TreeNodeOutcome> saved_outcomes_;  // the first attempt's, while retrying
+  std::vector<std::vector<NodeIndex>> extras_nodes_;  // per depth: PlaceExtras' allowed nodes
   int64_t evaluated_ = 0;
   int64_t pruned_ = 0;
 };

@@ -281,6 +281,103 @@ TEST(TreeAlgorithm, FailedSubtreeIsRevertedAndReported) {
   EXPECT_EQ(ConditionOf(r, "CompositePodGroup", "default/sub3"), "False/Unschedulable");
 }
 
+// Issue 20 A.3 minimum-first: under root (minGroupCount 2) pg-a (minCount 1, 3 pods of 1 CPU) is
+// listed before pg-b (minCount 2, 2 pods) on 4 CPU. Upstream's order (KEP-6012: children in
+// order, each placing every pod it can) gives pg-a 3 pods and leaves pg-b 1 of its 2: the tree
+// fails. Minimum-first places pg-a's quorum (1), pg-b's (2), then pg-a's extras (1 more fits).
+// `racks`: the root needs one rack; rack r1 (2 × 2 CPU) holds the quorums, rack r2 (1 × 2 CPU)
+// does not, so everything lands in r1.
+api::ObjectSet ExtrasStarveALaterChild(bool racks) {
+  api::ObjectSet s;
+  s.nodes.push_back(LabelledNode("n1", 2000, {{kRack, "r1"}}));
+  s.nodes.push_back(LabelledNode("n2", 2000, {{kRack, "r1"}}));
+  if (racks) s.nodes.push_back(LabelledNode("n3", 2000, {{kRack, "r2"}}));
+  auto root = MakeCompositePodGroup().Name("root").MinGroupCount(2);
+  if (racks) root.TopologyKey(kRack);
+  s.composite_pod_groups.push_back(root.Obj());
+  s.pod_groups.push_back(Child("pg-a", 1, "root"));
+  s.pod_groups.push_back(Child("pg-b", 2, "root"));
+  AddPods(s, "pg-a", 3, 1000);
+  AddPods(s, "pg-b", 2, 1000);
+  return s;
+}
+
+TEST(TreeAlgorithm, MinimumFirstPlacesEveryChildsQuorumWhereUpstreamOrderFails) {
+  const api::ObjectSet s = ExtrasStarveALaterChild(false);
+  const ScheduleResult r = ScheduleVerified(s);
+  const auto bound = Bound(r);
+  EXPECT_EQ(bound.size(), 4U);
+  for (const char* pod : {"default/pg-a-0", "default/pg-a-1", "default/pg-b-0", "default/pg-b-1"}) {
+    EXPECT_TRUE(bound.contains(pod)) << pod;
+  }
+  ASSERT_EQ(r.pending.size(), 1U);
+  EXPECT_EQ(r.pending[0].pod, "default/pg-a-2");  // an extra that does not fit stays pending
+  EXPECT_EQ(r.pending[0].reason, "Unschedulable");
+  EXPECT_EQ(ConditionOf(r, "CompositePodGroup", "default/root"), "True/Scheduled");
+  EXPECT_EQ(ConditionOf(r, "PodGroup", "default/pg-a"), "True/Scheduled");
+  EXPECT_EQ(ConditionOf(r, "PodGroup", "default/pg-b"), "True/Scheduled");
+
+  // --placement upstream: upstream's order only, the tree stays pending with its message.
+  SchedulerOptions upstream{.verify = true};
+  upstream.placement = PlacementSearch::kUpstream;
+  const ScheduleResult u = Schedule(s, upstream);
+  EXPECT_TRUE(u.bindings.empty());
+  ASSERT_EQ(u.pending.size(), 5U);
+  for (const auto& p : u.pending) {
+    EXPECT_EQ(p.reason, "Unschedulable") << p.pod;
+    EXPECT_THAT(p.message, StartsWith("CompositePodGroup default/root: 1 of 2 child groups fit, "
+                                      "minGroupCount 2; default/pg-b: Pod group default/pg-b: 1 "
+                                      "of 2 pods fit, minCount 2"))
+        << p.pod;
+  }
+  EXPECT_EQ(ConditionOf(u, "CompositePodGroup", "default/root"), "False/Unschedulable");
+}
+
+TEST(TreeAlgorithm, MinimumFirstKeepsTheChosenTopologyDomain) {
+  const api::ObjectSet s = ExtrasStarveALaterChild(true);
+  const ScheduleResult r = ScheduleVerified(s);
+  const auto bound = Bound(r);
+  EXPECT_EQ(bound.size(), 4U);
+  for (const auto& [pod, node] : bound) EXPECT_NE(node, "n3") << pod << " left rack r1";
+  ASSERT_EQ(r.pending.size(), 1U);
+  EXPECT_EQ(r.pending[0].pod, "default/pg-a-2");
+  const GroupResult* root = FindGroup(r, "CompositePodGroup", "default/root");
+  ASSERT_NE(root, nullptr);
+  EXPECT_EQ(ConditionOf(r, "CompositePodGroup", "default/root"), "True/Scheduled");
+
+  SchedulerOptions upstream{.verify = true};
+  upstream.placement = PlacementSearch::kUpstream;
+  const ScheduleResult u = Schedule(s, upstream);
+  EXPECT_TRUE(u.bindings.empty());
+  EXPECT_EQ(ConditionOf(u, "CompositePodGroup", "default/root"), "False/Unschedulable");
+}
+
+// A child beyond minGroupCount is an extra too: root (minGroupCount 2) over pg-a (minCount 1,
+// 3 pods), pg-b (minCount 2, 2 pods) and pg-c (minCount 1, 1 pod) on 3 CPU. Upstream's order: pg-a
+// takes all 3 CPU, pg-b and pg-c fail. Minimum-first: pg-a 1, pg-b 2 (the quorum of children);
+// then pg-a's extras and pg-c do not fit and stay pending, pg-c's condition False.
+TEST(TreeAlgorithm, MinimumFirstTriesChildrenBeyondTheQuorumAfterwards) {
+  api::ObjectSet s;
+  s.nodes.push_back(LabelledNode("n1", 3000, {}));
+  s.composite_pod_groups.push_back(MakeCompositePodGroup().Name("root").MinGroupCount(2).Obj());
+  s.pod_groups.push_back(Child("pg-a", 1, "root"));
+  s.pod_groups.push_back(Child("pg-b", 2, "root"));
+  s.pod_groups.push_back(Child("pg-c", 1, "root"));
+  AddPods(s, "pg-a", 3, 1000);
+  AddPods(s, "pg-b", 2, 1000);
+  AddPods(s, "pg-c", 1, 1000);
+  const ScheduleResult r = ScheduleVerified(s);
+  const auto bound = Bound(r);
+  EXPECT_EQ(bound.size(), 3U);
+  for (const char* pod : {"default/pg-a-0", "default/pg-b-0", "default/pg-b-1"}) {
+    EXPECT_TRUE(bound.contains(pod)) << pod;
+  }
+  EXPECT_EQ(ConditionOf(r, "CompositePodGroup", "default/root"), "True/Scheduled");
+  EXPECT_EQ(ConditionOf(r, "PodGroup", "default/pg-a"), "True/Scheduled");
+  EXPECT_EQ(ConditionOf(r, "PodGroup", "default/pg-b"), "True/Scheduled");
+  EXPECT_EQ(ConditionOf(r, "PodGroup", "default/pg-c"), "False/Unschedulable");
+}
+
 TEST(TreeAlgorithm, PlacementsToFindInterpolates) {
   EXPECT_EQ(TreeAlgorithm::PlacementsToFind(50, 10), 10);     // < 100 nodes: all
   EXPECT_EQ(TreeAlgorithm::PlacementsToFind(5000, 250), 25);  // 10 % at 5000 nodes

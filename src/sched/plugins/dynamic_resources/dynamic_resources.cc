@@ -289,9 +289,11 @@ bool DynamicResources::Reserve(const api::Pod& pod, NodeIndex node) {
     }
   }
   if (specs_scratch_.empty()) return true;
-  if (!allocator_.Allocate(specs_scratch_, static_cast<size_t>(node), &allocations_scratch_)) {
-    return false;
-  }
+  allocator_.set_later_alternatives_first(&pod == later_alternatives_first_);
+  const bool allocated =
+      allocator_.Allocate(specs_scratch_, static_cast<size_t>(node), &allocations_scratch_);
+  allocator_.set_later_alternatives_first(false);
+  if (!allocated) return false;
   for (size_t i = 0; i < unallocated_scratch_.size(); ++i) {
     const int32_t id = unallocated_scratch_[i];
     allocator_.Commit(allocations_scratch_[i]);
@@ -299,6 +301,16 @@ bool DynamicResources::Reserve(const api::Pod& pod, NodeIndex node) {
     undo_.push_back(id);
   }
   return true;
+}
+
+bool DynamicResources::HasAlternatives(const api::Pod& pod) const {
+  const PodClaims* pc = ClaimsOf(pod);
+  if (pc == nullptr || !pc->problem.empty()) return false;
+  for (int32_t id : pc->instances) {
+    const Instance& inst = instances_[static_cast<size_t>(id)];
+    if (!inst.allocation && allocator_.HasAlternatives(inst.spec)) return true;
+  }
+  return false;
 }
 
 const std::string& DynamicResources::Problem(const PodClaims& claims) { return claims.problem; }

@@ -84,6 +84,15 @@ class DynamicResources {
   // them. False (nothing changed) when they no longer fit.
   [[nodiscard]] bool Reserve(const api::Pod& pod, NodeIndex node);
 
+  // HasAlternatives: one of the pod's claims not yet allocated has a `firstAvailable` request
+  // with two or more subrequests (KEP-4816), so Reserve could choose differently. O(claims).
+  [[nodiscard]] bool HasAlternatives(const api::Pod& pod) const;
+  // set_later_alternatives_first: Reserve for `pod` (nullptr: none) tries each firstAvailable
+  // request's later subrequests first (dra::Allocator::set_later_alternatives_first); every
+  // other pod allocates as upstream. Used by the complete placement search of a gang
+  // (PodGroupAlgorithm, kubernetes/kubernetes#138765); `pod` must outlive the setting. O(1).
+  void set_later_alternatives_first(const api::Pod* pod) { later_alternatives_first_ = pod; }
+
   // Mark / RevertTo: undo every Reserve after the mark (Unreserve of a failed cycle).
   struct Checkpoint {
     size_t allocator = 0;
@@ -145,6 +154,7 @@ class DynamicResources {
   std::vector<int32_t> specs_scratch_;
   std::vector<int32_t> unallocated_scratch_;
   std::vector<dra::Allocation> allocations_scratch_;
+  const api::Pod* later_alternatives_first_ = nullptr;
 };
 
 struct DynamicResources::PodClaims {
