@@ -868,6 +868,33 @@ const std::map<std::string, Check>& Checks() {
          EXPECT_EQ(Scheduled(o, "default/g"), 1);
          ExpectDisrupted(o, "default/g");
        }},
+      // The JobSet workload-aware-scheduling examples as the pods JobSet would create (issue
+      // 19: each also runs in the reference differential).
+      {"jobset-was-gang",
+       [](const Outcome& o) {
+         EXPECT_EQ(o.result.bindings.size(), 6u);
+         EXPECT_THAT(o.result.pending, IsEmpty());
+         ExpectCondition(o, "default/js-abc-workers-def", "True", api::kReasonScheduled);
+       }},
+      {"jobset-was-gang-no-room",
+       [](const Outcome& o) {
+         EXPECT_THAT(o.result.bindings, IsEmpty());
+         ASSERT_EQ(o.result.pending.size(), 6u);
+         for (const auto& p : o.result.pending) EXPECT_EQ(p.reason, api::kReasonUnschedulable) << p.pod;
+         ExpectCondition(o, "default/js-abc-workers-def", "False", api::kReasonUnschedulable);
+       }},
+      {"jobset-was-tas",
+       [](const Outcome& o) {
+         ASSERT_EQ(o.result.bindings.size(), 4u);
+         for (const auto& b : o.result.bindings) EXPECT_EQ(b.node.substr(0, 2), "b-") << b.pod;
+       }},
+      {"jobset-was-preemption",
+       [](const Outcome& o) {
+         ASSERT_EQ(o.result.evictions.size(), 4u);
+         for (const auto& e : o.result.evictions) EXPECT_THAT(e.pod, StartsWith("default/lp-js-rj-"));
+         ASSERT_EQ(o.result.bindings.size(), 4u);
+         for (const auto& b : o.result.bindings) EXPECT_THAT(b.pod, StartsWith("default/hp-js-rj-"));
+       }},
       {"p22-all-mode-victim-stays-down",
        [](const Outcome& o) {
          // g0's members left after its quorum bound are retried at once (issue 20 A.1, ahead of
