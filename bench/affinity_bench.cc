@@ -20,6 +20,10 @@
 //                                repels color=green per hostname.
 //   BM_PodAffinity               SchedulingPodAffinity: measured pods need a color=blue pod in
 //                                their zone; 1000 running blue pods.
+//   BM_TopologySpreading         scheduler_perf's TopologySpreading / PreferredTopologySpreading
+//                                (topology_spreading/performance-config.yaml): 1000 running and
+//                                the measured pods spread color=blue over zones, maxSkew 1,
+//                                DoNotSchedule (arg 1) or ScheduleAnyway (arg 0).
 #include <chrono>
 #include <cstdint>
 #include <string>
@@ -148,4 +152,26 @@ void BM_PodAffinity(benchmark::State& state) {
 BENCHMARK(BM_PodAffinity)->ArgName("pods")->Arg(1000)->Unit(benchmark::kMillisecond);
 
 }  // namespace
+void BM_TopologySpreading(benchmark::State& state) {
+  const int pods = static_cast<int>(state.range(0));
+  const bool hard = state.range(1) != 0;
+  api::ObjectSet objects = Base(1000, pods);
+  for (size_t i = 0; i < objects.pods.size(); ++i) {
+    api::Pod& p = objects.pods[i];
+    p.meta.labels["color"] = "blue";
+    if (i < 1000) continue;
+    api::TopologySpreadConstraint& c = p.topology_spread_constraints.emplace_back();
+    c.max_skew = 1;
+    c.topology_key = kZone;
+    c.when_unsatisfiable = hard ? "DoNotSchedule" : "ScheduleAnyway";
+    c.label_selector.emplace().match_labels["color"] = "blue";
+  }
+  Run(state, objects, pods);
+}
+BENCHMARK(BM_TopologySpreading)
+    ->ArgNames({"pods", "hard"})
+    ->Args({1000, 1})
+    ->Args({1000, 0})
+    ->Unit(benchmark::kMillisecond);
+
 }  // namespace wasched
