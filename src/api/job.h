@@ -79,6 +79,13 @@ struct Job {
   return job.parallelism.value_or(1);
 }
 
+// EffectiveCompletions: spec.completions after API defaulting (pkg/apis/batch/v1 SetDefaults_Job:
+// completions and parallelism both unset → both 1); nullopt when unset otherwise (a work queue).
+[[nodiscard]] inline std::optional<int32_t> EffectiveCompletions(const Job& job) {
+  if (!job.completions && !job.parallelism) return 1;
+  return job.completions;
+}
+
 [[nodiscard]] inline const char* CompletionModeName(CompletionMode mode) {
   return mode == CompletionMode::kIndexed ? "Indexed" : "NonIndexed";
 }

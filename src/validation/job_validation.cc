@@ -141,7 +141,10 @@ void ValidateTemplate(const api::Job& job, const FeatureGates& gates, ErrorList*
 // ValidateIndexed: validateJobSpec's Indexed rules and ValidateJob's pod-hostname rule.
 void ValidateIndexed(const api::Job& job, ErrorList* errs) {
   if (job.completion_mode != api::CompletionMode::kIndexed) return;
-  if (!job.completions) {
+  // Checked after defaulting, as the API server does: a Job with neither completions nor
+  // parallelism gets both 1 (SetDefaults_Job), so only a Job with parallelism alone lacks them.
+  const std::optional<int32_t> completions = api::EffectiveCompletions(job);
+  if (!completions) {
     errs->push_back(Required("spec.completions", "when completion mode is Indexed"));
   }
   if (job.parallelism && *job.parallelism > kMaxParallelismForIndexedJob) {
@@ -150,8 +153,8 @@ void ValidateIndexed(const api::Job& job, ErrorList* errs) {
                                         "is Indexed",
                                         kMaxParallelismForIndexedJob)));
   }
-  if (job.completions && *job.completions > 0 && !job.meta.name.empty()) {
-    const std::string hostname = fmt::format("{}-{}", job.meta.name, *job.completions - 1);
+  if (completions && *completions > 0 && !job.meta.name.empty()) {
+    const std::string hostname = fmt::format("{}-{}", job.meta.name, *completions - 1);
     if (!Dns1123LabelErrors(hostname).empty()) {
       errs->push_back(Invalid("metadata.name", Quote(job.meta.name),
                               "will not able to create pod with invalid DNS label: " + hostname));

@@ -224,6 +224,11 @@ TEST(JobValidationTest, IndexedParallelismLimitAndCompletionsRequired) {
   errs = ValidateJob(job, nullptr, FeatureGates{});
   ASSERT_THAT(Summary(errs), ElementsAre("Required spec.completions"));
   EXPECT_EQ(errs[0].detail, "when completion mode is Indexed");
+  // Neither set: the API server defaults both to 1 (SetDefaults_Job) before validating, so an
+  // Indexed Job without either is valid (the most ordinary JobSet's Jobs are such; breaker
+  // finding).
+  job.parallelism.reset();
+  EXPECT_THAT(ValidateJob(job, nullptr, FeatureGates{}), IsEmpty());
 }
 
 }  // namespace
