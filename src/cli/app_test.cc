@@ -134,6 +134,40 @@ TEST(AppTest, ExplainTellsOnePodsAndOneGroupsStory) {
   EXPECT_EQ(missing.err, "error: pod default/nope not found in the input\n");
 }
 
+// A ResourceClaim request's firstAvailable list holds at most 8 subrequests
+// (FirstAvailableDeviceRequestMaxSize; the list is what the gang's alternatives search walks), and
+// a claim at most 32 requests (DeviceRequestsMaxSize): TooMany, as kube-apiserver v1.37.2
+// (breaker finding: 9 and 5,000 subrequests were accepted).
+TEST(AppTest, FirstAvailableListsAreCappedAsUpstream) {
+  const std::string input = R"(apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: gpu}
+spec: {}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: c}
+spec:
+  devices:
+    requests:
+    - name: r
+      firstAvailable:
+        - {name: s0, deviceClassName: gpu}
+        - {name: s1, deviceClassName: gpu}
+        - {name: s2, deviceClassName: gpu}
+        - {name: s3, deviceClassName: gpu}
+        - {name: s4, deviceClassName: gpu}
+        - {name: s5, deviceClassName: gpu}
+        - {name: s6, deviceClassName: gpu}
+        - {name: s7, deviceClassName: gpu}
+        - {name: s8, deviceClassName: gpu}
+)";
+  Outcome o = RunCli({"validate", "-f", "-"}, input);
+  EXPECT_EQ(o.code, 1) << o.out << o.err;
+  EXPECT_THAT(o.out, HasSubstr("ResourceClaim default/c: spec.devices.requests[0].firstAvailable: "
+                               "Too many: 9: must have at most 8 items\n"));
+}
+
 // An evicted pod's story says why it was the victim (the eviction's reason, as in the table and
 // the JSON `reason`), not only who evicted it.
 TEST(AppTest, ExplainSaysWhyAnEvictedPodWasChosen) {

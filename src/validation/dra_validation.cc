@@ -46,6 +46,8 @@ FieldError NotFound(std::string path, std::string_view value) {
 // Upstream resource.k8s.io limits (staging/src/k8s.io/api/resource/v1/types.go).
 constexpr size_t kDriverNameMaxLength = 63;            // DriverNameMaxLength
 constexpr size_t kDeviceMaxIdLength = 32;              // DeviceMaxIDLength
+constexpr size_t kDeviceRequestsMaxSize = 32;          // DeviceRequestsMaxSize (resource/v1)
+constexpr size_t kFirstAvailableDeviceRequestMaxSize = 8;  // FirstAvailableDeviceRequestMaxSize
 constexpr size_t kDeviceMaxDomainLength = 63;          // DeviceMaxDomainLength
 constexpr size_t kDeviceAttributeMaxValueLength = 64;  // DeviceAttributeMaxValueLength
 
@@ -208,6 +210,11 @@ void ValidateExact(Errors& e, const api::ExactDeviceRequest& r, const std::strin
 void ValidateClaimSpec(Errors& e, const api::ResourceClaimSpec& spec, const std::string& path,
                        const std::set<std::string>* classes) {
   const std::string requests = Child(Child(path, "devices"), "requests");
+  // validateSet's size check short-circuits the list (DOS protection, validation.go).
+  if (spec.requests.size() > kDeviceRequestsMaxSize) {
+    e.Add(TooMany(requests, spec.requests.size(), kDeviceRequestsMaxSize));
+    return;
+  }
   std::set<std::string> names;
   for (size_t i = 0; i < spec.requests.size(); ++i) {
     const api::DeviceRequest& r = spec.requests[i];
@@ -226,6 +233,11 @@ void ValidateClaimSpec(Errors& e, const api::ResourceClaimSpec& spec, const std:
       continue;
     }
     if (has_exact) ValidateExact(e, *r.exactly, Child(p, "exactly"), classes);
+    if (r.first_available.size() > kFirstAvailableDeviceRequestMaxSize) {
+      e.Add(TooMany(Child(p, "firstAvailable"), r.first_available.size(),
+                    kFirstAvailableDeviceRequestMaxSize));
+      continue;
+    }
     std::set<std::string> sub_names;
     for (size_t j = 0; j < r.first_available.size(); ++j) {
       const std::string sp = Index(Child(p, "firstAvailable"), j);
