@@ -54,10 +54,15 @@ void WriteGroup(const sched::GroupResult& g, std::string& text) {
   if (g.placement) {
     text += fmt::format("  placement:  {}={}\n", g.placement->key, g.placement->value);
   }
+  if (g.outcome) {
+    text += fmt::format("  outcome:    {} ({}){}{}\n", g.outcome->status == "True" ? "scheduled" : "not scheduled",
+                        g.outcome->reason, g.outcome->message.empty() ? "" : ": ", g.outcome->message);
+  }
   for (const api::Condition& c : g.conditions) {
     text += fmt::format("  condition:  {}={} ({}){}{}\n", c.type, c.status, c.reason,
                         c.message.empty() ? "" : ": ", c.message);
   }
+  if (g.disrupted) text += "  disrupted:  preemption evicted pods of this group\n";
 }
 
 }  // namespace

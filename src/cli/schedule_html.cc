@@ -45,6 +45,7 @@ std::string MostCommonKey(const std::set<std::string>& candidates, const api::Ob
 }
 
 const api::Condition* MainCondition(const sched::GroupResult& g) {
+  if (g.outcome) return &*g.outcome;
   for (const api::Condition& c : g.conditions) {
     if (std::string_view(c.type).ends_with("InitiallyScheduled")) return &c;
   }

@@ -16,7 +16,11 @@ void StoreConditions(const std::map<std::string, const sched::GroupResult*>& gro
   for (G& g : *list) {
     auto it = groups.find(std::string(kind) + " " + api::NamespacedName(g.meta));
     if (it == groups.end()) continue;
-    for (const api::Condition& c : it->second->conditions) {
+    // A CompositePodGroup's outcome is carried to the next round as its condition (terminal
+    // once True), as the run reads it back from the input.
+    std::vector<api::Condition> carried = it->second->conditions;
+    if (it->second->outcome) carried.push_back(*it->second->outcome);
+    for (const api::Condition& c : carried) {
       auto same = std::find_if(g.conditions.begin(), g.conditions.end(),
                                [&](const api::Condition& o) { return o.type == c.type; });
       if (same == g.conditions.end()) {
@@ -78,6 +82,8 @@ sched::ScheduleResult MergeRounds(sched::ScheduleResult earlier, sched::Schedule
                                    [&](const api::Condition& o) { return o.type == c.type; });
       if (!has) g.conditions.push_back(c);
     }
+    if (!g.outcome) g.outcome = it->second->outcome;
+    g.disrupted = g.disrupted || it->second->disrupted;
   }
   out.generated = std::move(earlier.generated);
   return out;

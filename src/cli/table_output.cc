@@ -90,11 +90,18 @@ std::vector<std::pair<const sched::GroupResult*, int>> TreeOrder(
 }
 
 const api::Condition* MainCondition(const sched::GroupResult& g) {
+  if (g.outcome) return &*g.outcome;
   for (const api::Condition& c : g.conditions) {
     std::string_view t = c.type;
     if (t.size() >= 18 && t.substr(t.size() - 18) == "InitiallyScheduled") return &c;
   }
   return g.conditions.empty() ? nullptr : &g.conditions.front();
+}
+
+// LabelOf: how the table names `c`: its type, or `outcome` for a CompositePodGroup's decision,
+// which is not a status condition (v1.37.2 writes none on a CompositePodGroup).
+std::string_view LabelOf(const sched::GroupResult& g, const api::Condition& c) {
+  return g.outcome && &c == &*g.outcome ? std::string_view("outcome") : std::string_view(c.type);
 }
 
 // Membership: every pod by "ns/name" (input, then controller-generated), each PodGroup's
@@ -259,17 +266,19 @@ std::string FormatScheduleTable(const api::ObjectSet& objects,
     // say how each one fared.
     s.header.push_back(ScheduledCell(g));
     const api::Condition* c = MainCondition(g);
-    s.header.push_back(c == nullptr
-                           ? "no condition"
-                           : RTrim(fmt::format("{}={} {}", c->type, c->status, c->reason)));
+    // A CompositePodGroup's outcome is not a status condition (v1.37.2 writes none there), so
+    // it reads `outcome=<status> <reason>`.
+    s.header.push_back(c == nullptr ? "no condition"
+                                    : RTrim(fmt::format("{}={} {}", LabelOf(g, *c), c->status,
+                                                        c->reason)));
     if (c != nullptr) s.message = c->message;
-    // The group's other conditions (e.g. DisruptionTarget=True PreemptionByScheduler on a
-    // victim group), type, status and reason only, in the result's order.
+    // The group's other conditions, type, status and reason only, in the result's order.
     for (const api::Condition& other : g.conditions) {
       if (&other != c) {
         s.header.push_back(RTrim(fmt::format("{}={} {}", other.type, other.status, other.reason)));
       }
     }
+    if (g.disrupted) s.header.push_back("disrupted by preemption");
     // The chosen topology domain (issue 20 item 8), after the conditions: appended to the last
     // cell, so the columns of other sections keep their widths.
     if (g.placement) {
@@ -430,7 +439,7 @@ std::string FormatScheduleSummary(const api::ObjectSet& objects,
     const api::Condition* c = MainCondition(g);
     std::string reason = "no condition";
     if (c != nullptr) {
-      reason = RTrim(fmt::format("{}={} {}", c->type, c->status, c->reason));
+      reason = RTrim(fmt::format("{}={} {}", LabelOf(g, *c), c->status, c->reason));
       if (!c->message.empty()) reason += ": " + c->message;
     }
     row.push_back(EscapeForTerminal(reason));

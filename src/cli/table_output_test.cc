@@ -177,8 +177,7 @@ TEST(TableOutputTest, SummaryHasOneLinePerGroupAndNoPodLines) {
   root.scheduled = 1;
   root.min_group_count = 1;
   root.placement = sched::TopologyDomain{"zone", "z1"};
-  root.conditions.push_back(api::Condition{api::kCompositePodGroupInitiallyScheduled, "True",
-                                           "Scheduled", "", 0, 0});
+  root.outcome = api::Condition{api::kCompositePodGroupInitiallyScheduled, "True", "Scheduled", "", 0, 0};
   sched::GroupResult workers = Group("default/workers", 2, 2, "True", "Scheduled");
   workers.parent = "default/root";
   workers.placement = sched::TopologyDomain{"rack", "r1"};
@@ -188,7 +187,7 @@ TEST(TableOutputTest, SummaryHasOneLinePerGroupAndNoPodLines) {
   result.notes = {"Job default/j is suspended"};
   EXPECT_EQ(FormatScheduleSummary(objects, result),
             "CompositePodGroup default/root  scheduled 1/1 (minGroupCount 1)  -                              "
-            "placement zone=z1  CompositePodGroupInitiallyScheduled=True Scheduled\n"
+            "placement zone=z1  outcome=True Scheduled\n"
             "  PodGroup default/workers      scheduled 2/2 (minCount 2)       2 bound, 1 pending             "
             "placement rack=r1  PodGroupInitiallyScheduled=True Scheduled\n"
             "PodGroup default/big            scheduled 0/1 (minCount 1)       0 bound, 1 pending             "
@@ -246,6 +245,25 @@ TEST(TableOutputTest, EveryConditionOfAGroupIsShown) {
             "0 bound, 0 pending, 1 evicted\n");
 }
 
+// A group that lost pods to preemption says so, without a DisruptionTarget condition (v1.37.2
+// marks only the victim pods).
+TEST(TableOutputTest, DisruptedGroupIsMarked) {
+  api::ObjectSet objects;
+  objects.pod_groups.push_back(test::MakePodGroup().Name("low").MinCount(1).Obj());
+  objects.pods.push_back(test::MakePod().Name("low-0").Group("low").Node("n1").Obj());
+  sched::ScheduleResult result;
+  result.evictions = {{"default/low-0", "n1", "PodGroup default/high", ""}};
+  sched::GroupResult low = Group("default/low", 0, 1, "True", "Scheduled");
+  low.disrupted = true;
+  result.groups = {low};
+  EXPECT_EQ(FormatScheduleTable(objects, result),
+            "PodGroup default/low  scheduled 0/1 (minCount 1)  PodGroupInitiallyScheduled=True "
+            "Scheduled  disrupted by preemption\n"
+            "  default/low-0  EVICTED  preempted by PodGroup default/high (was on n1)\n"
+            "\n"
+            "0 bound, 0 pending, 1 evicted\n");
+}
+
 // QA2 finding 15: names and node names from the input reach the table escaped.
 TEST(TableOutputTest, ControlCharactersInNamesAreEscaped) {
   api::ObjectSet objects;
@@ -270,13 +288,13 @@ TEST(TableOutputTest, CompositeTreeIsIndented) {
   root.name = "default/root";
   root.scheduled = 1;
   root.min_group_count = 2;
-  root.conditions.push_back(api::Condition{api::kCompositePodGroupInitiallyScheduled, "False",
-                                           "Unschedulable", "no room", 0, 0});
+  root.outcome = api::Condition{api::kCompositePodGroupInitiallyScheduled, "False", "Unschedulable",
+                                "no room", 0, 0};
   sched::GroupResult mid = root;
   mid.name = "default/mid";
   mid.min_group_count = 1;
   mid.parent = "default/root";
-  mid.conditions.clear();
+  mid.outcome.reset();
   sched::GroupResult driver = Group("default/driver", 1, 1, "True", "Scheduled");
   driver.parent = "default/root";
   sched::GroupResult workers = Group("default/workers", 0, 1, "False", "Unschedulable", "no room");
@@ -287,7 +305,7 @@ TEST(TableOutputTest, CompositeTreeIsIndented) {
   });
   EXPECT_EQ(FormatScheduleTable(objects, result),
             "CompositePodGroup default/root   scheduled 1/2 (minGroupCount 2)  "
-            "CompositePodGroupInitiallyScheduled=False Unschedulable\n"
+            "outcome=False Unschedulable\n"
             "  message: no room\n"
             "\n"
             "  CompositePodGroup default/mid  scheduled 1/1 (minGroupCount 1)  no condition\n"

@@ -95,6 +95,11 @@ std::string EncodeScheduleResultJson(const sched::ScheduleResult& result) {
     Json conditions = Json::array();
     for (const api::Condition& c : g.conditions) conditions.push_back(ConditionJson(c));
     group["conditions"] = std::move(conditions);
+    if (g.outcome) {
+      group["outcome"] = Json{
+          {"status", g.outcome->status}, {"reason", g.outcome->reason}, {"message", g.outcome->message}};
+    }
+    if (g.disrupted) group["disrupted"] = true;
     groups.push_back(std::move(group));
   }
   doc["groups"] = std::move(groups);
@@ -158,6 +163,14 @@ std::string EncodeScheduleResultYaml(const sched::ScheduleResult& result) {
       EmitKeyString(out, "reason", c.reason);
       EmitKeyString(out, "message", c.message);
     });
+    if (g.outcome) {
+      out << YAML::Key << "outcome" << YAML::Value << YAML::BeginMap;
+      EmitKeyString(out, "status", g.outcome->status);
+      EmitKeyString(out, "reason", g.outcome->reason);
+      EmitKeyString(out, "message", g.outcome->message);
+      out << YAML::EndMap;
+    }
+    if (g.disrupted) out << YAML::Key << "disrupted" << YAML::Value << true;
   });
   if (!result.allocations.empty()) {
     EmitList(out, "allocations", result.allocations, [&](const sched::ClaimAllocation& a) {

@@ -9,8 +9,8 @@
 //   - SetPodScheduledFalse: the PodScheduled=False condition (reason Unschedulable or
 //     SchedulerError, the message) and status.nominatedNodeName through a strategic-merge PATCH
 //     of pods/status (pkg/scheduler/schedule_one.go updatePod, util.PatchPodStatus);
-//   - SetGroupCondition: a PodGroup's or CompositePodGroup's condition (PodGroupInitiallyScheduled,
-//     CompositePodGroupInitiallyScheduled) by a strategic-merge PATCH of its /status (the
+//   - SetGroupCondition: a PodGroup's condition (PodGroupInitiallyScheduled; the scheduling loop
+//     writes none on a CompositePodGroup, as v1.37.2) by a strategic-merge PATCH of its /status (the
 //     conditions merge by type: patchMergeKey in k8s.io/api scheduling/v1beta1 and v1alpha3);
 //   - Event: an events.k8s.io/v1 Event (reasons Scheduled, FailedScheduling, Preempted;
 //     reportingController "wasched"), as the scheduler's event recorder writes them.

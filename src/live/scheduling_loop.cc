@@ -97,8 +97,6 @@ double SteadySeconds() {
       .count();
 }
 
-constexpr const char* kInitiallyScheduled[] = {"PodGroupInitiallyScheduled",
-                                               "CompositePodGroupInitiallyScheduled"};
 
 }  // namespace
 
@@ -450,10 +448,12 @@ bool SchedulingLoop::CycleAfterPrune() {
   metrics_->SetPending(pending);
   metrics_->SetEventsDropped(writes_->DroppedEvents());
 
+  // Only PodGroupInitiallyScheduled on PodGroups: v1.37.2 writes no CompositePodGroup condition
+  // (GroupResult::outcome stays in wasched's own output).
   for (const sched::GroupResult& g : result.groups) {
     const bool composite = g.kind == "CompositePodGroup";
     for (const api::Condition& c : g.conditions) {
-      if (c.type != kInitiallyScheduled[composite ? 1 : 0]) continue;
+      if (composite || c.type != "PodGroupInitiallyScheduled") continue;
       auto facts = store_->Facts(composite ? composite_type_ : pod_group_type_, g.name);
       if (!facts) continue;
       const StoredCondition wanted{c.type, c.status, c.reason, c.message, {}};

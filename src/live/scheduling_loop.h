@@ -17,8 +17,8 @@
 //     when that differs from what the pod shows in more than its counts;
 //   - pods with DRA claims are left pending (Unsupported): `run` does not write allocations yet;
 //   - a binding whose node the watch no longer shows fails without being sent;
-//   - PodGroupInitiallyScheduled / CompositePodGroupInitiallyScheduled → the groups' /status,
-//     only when it differs.
+//   - PodGroupInitiallyScheduled → the PodGroup's /status, only when it differs (v1.37.2 writes
+//     no CompositePodGroup condition and no group DisruptionTarget, so neither does `run`).
 // Every decision is recomputed from the whole cluster: the loop keeps no scheduling state but the
 // assumed pods and the victims it waits for, so a restart (after a crash, or a new leader) starts
 // from what the API server holds and never binds a pod twice (the server refuses a second

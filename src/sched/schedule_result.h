@@ -61,9 +61,11 @@ struct TopologyDomain {
 // ≥ minCount members placed, a CompositePodGroup with ≥ minGroupCount such children). Exactly
 // one of `min_count` (PodGroup) / `min_group_count` (CompositePodGroup) is set. `parent` is the
 // "ns/name" of spec.parentCompositePodGroupName when set (JSON key omitted for roots, so output
-// without trees is unchanged). `conditions` holds PodGroupInitiallyScheduled (PodGroup) or
-// CompositePodGroupInitiallyScheduled (CompositePodGroup) once the scheduler decided, plus any
-// other condition the input carried.
+// without trees is unchanged). `conditions` holds what kube-scheduler v1.37.2 writes to the
+// group's status: PodGroupInitiallyScheduled on a PodGroup once the scheduler decided
+// (pkg/scheduler/schedule_one_podgroup.go), plus any condition the input carried. v1.37.2 writes
+// no condition on a CompositePodGroup and no DisruptionTarget on a group (observed on the
+// control plane; the API defines both types), so those go to `outcome` and `disrupted`.
 struct GroupResult {
   std::string kind;
   std::string name;
@@ -76,6 +78,15 @@ struct GroupResult {
   std::string policy;
   std::optional<std::string> parent;
   std::vector<api::Condition> conditions;
+  // outcome: a CompositePodGroup's decision for its subtree, shaped as the API's
+  // CompositePodGroupInitiallyScheduled condition (status "True"/"False", reason Scheduled,
+  // Unschedulable, SchedulerError or Invalid, message), terminal once True. wasched reports it
+  // but, as v1.37.2, never writes it to the cluster. JSON `"outcome": {status, reason, message}`,
+  // omitted for PodGroups and undecided trees.
+  std::optional<api::Condition> outcome;
+  // disrupted: preemption evicted pods of this group or of its subtree (v1.37.2 marks only the
+  // victim pods with DisruptionTarget). JSON `"disrupted": true`, omitted when false.
+  bool disrupted = false;
   // placement: the topology domain a group with a `schedulingConstraints.topology` constraint
   // was placed in (issue 20 item 8): set only when the group meets its quorum with placed pods
   // (bound by this run or running) and all its placed pods — every level's own, a

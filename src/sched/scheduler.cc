@@ -141,9 +141,9 @@ class Run {
   bool PreemptForGroup(TreeIndex root, const std::vector<PodIndex>& todo,
                        const preemption::GroupSchedulingFn& simulate, std::string* message);
   // ApplyEvictions: deletes the victims at once (snapshot, pods per node), records evictions,
-  // sets DisruptionTarget / PreemptionByScheduler on the victims' groups, queues the event.
+  // marks the victims' groups disrupted (GroupResult::disrupted), queues the event.
   void ApplyEvictions(const preemption::Outcome& outcome, const preemption::Preemptor& who);
-  void SetDisruptionTarget(TreeIndex t, const std::string& message);
+  void MarkDisrupted(TreeIndex t);
   // GroupUnit: the queue unit of a root: a standalone PodGroup (TreeIndex == GroupIndex) or a
   // root CompositePodGroup.
   [[nodiscard]] QueuedUnit GroupUnit(TreeIndex root) const;
@@ -1051,32 +1051,9 @@ bool Run::PreemptForGroup(TreeIndex root, const std::vector<PodIndex>& todo,
   return true;
 }
 
-void Run::SetDisruptionTarget(TreeIndex t, const std::string& message) {
-  if (disrupted_group_[t]) return;
-  disrupted_group_[t] = true;
-  const auto pg_count = static_cast<TreeIndex>(groups_.size());
-  auto& conditions = t < pg_count ? groups_[t].conditions : composite_conditions_[t - pg_count];
-  const GroupTreeNode& n = tree_->node(t);
-  const int64_t generation =
-      n.is_composite ? n.composite->meta.generation : n.pod_group->meta.generation;
-  api::Condition c{api::kDisruptionTarget, "True", api::kReasonPreemptionByScheduler, message,
-                   generation, 0};
-  auto it = std::find_if(conditions.begin(), conditions.end(), [](const api::Condition& x) {
-    return x.type == api::kDisruptionTarget;
-  });
-  if (it != conditions.end()) {
-    *it = c;
-  } else {
-    conditions.push_back(c);
-  }
-}
+void Run::MarkDisrupted(TreeIndex t) { disrupted_group_[t] = true; }
 
 void Run::ApplyEvictions(const preemption::Outcome& outcome, const preemption::Preemptor& who) {
-  // Upstream's DisruptionTarget message: "<schedulerName>: preempting to accommodate a higher
-  // priority pod"; the same condition on victim groups is INFERRED (spec §6.3 step 5).
-  const std::string message = fmt::format("{}: preempting to accommodate a higher priority {}",
-                                          options_.scheduler_name,
-                                          who.label.rfind("Pod ", 0) == 0 ? "pod" : "pod group");
   preemption::Evicted ev = post_filter_->Evict(outcome, who);
   for (PodIndex q : outcome.victims) {
     evicted_[q] = true;
@@ -1088,9 +1065,9 @@ void Run::ApplyEvictions(const preemption::Outcome& outcome, const preemption::P
     pending_reason_[q] = {};
     pending_message_[q].clear();
     // The victim's own PodGroup and every ancestor up to the unit's group lost a pod.
-    for (TreeIndex t = pods_[q].group; t >= 0; t = tree_->node(t).parent) SetDisruptionTarget(t, message);
+    for (TreeIndex t = pods_[q].group; t >= 0; t = tree_->node(t).parent) MarkDisrupted(t);
   }
-  for (int32_t g : ev.groups) SetDisruptionTarget(g, message);
+  for (int32_t g : ev.groups) MarkDisrupted(g);
   for (Eviction& e : ev.evictions) evictions_.push_back(std::move(e));
   queue_.OnEvent(ClusterEvent{EventKind::kAssignedPodDelete});
 }
@@ -1307,13 +1284,23 @@ ScheduleResult Run::Assemble() {
     if (n.is_composite) {
       for (TreeIndex c : n.children) gr.scheduled += !n.cyclic && satisfied(c, 2) ? 1 : 0;
       gr.min_group_count = n.quorum;
-      gr.conditions = std::move(composite_conditions_[t - pg_count]);
+      // The subtree's decision is the outcome; the status keeps only what the input carried.
+      gr.conditions = n.composite->conditions;
+      for (api::Condition& c : composite_conditions_[t - pg_count]) {
+        if (c.type == api::kCompositePodGroupInitiallyScheduled) gr.outcome = std::move(c);
+      }
+      gr.conditions.erase(std::remove_if(gr.conditions.begin(), gr.conditions.end(),
+                                         [](const api::Condition& c) {
+                                           return c.type == api::kCompositePodGroupInitiallyScheduled;
+                                         }),
+                          gr.conditions.end());
     } else {
       for (PodIndex p : groups_[t].members) gr.scheduled += pods_[p].node != kNoNode ? 1 : 0;
       gr.min_count = groups_[t].min_count;
       gr.policy = groups_[t].is_gang ? "gang" : "basic";
       gr.conditions = std::move(groups_[t].conditions);
     }
+    gr.disrupted = disrupted_group_[t];
     if (!n.topology_key.empty() && !n.cyclic && satisfied(t, 1)) gr.placement = DomainOf(t);
     r.groups.push_back(std::move(gr));
   }

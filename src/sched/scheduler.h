@@ -78,8 +78,7 @@ struct SchedulerOptions {
   PlacementSearch placement = PlacementSearch::kComplete;
   // scheduler_name: the spec.schedulerName this scheduler handles (kube-scheduler's profile
   // schedulerName); pods and groups of any other name are pending "NotHandled" and untouched.
-  // `wasched run` sets its profile's name ("wasched" by default); the DisruptionTarget message
-  // of victims starts with it, as upstream's does.
+  // `wasched run` sets its profile's name ("wasched" by default).
   std::string scheduler_name = "default-scheduler";
   // score_index: false forces the Framework's scan path for every pod
   // (Framework::set_use_score_index), so tests can check that the score index, with its

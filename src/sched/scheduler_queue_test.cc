@@ -46,10 +46,10 @@ const api::Condition* ConditionOf(const ScheduleResult& r, const std::string& ki
                                   const std::string& name) {
   const GroupResult* g = GroupOf(r, kind, name);
   if (g == nullptr) return nullptr;
-  const std::string type = kind == "PodGroup" ? api::kPodGroupInitiallyScheduled
-                                              : api::kCompositePodGroupInitiallyScheduled;
+  // A CompositePodGroup's decision is its outcome: v1.37.2 writes no condition there.
+  if (kind != "PodGroup") return g->outcome ? &*g->outcome : nullptr;
   for (const auto& c : g->conditions) {
-    if (c.type == type) return &c;
+    if (c.type == api::kPodGroupInitiallyScheduled) return &c;
   }
   return nullptr;
 }

@@ -6,6 +6,7 @@
 
 #include "api/pod.h"
 #include "api/pod_group.h"
+#include <gtest/gtest.h>
 
 namespace wasched::test {
 namespace {
@@ -47,9 +48,13 @@ const sched::GroupResult* FindGroup(const sched::ScheduleResult& result, const s
 }
 
 const api::Condition* FindCondition(const sched::GroupResult& group, const std::string& type) {
+  const bool outcome = type == api::kCompositePodGroupInitiallyScheduled;
   for (const auto& c : group.conditions) {
-    if (c.type == type) return &c;
+    if (c.type != type) continue;
+    if (outcome) ADD_FAILURE() << group.name << " carries " << type << " among its conditions";
+    return &c;
   }
+  if (outcome && group.outcome && group.outcome->type == type) return &*group.outcome;
   return nullptr;
 }
 

@@ -43,7 +43,10 @@ namespace wasched::test {
 [[nodiscard]] const sched::GroupResult* FindGroup(const sched::ScheduleResult& result,
                                                   const std::string& kind, const std::string& name);
 
-// FindCondition: the condition of `type` in `group`, or nullptr.
+// FindCondition: the condition of `type` in `group`, or nullptr. For
+// CompositePodGroupInitiallyScheduled it is the group's `outcome` (v1.37.2 writes no
+// CompositePodGroup condition, so the decision is not among `conditions`; finding it there fails
+// the test).
 [[nodiscard]] const api::Condition* FindCondition(const sched::GroupResult& group, const std::string& type);
 
 }  // namespace wasched::test
