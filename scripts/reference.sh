@@ -251,6 +251,17 @@ lifecycle_rbac() {
     "subjects":[{"apiGroup":"rbac.authorization.k8s.io","kind":"User","name":"wasched:lifecycle"}]}' >/dev/null
 }
 
+stand_in_crds() {
+  # JobSet and LeaderWorkerSet served as in a cluster that has them installed (reference/crds:
+  # open schemas written for this harness; no controller runs), then wait until both are served.
+  local f
+  for f in "$root"/reference/crds/*.json; do
+    api POST /apis/apiextensions.k8s.io/v1/customresourcedefinitions "$(cat "$f")" >/dev/null
+  done
+  wait_for "the stand-in CRDs to be served" 60 api GET /apis/jobset.x-k8s.io/v1alpha2/jobsets
+  wait_for "the stand-in CRDs to be served" 60 api GET /apis/leaderworkerset.x-k8s.io/v1/leaderworkersets
+}
+
 start_scheduler() {
   # Leader election on: wasched-reference holds kube-scheduler while it creates a run's objects
   # (reference/internal/hold): it takes this lease and stops the running scheduler (SIGTERM to the
@@ -370,6 +381,7 @@ EOF
     --profiling=false
   wait_for "kube-apiserver /readyz" 180 ready kube-apiserver healthy "https://127.0.0.1:$apiserver_port/readyz"
   lifecycle_rbac
+  stand_in_crds
 
   start kube-controller-manager --kubeconfig="$state/kubeconfigs/kube-controller-manager.kubeconfig" \
     --use-service-account-credentials=true --controllers="$controllers" --leader-elect=false \
