@@ -214,7 +214,7 @@ kind: Job
 metadata: {name: bad, namespace: ml}
 spec:
   parallelism: 2
-  template: {spec: {restartPolicy: Never, containers: [{name: c}]}}
+  template: {spec: {restartPolicy: Never, containers: [{name: c, image: registry.k8s.io/pause:3.10}]}}
   scheduling: {schedulingPolicy: {gang: {minCount: 3}}, disruptionMode: {}}
 )");
   const auto r = test::RunCommand({WASCHED_BINARY, "compile", "-f", path});
@@ -232,7 +232,7 @@ kind: Job
 metadata: {name: train, namespace: ml}
 spec:
   parallelism: 2
-  template: {spec: {restartPolicy: Never, containers: [{name: c}]}}
+  template: {spec: {restartPolicy: Never, containers: [{name: c, image: registry.k8s.io/pause:3.10}]}}
   scheduling: {schedulingPolicy: {gang: {}}}
 )");
   const auto r = test::RunCommand({WASCHED_BINARY, "compile", "-f", path, "-o", "json"});
@@ -303,7 +303,7 @@ kind: Job
 metadata: {name: prio, namespace: ml, uid: u1}
 spec:
   parallelism: 1
-  template: {spec: {restartPolicy: Never, priorityClassName: nope, containers: [{name: c}]}}
+  template: {spec: {restartPolicy: Never, priorityClassName: nope, containers: [{name: c, image: registry.k8s.io/pause:3.10}]}}
 )");
   const auto s = test::RunCommand({WASCHED_BINARY, "schedule", "-f", path, "-f", kTwoZones});
   EXPECT_EQ(s.exit_code, 1);

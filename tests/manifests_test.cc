@@ -428,7 +428,7 @@ spec:
   selector: {matchLabels: {app: web}}
   template:
     metadata: {labels: {app: web}}
-    spec: {containers: [{name: c, resources: {requests: {cpu: "1"}}}]}
+    spec: {containers: [{name: c, image: registry.k8s.io/pause:3.10, resources: {requests: {cpu: "1"}}}]}
 )",
                "sts.yaml");
   TempFile nodes(NodesYaml({{"n", 2, {{"cpu", "2"}, {"memory", "4Gi"}}, nullptr}}), "n.yaml");

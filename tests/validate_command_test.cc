@@ -283,5 +283,80 @@ TEST(ValidateCommandTest, PodAffinityAndSpreadConstraintErrors) {
   EXPECT_THAT(schedule.err, HasSubstr("topologyKey: Required value: can not be empty"));
 }
 
+
+const std::string kBadDir = std::string(WASCHED_TESTDATA_DIR) + "/data/bad/";
+
+// A Pod naming a PodGroup the input lacks: the v1.37.2 API server creates it (differential cases
+// corpus.bad_missing-podgroup and kubernetes-website_workload-api_…_workload-podgroup-pod: 0
+// errors), and its scheduler holds the pod at PreEnqueue until the PodGroup appears. `validate`
+// warns (exit 0); `schedule` reports the pod SchedulingGated with upstream's message.
+TEST(ValidateCommandTest, PodOfAMissingPodGroupIsAWarningAndWaits) {
+  const std::string file = kBadDir + "missing-podgroup.yaml";
+  const test::CommandResult validate =
+      test::RunCommand({WASCHED_BINARY, "validate", "-f", file, "-o", "json"});
+  ASSERT_EQ(validate.exit_code, 0) << validate.out << validate.err;
+  const nlohmann::json report = nlohmann::json::parse(validate.out);
+  EXPECT_TRUE(report["errors"].empty()) << validate.out;
+  ASSERT_EQ(report["warnings"].size(), 1u) << validate.out;
+  EXPECT_THAT(report["warnings"][0].get<std::string>(),
+              HasSubstr("Pod default/orphan: spec.schedulingGroup.podGroupName: Not found: "
+                        "\"trainers\": the PodGroup is not in the input; the API server accepts "
+                        "the pod, and the scheduler holds it at PreEnqueue until the PodGroup "
+                        "exists"));
+
+  const test::CommandResult schedule =
+      test::RunCommand({WASCHED_BINARY, "schedule", "-f", file, "-o", "json"});
+  ASSERT_EQ(schedule.exit_code, 0) << schedule.err;
+  EXPECT_THAT(schedule.err, HasSubstr("warning: "));
+  const nlohmann::json result = nlohmann::json::parse(schedule.out);
+  bool seen = false;
+  for (const nlohmann::json& pod : result["pending"]) {
+    if (pod["pod"] != "default/orphan") continue;
+    seen = true;
+    EXPECT_EQ(pod["reason"], "SchedulingGated") << pod.dump();
+    EXPECT_EQ(pod["message"],
+              "waiting for pods's pod group \"trainers\" to appear in scheduling queue")
+        << pod.dump();
+  }
+  EXPECT_TRUE(seen) << schedule.out;
+}
+
+// Quantities beyond int64 (differential cases corpus.bad_overflow-quantity and
+// bad_overflow-exponent: the v1.37.2 API server accepts them, 0 errors): a warning, the value
+// taken as int64's maximum, and the pod pending on the 32Gi node (no overflow on the way).
+TEST(ValidateCommandTest, QuantitiesBeyondInt64AreWarningsAsUpstreamAcceptsThem) {
+  for (const char* name : {"overflow-quantity.yaml", "overflow-exponent.yaml"}) {
+    const std::string file = kBadDir + name;
+    const test::CommandResult validate = test::RunCommand({WASCHED_BINARY, "validate", "-f", file});
+    EXPECT_EQ(validate.exit_code, 0) << validate.out << validate.err;
+    EXPECT_THAT(validate.out,
+                HasSubstr("spec.containers[0].resources.requests[memory]: quantity "));
+    EXPECT_THAT(validate.out, HasSubstr("is beyond what the scheduler can represent (whole units "
+                                        "in int64); it is taken as 9223372036854775807"));
+    const test::CommandResult schedule = test::RunCommand({WASCHED_BINARY, "schedule", "-f", file});
+    EXPECT_EQ(schedule.exit_code, 0) << schedule.err;
+  }
+  const test::CommandResult schedule =
+      test::RunCommand({WASCHED_BINARY, "schedule", "-f", kBadDir + "overflow-quantity.yaml"});
+  EXPECT_THAT(schedule.out, HasSubstr("Insufficient memory"));
+}
+
+// YAML 1.1: `name: y` is a boolean for kubectl's reader (sigs.k8s.io/yaml, go-yaml v2), so the
+// v1.37.2 API server refuses the second Job of jobs-invalid/duplicate-uid.yaml ("cannot
+// unmarshal bool into Go struct field ObjectMeta.metadata.name of type string"; the differential
+// records `error Job default/ Invalid metadata.name`) and never sees a duplicate uid.
+TEST(ValidateCommandTest, UnquotedYIsABooleanNameAsForKubectl) {
+  const std::string file = std::string(WASCHED_TESTDATA_DIR) + "/data/jobs-invalid/duplicate-uid.yaml";
+  const test::CommandResult validate =
+      test::RunCommand({WASCHED_BINARY, "validate", "-f", file, "-o", "json"});
+  EXPECT_EQ(validate.exit_code, 1);
+  const nlohmann::json report = nlohmann::json::parse(validate.out);
+  ASSERT_EQ(report["errors"].size(), 1u) << validate.out;
+  EXPECT_EQ(report["errors"][0]["object"], "Job default/");
+  EXPECT_EQ(report["errors"][0]["type"], "Invalid");
+  EXPECT_EQ(report["errors"][0]["field"], "metadata.name");
+  EXPECT_EQ(report["errors"][0]["detail"], "expected string, got boolean y");
+}
+
 }  // namespace
 }  // namespace wasched

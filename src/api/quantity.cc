@@ -29,6 +29,9 @@ constexpr const char* kErrTooLarge = "quantity too large";
 constexpr __int128 kInt128Max = static_cast<__int128>(~static_cast<unsigned __int128>(0) >> 1);
 constexpr int64_t kNanoPerUnit = 1000000000;
 constexpr int64_t kNanoPerMilli = 1000000;
+// ParseQuantity's maxAllowed (quantity.go): 2^63-1 units, in nano-units.
+constexpr __int128 kMaxAllowedNano =
+    static_cast<__int128>(std::numeric_limits<int64_t>::max()) * kNanoPerUnit;
 
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
@@ -265,17 +268,27 @@ tl::expected<Quantity, std::string> Quantity::Parse(std::string_view text) {
   power += static_cast<int64_t>(digits.size() - 1 - last);
   digits.resize(last + 1);
 
+  // Beyond the int128 nano range (~1.7e29 units) the API server still accepts the value (an
+  // inf.Dec): a binary-suffix one is capped at 2^63-1 units as upstream caps it, a decimal one
+  // is held saturated at the int128 bound, where Value() / MilliValue() fail ("quantity too
+  // large"; upstream's are not meaningful there either: apimachinery pkg/api/resource
+  // amount.go, infDecAmount and scaledValue, "the result is undefined" on overflow).
+  const auto capped = [&]() { return Quantity(parts->positive ? kMaxAllowedNano : -kMaxAllowedNano); };
+  const auto beyond = [&]() -> tl::expected<Quantity, std::string> {
+    if (suffix->base == 2) return capped();
+    return Quantity(parts->positive ? kInt128Max : -kInt128Max);
+  };
   unsigned __int128 magnitude = 0;
   if (power >= 0) {
     if (static_cast<int64_t>(digits.size()) + power > 39) {
-      return tl::make_unexpected(std::string(kErrTooLarge));
+      return beyond();
     }
     std::optional<unsigned __int128> v = DecimalToMagnitude(digits);
-    if (!v) return tl::make_unexpected(std::string(kErrTooLarge));
+    if (!v) return beyond();
     magnitude = *v;
     for (int64_t k = 0; k < power; ++k) {
       if (magnitude > static_cast<unsigned __int128>(kInt128Max) / 10) {
-        return tl::make_unexpected(std::string(kErrTooLarge));
+        return beyond();
       }
       magnitude *= 10;
     }
@@ -287,18 +300,23 @@ tl::expected<Quantity, std::string> Quantity::Parse(std::string_view text) {
       const size_t keep = digits.size() - static_cast<size_t>(drop);
       std::optional<unsigned __int128> v =
           DecimalToMagnitude(std::string_view(digits).substr(0, keep));
-      if (!v) return tl::make_unexpected(std::string(kErrTooLarge));
+      if (!v) return beyond();
       magnitude = *v;
       // The dropped tail is non-zero (trailing zeros were stripped): round the magnitude up.
       if (magnitude == static_cast<unsigned __int128>(kInt128Max)) {
-        return tl::make_unexpected(std::string(kErrTooLarge));
+        return beyond();
       }
       ++magnitude;
     }
   }
+  // ParseQuantity: "The max is just a simple cap" for BinarySI values above 2^63-1 units.
+  if (suffix->base == 2 && magnitude > static_cast<unsigned __int128>(kMaxAllowedNano)) {
+    return capped();
+  }
   const __int128 nano = static_cast<__int128>(magnitude);
   return Quantity(parts->positive ? nano : -nano);
 }
+
 
 Quantity Quantity::FromInt(int64_t units) {
   return Quantity(static_cast<__int128>(units) * kNanoPerUnit);

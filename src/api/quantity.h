@@ -21,7 +21,11 @@ namespace wasched::api {
 
 // Quantity: an exact decimal quantity held in nano-units (10^-9), the finest unit upstream
 // represents. Values finer than 1n round up to 1n, as upstream does.
-// Range: |value| < ~1.7e29 units; larger inputs are rejected at parse time as "too large".
+// Range: |value| < ~1.7e29 units. The API server accepts any size (an inf.Dec), and so does
+// Parse: a binary-suffix value above 2^63-1 units is capped there, as upstream's ParseQuantity
+// caps it, and a larger decimal one (`1e100`) is held at the int128 bound, where Value() /
+// MilliValue() fail (upstream's are not meaningful there either: apimachinery pkg/api/resource
+// amount.go, scaledValue).
 class Quantity {
  public:
   Quantity() = default;
@@ -30,7 +34,7 @@ class Quantity {
   // suffix (Ki Mi Gi Ti Pi Ei), a decimal SI suffix (n u m "" k M G T P E) or a decimal exponent
   // (e<int> / E<int>). Errors (as upstream's messages): "quantities must match the regular
   // expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'", "unable to parse quantity's
-  // suffix", and "quantity too large" when the value does not fit. O(length).
+  // suffix"; a value beyond the range above is not an error. O(length).
   [[nodiscard]] static tl::expected<Quantity, std::string> Parse(std::string_view text);
 
   // FromInt: `units` whole units (e.g. bytes).

@@ -247,7 +247,7 @@ metadata: {name: pg}
 spec:
   schedulingPolicy: {gang: {minCount: 2}}
 )";
-  input += Pod("x", "30", kGroupSpec) + Pod("y", "50", kGroupSpec);
+  input += Pod("x", "30", kGroupSpec) + Pod("z", "50", kGroupSpec);
   auto bindings = [](const std::string& out) {
     std::vector<std::string> pods;
     const nlohmann::json doc = nlohmann::json::parse(out);
@@ -262,7 +262,7 @@ spec:
     args.insert(args.end(), flag.begin(), flag.end());
     Outcome o = RunCli(args, input);
     ASSERT_EQ(o.code, 0) << o.err;
-    EXPECT_THAT(bindings(o.out), ::testing::ElementsAre("default/x@b", "default/y@a"));
+    EXPECT_THAT(bindings(o.out), ::testing::ElementsAre("default/x@b", "default/z@a"));
   }
   Outcome up = RunCli({"schedule", "-f", "-", "-o", "json", "--placement", "upstream"}, input);
   ASSERT_EQ(up.code, 0) << up.err;
@@ -325,14 +325,20 @@ TEST(AppTest, NegativeQuantityExitsOne) {
                                "Invalid value: \"-1\": must be greater than or equal to 0"));
 }
 
-TEST(AppTest, MissingPodGroupExitsOne) {
+// The API server accepts a pod naming a PodGroup that does not exist; the scheduler holds it at
+// PreEnqueue (v1.37.2 gangscheduling PreEnqueue): a warning, and the pod pending SchedulingGated.
+TEST(AppTest, MissingPodGroupIsHeldAtPreEnqueue) {
   std::string input =
       std::string(kCluster) + Pod("p", "1", "  schedulingGroup:\n    podGroupName: nope\n");
   Outcome o = RunCli({"schedule", "-f", "-", "-o", "json"}, input);
-  EXPECT_EQ(o.code, 1);
-  EXPECT_THAT(o.out, IsEmpty());
+  EXPECT_EQ(o.code, 0) << o.err;
   EXPECT_THAT(o.err,
               HasSubstr("Pod default/p: spec.schedulingGroup.podGroupName: Not found: \"nope\""));
+  nlohmann::json doc = nlohmann::json::parse(o.out);
+  ASSERT_EQ(doc["pending"].size(), 1u) << o.out;
+  EXPECT_EQ(doc["pending"][0]["reason"], "SchedulingGated");
+  EXPECT_EQ(doc["pending"][0]["message"],
+            "waiting for pods's pod group \"nope\" to appear in scheduling queue");
 }
 
 TEST(AppTest, JsonOutputParsesAndFollowsTheContract) {
@@ -388,15 +394,16 @@ TEST(AppTest, ValidateReportsOnStdoutAndExitsOneOnErrors) {
   Outcome bad = RunCli({"validate", "-f", "-", "-o", "json"}, input);
   EXPECT_EQ(bad.code, 1);
   nlohmann::json doc = nlohmann::json::parse(bad.out);
-  ASSERT_EQ(doc["errors"].size(), 2u);
+  ASSERT_EQ(doc["errors"].size(), 1u);
   EXPECT_EQ(doc["errors"][0]["object"], "Pod default/p");
   EXPECT_EQ(doc["errors"][0]["type"], "Invalid");
   EXPECT_EQ(doc["errors"][0]["field"], "spec.containers[0].resources.requests[cpu]");
   EXPECT_EQ(doc["errors"][0]["detail"], "must be greater than or equal to 0");
-  // Upstream's NotFound is reported as Invalid (the contract's types), the value in the detail.
-  EXPECT_EQ(doc["errors"][1]["type"], "Invalid");
-  EXPECT_EQ(doc["errors"][1]["field"], "spec.schedulingGroup.podGroupName");
-  EXPECT_EQ(doc["errors"][1]["detail"], "not found: \"nope\"");
+  // A pod naming a PodGroup the input lacks is accepted (the API server resolves no reference;
+  // the scheduler holds it at PreEnqueue): a warning, with upstream's NotFound.
+  ASSERT_EQ(doc["warnings"].size(), 1u);
+  EXPECT_THAT(doc["warnings"][0].get<std::string>(),
+              HasSubstr("Pod default/q: spec.schedulingGroup.podGroupName: Not found: \"nope\""));
 
   Outcome malformed = RunCli({"validate", "-f", "-", "-o", "json"}, "kind: [\n");
   EXPECT_EQ(malformed.code, 1);

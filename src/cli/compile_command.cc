@@ -204,8 +204,13 @@ std::optional<InputError> CheckCreationLimit(const api::ObjectSet& objects) {
   return std::nullopt;
 }
 
-InputErrors CreatedObjectErrors(const api::ObjectSet& objects, const api::ObjectSet& generated,
-                                const FeatureGates& gates) {
+namespace {
+
+// CheckCreated: CreatedObjectErrors, and into `warnings` (when given) the created objects'
+// warnings, noted the same way (a created pod naming a PodGroup that does not exist: the API
+// server accepts it and the scheduler holds it at PreEnqueue).
+InputErrors CheckCreated(const api::ObjectSet& objects, const api::ObjectSet& generated,
+                         const FeatureGates& gates, InputErrors* warnings) {
   // Created objects by label, with the controller that created them (upstream's names: the
   // kind of the object's controller owner; a LeaderWorkerSet's worker StatefulSet is its pod
   // controller's).
@@ -222,15 +227,37 @@ InputErrors CreatedObjectErrors(const api::ObjectSet& objects, const api::Object
   });
   InputErrors out;
   if (created.empty()) return out;
-  InputErrors ignored_warnings;
-  for (InputError& e : validation::ValidateForSchedule(objects, gates, &ignored_warnings)) {
-    auto it = created.find(e.object);
-    if (it == created.end()) continue;
-    const std::string note = CreatedObjectNote(e, it->second);
-    e.error.detail = e.error.detail.empty() ? "(" + note + ")" : e.error.detail + " (" + note + ")";
-    out.push_back(std::move(e));
+  InputErrors all_warnings;
+  const auto noted = [&](InputErrors found, InputErrors* into) {
+    for (InputError& e : found) {
+      auto it = created.find(e.object);
+      if (it == created.end()) continue;
+      const std::string note = CreatedObjectNote(e, it->second);
+      e.error.detail =
+          e.error.detail.empty() ? "(" + note + ")" : e.error.detail + " (" + note + ")";
+      into->push_back(std::move(e));
+    }
+  };
+  noted(validation::ValidateForSchedule(objects, gates, &all_warnings), &out);
+  if (warnings == nullptr) return out;
+  InputErrors missing_groups;  // the one warning about a created object that the note explains
+  for (InputError& w : all_warnings) {
+    if (w.error.type != FieldErrorType::kNotFound ||
+        w.error.field != "spec.schedulingGroup.podGroupName") {
+      continue;
+    }
+    w.error.detail.clear();
+    missing_groups.push_back(std::move(w));
   }
+  noted(std::move(missing_groups), warnings);
   return out;
+}
+
+}  // namespace
+
+InputErrors CreatedObjectErrors(const api::ObjectSet& objects, const api::ObjectSet& generated,
+                                const FeatureGates& gates) {
+  return CheckCreated(objects, generated, gates, nullptr);
 }
 
 std::optional<controller::ManagerRun> RunControllersChecked(
@@ -248,7 +275,10 @@ std::optional<controller::ManagerRun> RunControllersChecked(
   for (const InputError& e : run.errors) {
     err << (refuse_invalid ? "error: " : "warning: ") << e.ToString() << '\n';
   }
-  const InputErrors created_errors = CreatedObjectErrors(*objects, run.generated, options.gates);
+  InputErrors created_warnings;
+  const InputErrors created_errors =
+      CheckCreated(*objects, run.generated, options.gates, &created_warnings);
+  for (const InputError& w : created_warnings) err << "warning: " << w.ToString() << '\n';
   for (const InputError& e : created_errors) {
     err << (refuse_invalid ? "error: " : "warning: ") << e.ToString() << '\n';
   }
@@ -260,7 +290,9 @@ bool CheckReleased(const api::ObjectSet& objects, size_t first, const FeatureGat
                    bool refuse_invalid, std::ostream& err) {
   api::ObjectSet released;
   for (size_t i = first; i < objects.pods.size(); ++i) released.pods.push_back(objects.pods[i]);
-  const InputErrors errors = CreatedObjectErrors(objects, released, gates);
+  InputErrors warnings;
+  const InputErrors errors = CheckCreated(objects, released, gates, &warnings);
+  for (const InputError& w : warnings) err << "warning: " << w.ToString() << '\n';
   for (const InputError& e : errors) {
     err << (refuse_invalid ? "error: " : "warning: ") << e.ToString() << '\n';
   }

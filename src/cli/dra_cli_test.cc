@@ -78,6 +78,7 @@ metadata: {name: p0, namespace: default}
 spec:
   containers:
   - name: c
+    image: registry.k8s.io/pause:3.10
     resources:
       requests: {cpu: "1"}
       claims: [{name: gpu}]
@@ -91,6 +92,7 @@ metadata: {name: p1, namespace: default}
 spec:
   containers:
   - name: c
+    image: registry.k8s.io/pause:3.10
     resources:
       requests: {cpu: "1"}
       claims: [{name: gpu}]

@@ -145,7 +145,7 @@ metadata:
     kueue.x-k8s.io/pod-group-total-count: "1"
     kueue.x-k8s.io/podset-required-topology: topology.example.com/rack
 spec:
-  containers: [{name: c}]
+  containers: [{name: c, image: registry.k8s.io/pause:3.10}]
 )",
                                       "k.yaml");
   const api::ObjectSet objects = LoadValid(r.text);

@@ -3,6 +3,8 @@
 // Shared decoders: ObjectMeta, resource lists, PreemptionPolicy, Condition, RFC 3339 time.
 #include "codec/decode_common.h"
 
+#include <limits>
+
 #include <fmt/format.h>
 
 #include "api/quantity.h"
@@ -115,9 +117,12 @@ void DecodeTimestamp(const Reader& r, std::optional<int64_t>* out) {
 }
 
 void DecodeObjectMeta(const Reader& metadata, bool namespaced, api::ObjectMeta* meta) {
+  bool name_mistyped = false;  // a name of another JSON type (`name: y` is a YAML 1.1 boolean)
   metadata.ForEachField([&](std::string_view key, const Reader& f) {
-    if (key == "name") f.Read(&meta->name);
-    else if (key == "generateName") f.Read(&meta->generate_name);
+    if (key == "name") {
+      name_mistyped = !f.IsNull() && f.Kind() != ValueKind::kString;
+      f.Read(&meta->name);
+    } else if (key == "generateName") f.Read(&meta->generate_name);
     else if (key == "namespace") f.Read(&meta->namespace_);
     else if (key == "uid") f.Read(&meta->uid);
     else if (key == "generation") f.Read(&meta->generation);
@@ -140,7 +145,8 @@ void DecodeObjectMeta(const Reader& metadata, bool namespaced, api::ObjectMeta* 
   }
   // An object with generateName and no name is named when the whole input is loaded
   // (codec/generated_names.h), as the API server names it on create.
-  if (meta->name.empty() && meta->generate_name.empty()) {
+  // A mistyped name is the object's one error, as upstream's JSON decoding stops at it.
+  if (meta->name.empty() && meta->generate_name.empty() && !name_mistyped) {
     metadata.diagnostics()->AddError(FieldError{FieldErrorType::kRequired,
                                                 metadata.ChildPath("name"), "",
                                                 "name or generateName is required", ""});
@@ -162,8 +168,23 @@ void DecodeResourceList(const Reader& r, api::ResourceList* out,
       return;
     }
     auto amount = api::CanonicalAmount(name, *quantity);
-    if (!amount) {
-      value.Error(FieldErrorType::kInvalid, QuoteValue(*text), amount.error());
+    // A binary-suffix value above 2^63-1 units is capped there by ParseQuantity itself; no
+    // binary-suffix text other than such a capped one comes to exactly INT64_MAX units.
+    const bool capped = amount && *amount == std::numeric_limits<int64_t>::max() &&
+                        !text->empty() && text->back() == 'i';
+    if (!amount || capped) {
+      // The API server accepts any size (an inf.Dec; binary suffixes capped at 2^63-1 units),
+      // and its Quantity.Value() beyond int64 is not meaningful (apimachinery
+      // pkg/api/resource amount.go scaledValue). wasched counts in int64: saturate, and say so.
+      const int64_t saturated = quantity->IsNegative() ? -std::numeric_limits<int64_t>::max()
+                                                       : std::numeric_limits<int64_t>::max();
+      const int64_t taken = saturated;
+      value.Warn(fmt::format(
+          "{}: quantity {} is beyond what the scheduler can represent ({} in int64); it is "
+          "taken as {}",
+          value.Path(), QuoteValue(*text),
+          api::IsMilliResource(name) ? "milli-units" : "whole units", taken));
+      (*out)[name] = taken;
       return;
     }
     (*out)[name] = *amount;

@@ -111,7 +111,7 @@ kind: ResourceSlice
 metadata: {name: s}
 spec:
   driver: d
-  nodeName: n
+  nodeName: n1
   pool: {name: p, resourceSliceCount: 1}
   devices:
   - name: a
@@ -172,6 +172,7 @@ metadata: {name: p, namespace: ns}
 spec:
   containers:
   - name: c
+    image: registry.k8s.io/pause:3.10
     resources:
       claims: [{name: other}]
   resourceClaims:
@@ -245,14 +246,14 @@ apiVersion: v1
 kind: Pod
 metadata: {name: p0, namespace: default}
 spec:
-  containers: [{name: c, resources: {claims: [{name: gpu}]}}]
+  containers: [{name: c, image: registry.k8s.io/pause:3.10, resources: {claims: [{name: gpu}]}}]
   resourceClaims: [{name: gpu, resourceClaimTemplateName: exists}]
 ---
 apiVersion: v1
 kind: Pod
 metadata: {name: p1, namespace: default}
 spec:
-  containers: [{name: c}]
+  containers: [{name: c, image: registry.k8s.io/pause:3.10}]
 )yaml",
                            "f.yaml");
   ASSERT_TRUE(loaded);

@@ -34,7 +34,7 @@ spec:
   updateStrategy: {type: RollingUpdate}
   template:
     metadata: {labels: {a: b}}
-    spec: {containers: [{name: c, resources: {requests: {cpu: "1"}}}]}
+    spec: {containers: [{name: c, image: registry.k8s.io/pause:3.10, resources: {requests: {cpu: "1"}}}]}
 ---
 apiVersion: apps/v1
 kind: Deployment
@@ -42,13 +42,13 @@ metadata: {name: d}
 spec:
   paused: true
   selector: {matchLabels: {a: b}}
-  template: {metadata: {labels: {a: b}}, spec: {containers: [{name: c}]}}
+  template: {metadata: {labels: {a: b}}, spec: {containers: [{name: c, image: registry.k8s.io/pause:3.10}]}}
 status: {collisionCount: 2, replicas: 0}
 ---
 apiVersion: apps/v1
 kind: ReplicaSet
 metadata: {name: rs}
-spec: {template: {spec: {containers: [{name: c}]}}, bogus: 1}
+spec: {template: {spec: {containers: [{name: c, image: registry.k8s.io/pause:3.10}]}}, bogus: 1}
 )");
   ASSERT_EQ(r.objects.stateful_sets.size(), 1u);
   const api::StatefulSet& s = r.objects.stateful_sets[0];
@@ -92,16 +92,16 @@ spec:
   replicatedJobs:
   - name: workers
     template:
-      metadata: {annotations: {x: y}}
+      metadata: {annotations: {x: "y"}}
       spec:
         parallelism: 2
         completions: 2
-        template: {spec: {containers: [{name: c}]}}
+        template: {spec: {containers: [{name: c, image: registry.k8s.io/pause:3.10}]}}
     dependsOn: [{name: driver, status: Ready}]
   - name: driver
     groupName: g
     replicas: 3
-    template: {spec: {completionMode: NonIndexed, template: {spec: {restartPolicy: Never, containers: [{name: c}]}}}}
+    template: {spec: {completionMode: NonIndexed, template: {spec: {restartPolicy: Never, containers: [{name: c, image: registry.k8s.io/pause:3.10}]}}}}
 status: {restarts: 2}
 )");
   ASSERT_EQ(r.objects.job_sets.size(), 1u);
@@ -142,7 +142,7 @@ spec:
   leaderWorkerTemplate:
     size: 4
     subGroupPolicy: {subGroupSize: 2}
-    workerTemplate: {spec: {containers: [{name: w}]}}
+    workerTemplate: {spec: {containers: [{name: w, image: registry.k8s.io/pause:3.10}]}}
 )");
   ASSERT_EQ(r.objects.leader_worker_sets.size(), 1u);
   const api::LeaderWorkerSet& l = r.objects.leader_worker_sets[0];

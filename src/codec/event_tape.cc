@@ -43,8 +43,14 @@ bool TapeBuilder::IsMergeKey(NodeId key) const {
          tape_.scalar(key) == "<<";
 }
 
+bool TapeBuilder::AtMapKey() const {
+  return !frames_.empty() && frames_.back().children % 2 == 0 &&
+         tape_.type(frames_.back().start) == YamlType::kMap;
+}
+
 std::optional<TapeError> TapeBuilder::Scalar(std::string_view text, ScalarStyle style,
-                                             TapeMark mark, std::string_view anchor) {
+                                             TapeMark mark, std::string_view anchor,
+                                             std::string_view written) {
   if (text.size() > kMaxScalarBytes) {
     return TapeError{mark, fmt::format("a value of {} bytes is longer than the limit of {} bytes",
                                        text.size(), kMaxScalarBytes)};
@@ -55,6 +61,10 @@ std::optional<TapeError> TapeBuilder::Scalar(std::string_view text, ScalarStyle 
   e.text_offset = static_cast<uint32_t>(tape_.text_.size());
   e.text_size = static_cast<uint32_t>(text.size());
   tape_.text_.append(text);
+  if (!written.empty() && written != text && written.size() <= kMaxScalarBytes) {
+    e.target = static_cast<uint32_t>(written.size());
+    tape_.text_.append(written);
+  }
   const NodeId id = Append(e);
   // A plain `<<` in key position of a map: the map has merge keys to expand when it ends.
   if (!frames_.empty() && frames_.back().children % 2 == 0 &&

@@ -84,6 +84,14 @@ class EventTape {
     const Entry& e = at(id);
     return std::string_view(text_).substr(e.text_offset, e.text_size);
   }
+  // written_scalar: the text of a scalar as the document wrote it, where it differs from
+  // scalar(): a plain YAML 1.1 scalar resolved to its JSON text (`yes` → "true", `0x10` → "16",
+  // codec/yaml11.h); else scalar(). For messages. Valid while the tape lives.
+  [[nodiscard]] std::string_view written_scalar(NodeId id) const {
+    if (id == kNoNode || at(id).type != YamlType::kScalar || at(id).target == 0) return scalar(id);
+    const Entry& e = at(id);
+    return std::string_view(text_).substr(e.text_offset + e.text_size, e.target);
+  }
   // size: entries of a map / items of a sequence (0 for other kinds).
   [[nodiscard]] size_t size(NodeId id) const {
     if (id == kNoNode) return 0;
@@ -126,7 +134,8 @@ class EventTape {
 
   // Entry: 20 bytes. Collections use text_size for their child count (entries of a map) and
   // `end` for the index after their subtree; an alias (is_alias) refers to `target`; a deferred
-  // node is the range text_offset, size `target`, of source_.
+  // node is the range text_offset, size `target`, of source_; a scalar whose written text
+  // differs (written_scalar) keeps it after its text, `target` bytes long (0: none).
   struct Entry {
     uint32_t text_offset = 0;
     uint32_t text_size = 0;
@@ -227,8 +236,13 @@ class TapeBuilder {
   // every document built).
   explicit TapeBuilder(size_t text_size);
 
+  // Scalar: `written` is the text as the document wrote it when `text` is its resolved form
+  // (EventTape::written_scalar); empty when they are the same.
   [[nodiscard]] std::optional<TapeError> Scalar(std::string_view text, ScalarStyle style,
-                                                TapeMark mark, std::string_view anchor);
+                                                TapeMark mark, std::string_view anchor,
+                                                std::string_view written = {});
+  // AtMapKey: the next node appended is the key of a map entry.
+  [[nodiscard]] bool AtMapKey() const;
   [[nodiscard]] std::optional<TapeError> Null(TapeMark mark, std::string_view anchor);
   [[nodiscard]] std::optional<TapeError> Alias(TapeMark mark, std::string_view anchor);
   [[nodiscard]] std::optional<TapeError> BeginMap(TapeMark mark, std::string_view anchor);

@@ -164,7 +164,7 @@ TEST(InputLimitsTest, MergeKeysKeepTheirMeaning) {
   const std::string text =
       "apiVersion: v1\nkind: Node\n"
       "a: &a {zone: a, rack: a}\nb: &b {zone: b, rack: b, row: b}\n"
-      "metadata: {name: n, labels: {<<: [*a, *b], rack: own}}\n";
+      "metadata: {name: n1, labels: {<<: [*a, *b], rack: own}}\n";
   auto loaded = LoadString(text, "f.yaml", kLenient);
   ASSERT_TRUE(loaded.has_value());
   const auto& labels = loaded->objects.nodes.at(0).meta.labels;

@@ -14,7 +14,7 @@ namespace {
 TEST(JsonDomTest, SameTreeAsYamlCpp) {
   const char* cases[] = {
       R"({"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n1", "labels": {"a": "1"}}})",
-      R"({"kind": "List", "items": [{"kind": "Pod", "spec": {"priority": 5, "x": 1.5e3, "y": -2}}]})",
+      R"({"kind": "List", "items": [{"kind": "Pod", "spec": {"priority": 5, "x": 1.5, "y": -2}}]})",
       R"({"s": "true", "b": true, "n": null, "e": [], "o": {}, "u": "\u00e9\n"})",
       R"([1, "two", [3, {"four": 4}]])",
   };

@@ -109,6 +109,18 @@ class Loader {
   void NoteReadAs(std::string_view api_version, std::string_view kind,
                   const api::SourceRef& source, const std::string& path);
 
+  // MistypedName: a namespaced object whose metadata.name is of another JSON type (`name: y`,
+  // a YAML 1.1 boolean): labelled `<Kind> <namespace>/` with the empty name, as the API server's
+  // answer names the object it could not decode.
+  bool MistypedName(const ObjectScope& scope, const api::ObjectMeta& meta) const {
+    if (meta.namespace_.empty()) return false;
+    const std::vector<FieldError>& errors = diag_->errors();
+    return std::any_of(errors.begin() + static_cast<std::ptrdiff_t>(scope.first_error),
+                       errors.end(), [](const FieldError& e) {
+                         return e.type == FieldErrorType::kTypeInvalid && e.field == "metadata.name";
+                       });
+  }
+
   template <typename T, typename DecodeFn>
   // Returns whether the object was appended to `out` (a failed object is left out under
   // keep_valid_objects).
@@ -120,7 +132,9 @@ class Loader {
     r.ReportDuplicateKeysBelow();  // in fields the decoder did not walk
     object.meta.source = source;
     std::string label(kind);
-    if (!object.meta.name.empty()) label.append(" ").append(api::NamespacedName(object.meta));
+    if (!object.meta.name.empty() || MistypedName(scope, object.meta)) {
+      label.append(" ").append(api::NamespacedName(object.meta));
+    }
     const bool failed = diag_->errors().size() > scope.first_error;
     Flush(scope, source, label);
     if (failed && options_.keep_valid_objects) return false;  // its errors are the report

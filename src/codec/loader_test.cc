@@ -10,6 +10,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <random>
 #include <sstream>
 
@@ -78,6 +79,7 @@ metadata: {name: p1}
 spec:
   containers:
   - name: c
+    image: registry.k8s.io/pause:3.10
     resources:
       requests: {cpu: 500m}
 ---
@@ -140,6 +142,7 @@ spec:
   overhead: {cpu: 100m}
   initContainers:
   - name: sidecar
+    image: registry.k8s.io/pause:3.10
     restartPolicy: Always
     resources: {requests: {cpu: 50m}}
   - name: init
@@ -423,6 +426,7 @@ items:
   spec:
     containers:
     - name: c
+      image: registry.k8s.io/pause:3.10
       resources: {requests: {memory: 5Xi}}
 )");
   ASSERT_EQ(errors.size(), 1u);
@@ -591,6 +595,7 @@ spec:
     spec:
       containers:
       - name: c
+        image: registry.k8s.io/pause:3.10
         resources: {requets: {cpu: 1}}
 )";
   EXPECT_THAT(ErrorStrings(MustFail(job)),
@@ -706,7 +711,7 @@ spec: {}
                           "mapping key already defined"));
   const InputErrors json = MustFail(
       R"({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "labels": {"a": "1", "a": "2"}},
-          "spec": {"containers": [{"name": "c", "resources": {"limits": {"memory": "1Gi", "memory": "2Gi"}}}]}})",
+          "spec": {"containers": [{"name": "c", "image": "registry.k8s.io/pause:3.10", "resources": {"limits": {"memory": "1Gi", "memory": "2Gi"}}}]}})",
       "p.json");
   EXPECT_THAT(ErrorStrings(json),
               ElementsAre("p.json: document 1: Pod default/p: metadata.labels[a]: Duplicate "
@@ -718,9 +723,9 @@ spec: {}
   std::string labels;
   for (int i = 0; i < 40; ++i) labels += fmt::format("l{}: v\n      ", i);
   EXPECT_THAT(ErrorStrings(MustFail("apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n"
-                                    "  kind: Node\n  metadata:\n    name: n\n    labels:\n      " +
+                                    "  kind: Node\n  metadata:\n    name: n1\n    labels:\n      " +
                                     labels + "l7: again\n")),
-              ElementsAre("f.yaml: document 1: Node n: items[0].metadata.labels[l7]: Duplicate "
+              ElementsAre("f.yaml: document 1: Node n1: items[0].metadata.labels[l7]: Duplicate "
                           "value: mapping key already defined"));
 }
 
@@ -731,9 +736,9 @@ TEST(LoaderTest, DuplicateKeysInIgnoredFieldsOfEveryListItem) {
   EXPECT_THAT(ErrorStrings(MustFail(R"(apiVersion: v1
 kind: List
 items:
-- {apiVersion: v1, kind: Pod, metadata: {name: a}, spec: {containers: [{name: c,
+- {apiVersion: v1, kind: Pod, metadata: {name: a}, spec: {containers: [{name: c, image: registry.k8s.io/pause:3.10,
    securityContext: &sc {runAsUser: 1, runAsUser: 2}}]}}
-- {apiVersion: v1, kind: Pod, metadata: {name: b}, spec: {containers: [{name: c,
+- {apiVersion: v1, kind: Pod, metadata: {name: b}, spec: {containers: [{name: c, image: registry.k8s.io/pause:3.10,
    securityContext: *sc}]}}
 - {apiVersion: v1, kind: Pod, metadata: {name: c}, status: {hostIP: x, hostIP: y}}
 )")),
@@ -754,11 +759,14 @@ metadata: {name: p}
 spec:
   initContainers:
   - name: init
+    image: registry.k8s.io/pause:3.10
     ports: [{containerPort: 80, hostPort: 8080}]
   containers:
   - name: a
+    image: registry.k8s.io/pause:3.10
     ports: [{containerPort: 80}, {containerPort: 81, hostPort: 0}]
   - name: b
+    image: registry.k8s.io/pause:3.10
     ports: [{containerPort: 80}, {containerPort: 443, hostPort: 8443}]
   affinity:
     podAffinity:
@@ -778,7 +786,7 @@ apiVersion: v1
 kind: Pod
 metadata: {name: free}
 spec:
-  containers: [{name: c, ports: [{containerPort: 80}]}]
+  containers: [{name: c, image: registry.k8s.io/pause:3.10, ports: [{containerPort: 80}]}]
   affinity:
     podAntiAffinity: {requiredDuringSchedulingIgnoredDuringExecution: []}
   topologySpreadConstraints: []
@@ -818,7 +826,7 @@ apiVersion: v1
 kind: Pod
 metadata: {name: p}
 spec:
-  containers: [{name: c}]
+  containers: [{name: c, image: registry.k8s.io/pause:3.10}]
   topologySpreadConstraints: [{maxSkew: 1, whenUnsatisfiable: Sometimes}]
 )")),
               ElementsAre("f.yaml: document 1: Pod default/p: "
@@ -836,14 +844,14 @@ kind: Pod
 metadata: {name: requests}
 spec:
   resources: {requests: {cpu: "3", memory: 1Gi}}
-  containers: [{name: c}]
+  containers: [{name: c, image: registry.k8s.io/pause:3.10}]
 ---
 apiVersion: v1
 kind: Pod
 metadata: {name: limits}
 spec:
   resources: {limits: {cpu: "2", memory: 2Gi, hugepages-2Mi: 4Mi}}
-  containers: [{name: c, resources: {requests: {cpu: 500m}}}, {name: d}]
+  containers: [{name: c, image: registry.k8s.io/pause:3.10, resources: {requests: {cpu: 500m}}}, {name: d, image: registry.k8s.io/pause:3.10}]
 )");
   ASSERT_EQ(r.objects.pods.size(), 2u);
   EXPECT_THAT(r.warnings, IsEmpty());
@@ -859,7 +867,7 @@ kind: Pod
 metadata: {name: p}
 spec:
   resources: {requests: {cpu: "-1", nvidia.com/gpu: "1"}, limits: {ephemeral-storage: 1Gi}}
-  containers: [{name: c}]
+  containers: [{name: c, image: registry.k8s.io/pause:3.10}]
 )")),
               ElementsAre("f.yaml: document 1: Pod default/p: spec.resources.requests[cpu]: "
                           "Invalid value: \"-1\": must be greater than or equal to 0",
@@ -926,22 +934,49 @@ metadata: {name: p}
 spec:
   containers:
   - name: c
+    image: registry.k8s.io/pause:3.10
     resources:
       requests: {cpu: 5Xi, memory: 1Gi}
       limits: {cpu: 1e100}
 )");
-  ASSERT_EQ(errors.size(), 2u);
+  // 1e100 is accepted (upstream's Quantity is arbitrary precision): see
+  // QuantityBeyondInt64IsAWarningAndSaturates.
+  ASSERT_EQ(errors.size(), 1u);
   EXPECT_EQ(errors[0].object, "Pod default/p");
   EXPECT_EQ(errors[0].error.type, FieldErrorType::kInvalid);
   EXPECT_EQ(errors[0].error.field, "spec.containers[0].resources.requests[cpu]");
   EXPECT_EQ(errors[0].error.bad_value, "\"5Xi\"");
   EXPECT_THAT(errors[0].error.detail, HasSubstr("quantities must match the regular expression"));
-  EXPECT_EQ(errors[1].error.field, "spec.containers[0].resources.limits[cpu]");
-  EXPECT_EQ(errors[1].error.detail, "quantity too large");
   EXPECT_EQ(errors[0].ToString(),
             "f.yaml: document 1: Pod default/p: spec.containers[0].resources.requests[cpu]: "
             "Invalid value: \"5Xi\": quantities must match the regular expression "
             "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'");
+}
+
+// A quantity the API server accepts but int64 cannot hold (apimachinery's Quantity.Value() is
+// not meaningful for it either): a warning, and int64's maximum (the pod's request saturates).
+TEST(LoaderTest, QuantityBeyondInt64IsAWarningAndSaturates) {
+  const LoadResult r = MustLoad(R"(
+apiVersion: v1
+kind: Pod
+metadata: {name: p}
+spec:
+  containers:
+  - name: c
+    image: registry.k8s.io/pause:3.10
+    resources:
+      requests: {cpu: 1e100, memory: 99999999999999999999Ei}
+)");
+  ASSERT_EQ(r.objects.pods.size(), 1u);
+  const api::ResourceList& req = r.objects.pods[0].containers[0].requests;
+  EXPECT_EQ(req.at("cpu"), std::numeric_limits<int64_t>::max());
+  EXPECT_EQ(req.at("memory"), std::numeric_limits<int64_t>::max());
+  EXPECT_THAT(r.warnings,
+              ElementsAre(HasSubstr("spec.containers[0].resources.requests[cpu]: quantity "
+                                    "\"1e+100\" is beyond what the scheduler can represent "
+                                    "(milli-units in int64); it is taken as 9223372036854775807"),
+                          HasSubstr("spec.containers[0].resources.requests[memory]: quantity "
+                                    "\"99999999999999999999Ei\" is beyond what the scheduler")));
 }
 
 TEST(LoaderTest, NegativeQuantityIsKeptForValidation) {
@@ -949,7 +984,7 @@ TEST(LoaderTest, NegativeQuantityIsKeptForValidation) {
 apiVersion: v1
 kind: Pod
 metadata: {name: p}
-spec: {containers: [{name: c, resources: {requests: {cpu: "-1", memory: -5Mi}}}]}
+spec: {containers: [{name: c, image: registry.k8s.io/pause:3.10, resources: {requests: {cpu: "-1", memory: -5Mi}}}]}
 )");
   ASSERT_EQ(r.objects.pods.size(), 1u);
   EXPECT_EQ(r.objects.pods[0].containers[0].requests.at("cpu"), -1000);
@@ -1024,7 +1059,7 @@ TEST(LoaderTest, EnumsRejectUnknownValues) {
   const InputErrors errors = MustFail(R"(
 apiVersion: v1
 kind: Node
-metadata: {name: n}
+metadata: {name: n1}
 spec:
   taints: [{key: a, effect: Sometimes}, {key: b}]
 ---
@@ -1091,7 +1126,7 @@ spec: {priority: x}
 apiVersion: v1
 kind: Pod
 metadata: {name: b}
-spec: {containers: [{name: c, resources: {requests: {cpu: bad}}}]}
+spec: {containers: [{name: c, image: registry.k8s.io/pause:3.10, resources: {requests: {cpu: bad}}}]}
 )",
                            "in.yaml");
   ASSERT_FALSE(loaded.has_value());
@@ -1107,7 +1142,7 @@ TEST(LoaderTest, JsonInput) {
 	"metadata": {"name": "j", "namespace": "x"},
 	"spec": {
 		"priority": 5,
-		"containers": [{"name": "c", "resources": {"requests": {"cpu": 0.5, "memory": "1Mi"}}}]
+		"containers": [{"name": "c", "image": "registry.k8s.io/pause:3.10", "resources": {"requests": {"cpu": 0.5, "memory": "1Mi"}}}]
 	}
 })",
                                 "pod.json");
@@ -1162,9 +1197,9 @@ kind: List
 items:
 - apiVersion: v1
   kind: Pod
-  metadata: {name: p, namespace: n, creationTimestamp: "2024-01-01T00:00:00Z"}
+  metadata: {name: p, namespace: ns, creationTimestamp: "2024-01-01T00:00:00Z"}
   spec:
-    containers: [{name: c, resources: {requests: {cpu: 1, memory: 1Gi}, limits: {x: 2}}}]
+    containers: [{name: c, image: registry.k8s.io/pause:3.10, resources: {requests: {cpu: 1, memory: 1Gi}, limits: {x: 2}}}]
     tolerations: [{key: a, operator: Exists, effect: NoSchedule}]
     affinity: {nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: [{matchExpressions: [{key: a, operator: In, values: [b]}]}]}}}
 - apiVersion: scheduling.k8s.io/v1alpha3

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "codec/json_events.h"
+#include "codec/yaml11.h"
 #include "codec/yaml_reader.h"
 
 namespace wasched::codec::internal {
@@ -151,11 +152,41 @@ PieceResult ParseWithLibyaml(std::string_view text) {
                                                               : ScalarStyle::kString)
                         : (tag == "!" || tag == "tag:yaml.org,2002:str" ? ScalarStyle::kString
                                                                        : ScalarStyle::kPlain);
-        if (tag.empty() && style == ScalarStyle::kPlain &&
-            ClassifyPlainScalar(value) == ValueKind::kNull) {
-          out.error = builder.Null(mark, anchor);
-        } else {
+        // Only texts starting like a number, a boolean or a null can resolve to one (go-yaml
+        // v2's resolveTable hints): the others are strings, recorded without more work.
+        const bool may_resolve =
+            value.empty() || (value[0] >= '0' && value[0] <= '9') ||
+            std::string_view("+-.yYnNtTfFoO~").find(value[0]) != std::string_view::npos;
+        if (style != ScalarStyle::kPlain || !may_resolve) {
           out.error = builder.Scalar(value, style, mark, anchor);
+          break;
+        }
+        // A plain scalar resolves as YAML 1.1 (codec/yaml11.h): the tape holds the JSON text
+        // kubectl would send (`yes` → true, `0x10` → 16), or for a map key the key string
+        // (`on:` → "true"). Texts that stay strings but read otherwise under the core schema
+        // (`1e400`, `0o8`) are recorded as strings.
+        const Yaml11Scalar resolved = ResolveYaml11Plain(value);
+        if (resolved.kind == ValueKind::kNull) {
+          if (tag.empty()) {
+            out.error = builder.Null(mark, anchor);
+          } else {
+            out.error = builder.Scalar(value, style, mark, anchor);
+          }
+        } else if (builder.AtMapKey()) {
+          const std::string key = Yaml11KeyText(value);
+          out.error = builder.Scalar(key, key == value && ClassifyPlainScalar(value) ==
+                                                  ValueKind::kString
+                                              ? ScalarStyle::kPlain
+                                              : ScalarStyle::kString,
+                                     mark, anchor, value);
+        } else if (resolved.kind == ValueKind::kString) {
+          out.error = builder.Scalar(value,
+                                     ClassifyPlainScalar(value) == ValueKind::kString
+                                         ? ScalarStyle::kPlain
+                                         : ScalarStyle::kString,
+                                     mark, anchor);
+        } else {
+          out.error = builder.Scalar(resolved.text, style, mark, anchor, value);
         }
         break;
       }

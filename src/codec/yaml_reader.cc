@@ -259,7 +259,8 @@ void Reader::Error(FieldErrorType type, std::string bad_value, std::string detai
 
 void Reader::TypeError(std::string_view expected) const {
   Error(FieldErrorType::kTypeInvalid, "",
-        fmt::format("expected {}, got {}", expected, Describe(Scalar(), Kind())));
+        fmt::format("expected {}, got {}", expected,
+                    Describe(tape_->written_scalar(node_), Kind())));
 }
 
 void Reader::ReportDuplicateKey() const {

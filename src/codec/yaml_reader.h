@@ -16,7 +16,10 @@
 //
 // Scalars resolve as the YAML 1.2 core schema does (plain `5` is an integer, quoted "5" a string,
 // plain `true` a boolean, `~`/`null`/empty is null), so types are checked as strictly as
-// Kubernetes' JSON decoding checks them after its YAML→JSON step.
+// Kubernetes' JSON decoding checks them after its YAML→JSON step. For YAML input the tape
+// already holds that step's result: plain scalars were resolved as YAML 1.1 when parsed
+// (codec/yaml11.h: `yes` is recorded as `true`, `0x10` as `16`, a key `on:` as "true"), and
+// type errors name the text as written (`expected string, got boolean y`).
 #pragma once
 
 #include <cstdint>

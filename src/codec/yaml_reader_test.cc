@@ -63,8 +63,8 @@ TEST(CodecYamlReaderTest, PathsAndTypedReads) {
   const EventTape tape = ParseOne(R"(
 spec:
   list:
-  - {n: 3, s: x, b: true, m: {k: v}}
-  - {n: "3"}
+  - {num: 3, s: x, b: true, m: {k: v}}
+  - {num: "3"}
 )");
   Diagnostics diag(1000, FieldValidation::kWarn);
   const Reader root(tape, tape.root(), "items[2]", &diag);
@@ -74,7 +74,7 @@ spec:
       list.ForEachItem([&](size_t, const Reader& item) {
         item.ForEachField([&](std::string_view key, const Reader& f) {
           paths.push_back(f.Path());
-          if (key == "n") {
+          if (key == "num") {
             int32_t n = 0;
             f.Read(&n);
             if (!diag.has_errors()) {
@@ -90,12 +90,12 @@ spec:
     });
     return true;
   });
-  EXPECT_THAT(paths, ElementsAre("items[2].spec.list[0].n", "items[2].spec.list[0].s",
+  EXPECT_THAT(paths, ElementsAre("items[2].spec.list[0].num", "items[2].spec.list[0].s",
                                  "items[2].spec.list[0].b", "items[2].spec.list[0].m",
-                                 "items[2].spec.list[0].m[k]", "items[2].spec.list[1].n"));
+                                 "items[2].spec.list[0].m[k]", "items[2].spec.list[1].num"));
   EXPECT_THAT(diag.warnings(), ElementsAre("unknown field \"items[2].spec.list[0].b\""));
   ASSERT_EQ(diag.errors().size(), 1u);
-  EXPECT_EQ(diag.errors()[0].field, "items[2].spec.list[1].n");
+  EXPECT_EQ(diag.errors()[0].field, "items[2].spec.list[1].num");
   EXPECT_EQ(diag.errors()[0].detail, "expected integer, got string \"3\"");
 }
 

@@ -92,9 +92,9 @@ TEST(YamlTreeTest, JsonRoundTripKeepsTypesAndOrder) {
 }
 
 // Strings a YAML 1.1 reader (kubectl's sigs.k8s.io/yaml, PyYAML) or YAML 1.2's core schema
-// would take for another type are written quoted, whether they were quoted (a quoted "yes"
-// stayed plain `yes` before) or plain strings by the codec's reading (plain `0x1f`);
-// unambiguous plain strings stay plain, and numbers and booleans stay what they were.
+// would take for another type are written quoted (a quoted "yes" stayed plain `yes` before);
+// unambiguous plain strings stay plain, and numbers and booleans stay what they were. Plain
+// `yes` and `0x1f` are read as YAML 1.1 reads them (codec/yaml11.h): a boolean and 31.
 TEST(YamlTreeTest, YamlQuotesStringsThatYaml11Or12WouldReadAsOtherTypes) {
   const YamlTree t = ParseOne(R"(quotedYes: "yes"
 plainYes: yes
@@ -114,9 +114,9 @@ boolean: true
   const std::string yaml = WriteYaml(t);
   EXPECT_EQ(yaml,
             "quotedYes: \"yes\"\n"
-            "plainYes: \"yes\"\n"
+            "plainYes: true\n"
             "quotedOn: \"on\"\n"
-            "plainHex: \"0x1f\"\n"
+            "plainHex: 31\n"
             "quotedOctal: \"0o17\"\n"
             "quotedUnderscore: \"1_000\"\n"
             "quotedSexagesimal: \"1:30\"\n"
@@ -125,7 +125,7 @@ boolean: true
             "plainName: web-0\n"
             "plainQuantity: 500m\n"
             "quotedIp: \"10.0.0.1\"\n"
-            "plainHexToo: \"0x1f1\"\n"
+            "plainHexToo: 497\n"
             "boolean: true\n");
   EXPECT_TRUE(SameContent(ParseOne(yaml), t));
 }

@@ -26,8 +26,10 @@ std::string Limit(const std::string& resource) {
 }
 
 std::string Detail(const std::string& resource) {
-  return fmt::format("the input's total requests of {} exceed what wasched can account ({})",
-                     resource, Limit(resource));
+  return fmt::format(
+      "the input's total requests of {} exceed what wasched can account ({}); its sums saturate "
+      "at that bound",
+      resource, Limit(resource));
 }
 
 // Source: the field of `pod` that holds its request of `resource`, and that field's amount.

@@ -6,12 +6,14 @@
 // placed pods), per gang (PodGroupAlgorithm's aggregate need) and against allocatable. No such
 // sum can overflow when, for every resource, the total of all pods' effective requests
 // (api::EffectiveRequests, running and pending; Succeeded / Failed pods hold nothing) plus the
-// largest allocatable of any node is at most INT64_MAX. An input beyond that is refused with one
-// error per resource, on the first pod (input order) whose request crosses the limit:
+// largest allocatable of any node is at most INT64_MAX. Beyond that the API server still
+// accepts the input, and the scheduler's sums saturate at the bound (NodeTable, the fit checks
+// and scores use saturating adds): the caller reports these as warnings, one per resource, on
+// the first pod (input order) whose request crosses the limit:
 //
 //   pods.yaml: document 2: Pod default/r2: spec.containers[0].resources.requests[memory]:
 //     Invalid value: "7Ei": the input's total requests of memory exceed what wasched can account
-//     (9.2e18)
+//     (9.2e18); its sums saturate at that bound
 //
 // The `pods` resource (each pod counts 1) can only cross through a node's allocatable pods; that
 // error names the node (`status.allocatable[pods]`).

@@ -393,8 +393,14 @@ void AppendScheduleChecks(const api::ObjectSet& objects, const FeatureGates& gat
       check_class(r, pod.priority_class_name);
       r.AddAll(admission.CheckPod(pod));
       if (pod.pod_group_name && pod_groups.count({pod.meta.namespace_, *pod.pod_group_name}) == 0) {
-        r.Add(FieldErrorType::kNotFound, "spec.schedulingGroup.podGroupName",
-              Quote(*pod.pod_group_name), "");
+        // The API server resolves no reference here: it creates the pod, and the scheduler's
+        // PreEnqueue (pkg/scheduler/framework/plugins/gangscheduling, v1.37.2) holds it until
+        // its PodGroup appears. A warning, so that `schedule` runs and reports the pod held.
+        Reporter w(warnings, pod.meta, ObjectLabel("Pod", pod.meta), internal::kRankPod, i);
+        w.Add(FieldErrorType::kNotFound, "spec.schedulingGroup.podGroupName",
+              Quote(*pod.pod_group_name),
+              "the PodGroup is not in the input; the API server accepts the pod, and the "
+              "scheduler holds it at PreEnqueue until the PodGroup exists");
       }
     }
   }
@@ -412,7 +418,9 @@ void AppendScheduleChecks(const api::ObjectSet& objects, const FeatureGates& gat
   AppendDuplicates(objects.job_sets, "JobSet", internal::kRankJobSet, true, out);
   AppendDuplicates(objects.leader_worker_sets, "LeaderWorkerSet", internal::kRankLeaderWorkerSet,
                    true, out);
-  internal::AppendAccountingErrors(objects, out);
+  // A warning: the API server accepts any amounts (a Quantity is arbitrary precision); the
+  // scheduler's sums saturate at the int64 bound (docs/known-gaps.md).
+  internal::AppendAccountingErrors(objects, warnings);
 }
 
 // Run: API validation (`old` nullptr = create) and the pre-scheduling checks of `objects`;

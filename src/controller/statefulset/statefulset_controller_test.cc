@@ -21,7 +21,7 @@ spec:
   template:
     metadata: {labels: {app: web}}
     spec:
-      containers: [{name: c, resources: {requests: {cpu: "1"}}}]
+      containers: [{name: c, image: registry.k8s.io/pause:3.10, resources: {requests: {cpu: "1"}}}]
 )";
 
 TEST(StatefulSetControllerTest, OrderedReadyCreatesTheFirstPodAndDefersTheRest) {

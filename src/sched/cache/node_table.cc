@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "util/saturating.h"
 namespace wasched::sched {
 
 NodeTable::NodeTable(std::vector<const api::Node*> nodes, ResourceTable& resources)
@@ -45,11 +46,14 @@ void NodeTable::EnsureResources(int32_t resource_count) {
 
 void NodeTable::Add(NodeIndex n, std::span<const ResourceAmount> requests, int64_t nonzero_cpu,
                     int64_t nonzero_memory, int64_t sign) {
+  // Saturating: a node's requests may sum beyond int64 (pods of `memory: 1e100` are taken as
+  // int64's maximum, codec/decode_common.cc); such a node stays full rather than wrapping.
   for (const auto& ra : requests) {
-    requested_[static_cast<size_t>(ra.id) * size() + n] += sign * ra.amount;
+    int64_t& r = requested_[static_cast<size_t>(ra.id) * size() + n];
+    r = SaturatingAdd(r, sign * ra.amount);
   }
-  nonzero_cpu_[n] += sign * nonzero_cpu;
-  nonzero_memory_[n] += sign * nonzero_memory;
+  nonzero_cpu_[n] = SaturatingAdd(nonzero_cpu_[n], sign * nonzero_cpu);
+  nonzero_memory_[n] = SaturatingAdd(nonzero_memory_[n], sign * nonzero_memory);
   ++version_[n];
   if (change_log_.size() >= ChangeLogLimit(size())) ResetChangeLog();
   change_log_.push_back(n);

@@ -10,6 +10,7 @@
 
 #include "sched/preemption/fit_check.h"
 #include "sched/preemption/preemption_policy.h"
+#include "util/saturating.h"
 
 namespace wasched::sched::preemption {
 
@@ -58,11 +59,13 @@ bool DefaultPreemption::SelectVictimsOnNode(const PodInfo& pod, NodeIndex n, int
       if (pods_[q].node != n) continue;
       for (const ResourceAmount& ra : pods_[q].requests) {
         for (size_t k = 0; k < width; ++k) {
-          if (pod.requests[k].id == ra.id) amount_[i * width + k] += ra.amount;
+          if (pod.requests[k].id == ra.id) {
+            amount_[i * width + k] = SaturatingAdd(amount_[i * width + k], ra.amount);
+          }
         }
       }
     }
-    for (size_t k = 0; k < width; ++k) free_[k] += amount_[i * width + k];
+    for (size_t k = 0; k < width; ++k) free_[k] = SaturatingAdd(free_[k], amount_[i * width + k]);
   }
   auto fits = [&]() -> int64_t {  // index of the first request that does not fit, or -1
     for (size_t k = 0; k < width; ++k) {
@@ -118,10 +121,10 @@ bool DefaultPreemption::SelectVictimsOnNode(const PodInfo& pod, NodeIndex n, int
   for (int pass = 0; pass < 2; ++pass) {
     for (size_t i = 0; i < scratch_units_.size(); ++i) {
       if ((violations_[i] > 0) != (pass == 0)) continue;
-      for (size_t k = 0; k < width; ++k) free_[k] -= amount_[i * width + k];
+      for (size_t k = 0; k < width; ++k) free_[k] = SaturatingAdd(free_[k], -amount_[i * width + k]);
       if (dependent) restore_unit(i);
       if (fits() < 0 && (!dependent || framework_.PodFits(pod, n))) continue;  // reprieved
-      for (size_t k = 0; k < width; ++k) free_[k] += amount_[i * width + k];
+      for (size_t k = 0; k < width; ++k) free_[k] = SaturatingAdd(free_[k], amount_[i * width + k]);
       if (dependent) remove_unit(i);
       victim_[i] = 1;
     }

@@ -31,7 +31,7 @@ namespace wasched::sched::preemption {
                                        ResourceId* insufficient = nullptr) {
   for (const ResourceAmount& ra : pod.requests) {
     if (ra.id >= nodes.resource_count() ||
-        nodes.Requested(ra.id, n) + ra.amount > nodes.Allocatable(ra.id, n)) {
+        ra.amount > nodes.Allocatable(ra.id, n) - nodes.Requested(ra.id, n)) {
       if (insufficient != nullptr) *insufficient = ra.id;
       return false;
     }

@@ -147,7 +147,7 @@ TEST(DynamicResources, PerPodClaimsFromTemplatesTakeOneDeviceEach) {
 
 TEST(DynamicResources, SharedClaimPinsLaterPodsToItsNode) {
   Env env(Pod("a", "[{name: x, resourceClaimName: shared}]") +
-          Pod("b", "[{name: y, resourceClaimName: shared}]") +
+          Pod("b", "[{name: z, resourceClaimName: shared}]") +
           Pod("c", "[{name: x, resourceClaimName: held}]"));
   DynamicResources& p = *env.plugin;
   ASSERT_TRUE(p.Reserve(env.pod(0), 0));

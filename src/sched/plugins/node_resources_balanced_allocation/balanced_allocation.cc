@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "util/saturating.h"
 namespace wasched::sched::plugins {
 namespace {
 
@@ -32,7 +33,8 @@ int64_t BalancedAllocationScore(const PodInfo& pod, const NodeTable& nodes, Node
   const int64_t cpu = nodes.Requested(kCpu, n);
   const int64_t mem = nodes.Requested(kMemory, n);
   const int64_t with_pod =
-      BalanceScore(cpu + pod.request_cpu, cpu_alloc, mem + pod.request_memory, mem_alloc);
+      BalanceScore(SaturatingAdd(cpu, pod.request_cpu), cpu_alloc,
+                   SaturatingAdd(mem, pod.request_memory), mem_alloc);
   const int64_t without_pod = BalanceScore(cpu, cpu_alloc, mem, mem_alloc);
   // Both in [50, 100], so the difference is in [−50, 50] and the result in [50, 100].
   return 50 + (50 + with_pod - without_pod) / 2;

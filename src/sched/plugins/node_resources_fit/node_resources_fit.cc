@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "util/saturating.h"
 namespace wasched::sched::plugins {
 namespace {
 
@@ -36,8 +37,8 @@ void InsufficientReasons(const PodInfo& pod, const NodeTable& nodes, const Resou
 }
 
 int64_t Score(const PodInfo& pod, const NodeTable& nodes, NodeIndex n, ScoringStrategy strategy) {
-  const int64_t cpu_req = nodes.NonZeroCPU(n) + pod.nonzero_cpu;
-  const int64_t mem_req = nodes.NonZeroMemory(n) + pod.nonzero_memory;
+  const int64_t cpu_req = SaturatingAdd(nodes.NonZeroCPU(n), pod.nonzero_cpu);
+  const int64_t mem_req = SaturatingAdd(nodes.NonZeroMemory(n), pod.nonzero_memory);
   const int64_t cpu_cap = nodes.Allocatable(kCpu, n);
   const int64_t mem_cap = nodes.Allocatable(kMemory, n);
   if (strategy == ScoringStrategy::kMostAllocated) {
