@@ -508,7 +508,7 @@ TEST(ManifestsTest, ConvertedVolcanoTopologyJobKeepsItsGang) {
 TEST(ManifestsTest, ConvertedVolcanoPodGroupSchedulesItsPod) {
   TempFile pod("apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  namespace: default\n  annotations:\n"
                "    scheduling.k8s.io/group-name: test-pg\nspec:\n  schedulerName: volcano\n"
-               "  containers: [{name: c, resources: {requests: {cpu: \"1\"}}}]\n",
+               "  containers: [{name: c, image: registry.k8s.io/pause:3.10, resources: {requests: {cpu: \"1\"}}}]\n",
                "pod.yaml");
   auto converted = ConvertValidated({kManifests + "volcano/examples/apis-artifacts__podgroup.yaml", pod.path()});
   TempFile nodes(NodesYaml({{"n", 1, {{"cpu", "2"}, {"memory", "8Gi"}}, nullptr}}), "n.yaml");

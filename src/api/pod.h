@@ -88,6 +88,9 @@ struct ContainerPort {
 
 struct Container {
   std::string name;
+  // image: required by the API server (validateContainerCommon); kept so that created pods and
+  // compile's / convert's output carry it. Not used for scheduling.
+  std::string image;
   std::vector<ContainerPort> ports;
   ResourceList requests;
   ResourceList limits;

@@ -195,7 +195,7 @@ spec:
 std::string GangPod(const std::string& name, const std::string& tmpl) {
   return "---\napiVersion: v1\nkind: Pod\nmetadata: {name: " + name +
          ", namespace: default}\nspec:\n  schedulingGroup: {podGroupName: g}\n  containers:\n"
-         "  - name: c\n    resources:\n      requests: {cpu: \"1\"}\n      claims: [{name: gpu}]\n"
+         "  - name: c\n    image: registry.k8s.io/pause:3.10\n    resources:\n      requests: {cpu: \"1\"}\n      claims: [{name: gpu}]\n"
          "  resourceClaims:\n  - name: gpu\n    resourceClaimTemplateName: " +
          tmpl + "\n";
 }

@@ -78,7 +78,7 @@ TEST(ConvertGangTest, VolcanoPodAnnotationJoinsTheGroup) {
       Read("volcano/examples/apis-artifacts__podgroup.yaml") +
           "---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  annotations:\n"
           "    scheduling.k8s.io/group-name: test-pg\nspec:\n  schedulerName: volcano\n"
-          "  containers: [{name: c}]\n",
+          "  containers: [{name: c, image: registry.k8s.io/pause:3.10}]\n",
       "pg.yaml");
   EXPECT_THAT(Issues(r), HasSubstr("spec.schedulerName: cannot convert: \"volcano\""));
   const api::ObjectSet objects = LoadValid(r.text);

@@ -24,7 +24,7 @@ constexpr std::string_view kIgnoredPodSpecFields[] = {
 
 // core/v1 Container fields that do not affect scheduling.
 constexpr std::string_view kIgnoredContainerFields[] = {
-    "image", "command", "args", "workingDir", "envFrom", "env", "resizePolicy",
+    "command", "args", "workingDir", "envFrom", "env", "resizePolicy",
     "restartPolicyRules", "volumeMounts", "volumeDevices", "livenessProbe", "readinessProbe",
     "startupProbe", "lifecycle", "terminationMessagePath", "terminationMessagePolicy",
     "imagePullPolicy", "securityContext", "stdin", "stdinOnce", "tty"};
@@ -105,6 +105,8 @@ void DecodeContainer(const Reader& r, bool init_container, api::Container* c) {
   r.ForEachField([&](std::string_view key, const Reader& f) {
     if (key == "name") {
       f.Read(&c->name);
+    } else if (key == "image") {
+      f.Read(&c->image);
     } else if (key == "resources") {
       f.ForEachField([&](std::string_view rkey, const Reader& rf) {
         if (rkey == "requests") DecodeResourceList(rf, &c->requests, &c->non_integer_requests);

@@ -211,6 +211,7 @@ YamlTree Resources(const api::ResourceList& list, const std::map<std::string, st
 YamlTree ContainerTree(const api::Container& c, bool init) {
   YamlTree t = YamlTree::Map();
   t.Set("name", Str(c.name));
+  if (!c.image.empty()) t.Set("image", Str(c.image));
   if (init && c.restart_policy_always) t.Set("restartPolicy", Str("Always"));
   if (!c.ports.empty()) {
     YamlTree ports = YamlTree::Seq();

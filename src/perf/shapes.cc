@@ -22,6 +22,7 @@ api::Pod MakePod(std::string name, int64_t cpu_milli, int64_t memory_bytes) {
   pod.meta.namespace_ = kNamespace;
   api::Container c;
   c.name = "c0";
+  c.image = "registry.k8s.io/pause:3.10";
   c.requests = {{"cpu", cpu_milli}, {"memory", memory_bytes}};
   pod.containers.push_back(std::move(c));
   return pod;

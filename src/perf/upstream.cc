@@ -35,6 +35,7 @@ api::Pod MakePod(std::string name, std::string ns, int64_t cpu_milli, int64_t me
   pod.meta.namespace_ = std::move(ns);
   api::Container c;
   c.name = "pause";
+  c.image = "registry.k8s.io/pause:3.10";
   c.requests = {{"cpu", cpu_milli}, {"memory", memory_bytes}};
   c.limits = c.requests;
   pod.containers.push_back(std::move(c));

@@ -24,6 +24,7 @@ JobObjects CompileJob(const TraceJob& tj, const std::string& gpu_resource, const
   api::Pod& t = job.pod_template;
   api::Container c;
   c.name = "c";
+  c.image = "registry.k8s.io/pause:3.10";
   c.requests[gpu_resource] = tj.gpu_per_pod;
   c.requests[api::kResourceCPU] = tj.cpu_milli_per_pod;
   c.requests[api::kResourceMemory] = tj.memory_bytes_per_pod;

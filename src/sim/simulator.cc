@@ -168,6 +168,7 @@ class Engine {
         p.priority = INT32_MAX;
         p.containers.emplace_back();
         p.containers[0].name = "c";
+        p.containers[0].image = "registry.k8s.io/pause:3.10";
         agg_pods_.push_back(std::move(p));
         nodes_[n].dirty = true;
       }

@@ -95,6 +95,7 @@ TEST(ApiValidationTest, ErrorsFollowInputOrder) {
   early.meta.namespace_ = "default";
   early.parallelism = -1;
   early.pod_template.containers.emplace_back().name = "c";
+  early.pod_template.containers.back().image = "registry.k8s.io/pause:3.10";
   early.template_restart_policy = "Never";
   early.meta.source = {"x.yaml", 1};
   set.pod_groups.push_back(late);

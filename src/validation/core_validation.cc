@@ -265,12 +265,13 @@ ErrorList ValidateNodeTaints(const std::vector<api::Taint>& taints, const std::s
 }
 
 ErrorList ValidatePodSpecCore(const api::Pod& pod, PodSpecSource source) {
+  constexpr const char* kAsciiSpace = " \t\n\v\f\r";  // strings.TrimSpace's ASCII part
   ErrorList errs;
   if (pod.containers.empty()) errs.push_back(Required("spec.containers"));
   // validateContainerCommon (pkg/apis/core/validation/validation.go): a name that is a DNS-1123
   // label, then the resources; names unique within a list (validateContainers) and across init
-  // and regular containers (validateInitContainers). The required `image` is not checked:
-  // wasched does not keep images (docs/known-gaps.md).
+  // and regular containers (validateInitContainers); `image` Required when empty (a Pod's
+  // image also without leading or trailing whitespace: validateContainerOnlyForPod).
   std::set<std::string_view> regular_names;
   const auto common = [&](const api::Container& c, const std::string& path) {
     if (c.name.empty()) {
@@ -279,6 +280,14 @@ ErrorList ValidatePodSpecCore(const api::Pod& pod, PodSpecSource source) {
       for (std::string& msg : Dns1123LabelErrors(c.name)) {
         errs.push_back(Invalid(path + ".name", Quote(c.name), std::move(msg)));
       }
+    }
+    if (c.image.empty()) {
+      errs.push_back(Required(path + ".image"));
+    } else if (source == PodSpecSource::kPod &&
+               (c.image.find_first_not_of(kAsciiSpace) != 0 ||
+                c.image.find_last_not_of(kAsciiSpace) != c.image.size() - 1)) {
+      errs.push_back(Invalid(path + ".image", Quote(c.image),
+                             "must not have leading or trailing whitespace"));
     }
     Append(&errs, ValidateResourceRequirements(c, path + ".resources"));
   };

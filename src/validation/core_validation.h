@@ -84,8 +84,9 @@ namespace wasched::validation {
                                            const std::string& path);
 
 // ValidatePodSpecCore: the ValidatePodSpec rules above for a Pod or a pod template (`source`;
-// paths start at `spec.`): `spec.containers` Required when empty, every container's resources
-// (containers, then initContainers), `spec.nodeSelector` labels
+// paths start at `spec.`): `spec.containers` Required when empty, every container's name,
+// `image` (Required when empty; a Pod's also without leading or trailing whitespace) and
+// resources (containers, then initContainers), `spec.nodeSelector` labels
 // (validation/object_meta_validation.h ValidateLabels), `spec.affinity.podAffinity` /
 // `podAntiAffinity` and `spec.topologySpreadConstraints` (validation/pod_affinity_validation.h;
 // a Pod's selectors merged with its matchLabelKeys first), `spec.tolerations`,

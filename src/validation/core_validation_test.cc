@@ -25,6 +25,7 @@ std::vector<std::string> Lines(const ErrorList& errs) {
 api::Container Container(api::ResourceList requests, api::ResourceList limits = {}) {
   api::Container c;
   c.name = "c";
+  c.image = "registry.k8s.io/pause:3.10";
   c.requests = std::move(requests);
   c.limits = std::move(limits);
   return c;
@@ -251,6 +252,23 @@ TEST(CoreValidationTest, ContainersNeedUniqueDnsLabelNames) {
                                         "lowercase RFC 1123 label must consist of"),
                   "spec.containers[3].name: Duplicate value: \"c\"",
                   "spec.initContainers[0].name: Duplicate value: \"c\""));
+}
+
+// validateContainerCommon: `image` is Required in a Pod and in a pod template (the divergence
+// `validate_job-basic-policy` of the reference differential: v1.37.2 refused a Job without one);
+// validateContainerOnlyForPod: a Pod's image has no leading or trailing whitespace.
+TEST(CoreValidationTest, ContainersNeedAnImage) {
+  api::Pod pod = PodWith(Container({{"cpu", 100}}));
+  pod.containers[0].image.clear();
+  pod.init_containers.push_back(Container({{"cpu", 100}}));
+  pod.init_containers[0].name = "init";
+  pod.init_containers[0].image = " pause";
+  EXPECT_THAT(Lines(ValidatePodSpecCore(pod, PodSpecSource::kPod)),
+              ElementsAre("spec.containers[0].image: Required value",
+                          "spec.initContainers[0].image: Invalid value: \" pause\": must not have "
+                          "leading or trailing whitespace"));
+  EXPECT_THAT(Lines(ValidatePodSpecCore(pod, PodSpecSource::kTemplate)),
+              ElementsAre("spec.containers[0].image: Required value"));
 }
 
 }  // namespace

@@ -21,6 +21,7 @@ using test::Summary;
 void WithValidTemplate(api::Job* job) {
   job->pod_template.containers.assign(1, api::Container{});
   job->pod_template.containers.front().name = "c";
+  job->pod_template.containers.front().image = "registry.k8s.io/pause:3.10";
   job->template_restart_policy = "Never";
 }
 

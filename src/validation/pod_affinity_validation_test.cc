@@ -58,6 +58,7 @@ api::Pod PodWithContainer() {
   pod.meta.name = "p";
   pod.meta.namespace_ = "default";
   pod.containers.emplace_back().name = "c";
+  pod.containers.back().image = "registry.k8s.io/pause:3.10";
   return pod;
 }
 

@@ -34,6 +34,8 @@ namespace wasched::test {
 // Common amounts, canonical units.
 inline constexpr int64_t kGi = int64_t{1} << 30;
 inline constexpr int64_t kMi = int64_t{1} << 20;
+// kPauseImage: the image of the containers built here (the API server requires one).
+inline constexpr const char* kPauseImage = "registry.k8s.io/pause:3.10";
 
 // NodeBuilder: builds an api::Node. Capacity() sets status.allocatable (the codec copies
 // capacity to allocatable when only capacity is given, so tests need only one of them).
@@ -120,6 +122,7 @@ class PodBuilder {
   PodBuilder& InitReq(api::ResourceList requests, bool sidecar = false) {
     api::Container c;
     c.name = "init" + std::to_string(pod_.init_containers.size());
+    c.image = kPauseImage;
     c.requests = std::move(requests);
     c.restart_policy_always = sidecar;
     pod_.init_containers.push_back(std::move(c));
@@ -212,6 +215,7 @@ class PodBuilder {
     if (pod.containers.empty()) {
       api::Container c;
       c.name = "c0";
+      c.image = kPauseImage;
       pod.containers.push_back(std::move(c));
     }
     return pod;
@@ -227,6 +231,7 @@ class PodBuilder {
   api::Container& AddContainer() {
     api::Container c;
     c.name = "c" + std::to_string(pod_.containers.size());
+    c.image = kPauseImage;
     pod_.containers.push_back(std::move(c));
     return pod_.containers.back();
   }
