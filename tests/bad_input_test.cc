@@ -67,6 +67,8 @@ INSTANTIATE_TEST_SUITE_P(
                      {"negative-quantity.yaml", "spec.containers[0].resources.requests[cpu]"}},
         // overflow-quantity.yaml, overflow-exponent.yaml and missing-podgroup.yaml are accepted
         // with a warning, as the API server accepts them (ValidateCommandTest).
+        BadInputCase{"MissingImage", {"missing-image.yaml"},
+                     {"missing-image.yaml", "Pod default/no-image", "spec.containers[0].image: Required value"}},
         BadInputCase{"NodeWithoutName", {"node-without-name.yaml"}, {"node-without-name.yaml", "metadata.name"}},
         BadInputCase{"DuplicateNode",
                      {"duplicate-node/node-a.yaml", "duplicate-node/node-b.yaml"},
