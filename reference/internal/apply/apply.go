@@ -14,6 +14,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/dynamic"
 
 	"wasched.io/reference/internal/kube"
 	"wasched.io/reference/internal/manifest"
@@ -252,7 +253,7 @@ func applyLane(ctx context.Context, c *kube.Client, objs []manifest.Object) (*Re
 		if err != nil {
 			return rec, &InputError{Where: o.Where(), Err: err}
 		}
-		created, err := ri.Create(ctx, u, metav1.CreateOptions{FieldManager: "wasched-reference"})
+		created, err := createAdmitted(ctx, ri, u)
 		if err != nil {
 			return rec, &InputError{Where: o.Where(), Err: err}
 		}
@@ -340,6 +341,28 @@ func hasReady(status map[string]interface{}) bool {
 		}
 	}
 	return false
+}
+
+// createAdmitted creates u. The API server's Priority admission plugin resolves
+// priorityClassName from an informer cache, so an object created right after its PriorityClass
+// can be refused ("no PriorityClass with name … was found") although the class exists; such a
+// refusal is retried until the class is in the cache or 30 s have passed (seen under load in the
+// differential: a PodGroup refused 0.1 s after its PriorityClass was created). Every other error
+// is returned at once.
+func createAdmitted(ctx context.Context, ri dynamic.ResourceInterface, u *unstructured.Unstructured) (*unstructured.Unstructured, error) {
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		created, err := ri.Create(ctx, u, metav1.CreateOptions{FieldManager: "wasched-reference"})
+		if err == nil || !apierrors.IsForbidden(err) || !strings.Contains(err.Error(), "no PriorityClass with name") ||
+			time.Now().After(deadline) {
+			return created, err
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
 }
 
 // createNamespace creates a namespace, waiting out a namespace of the same name that is still
