@@ -32,8 +32,8 @@ differential_suite() {
   tests/differential/run.sh --count "${WASCHED_DIFFERENTIAL_COUNT:-40}" \
     --affinity-count "${WASCHED_DIFFERENTIAL_AFFINITY:-100}" \
     --upstream-parallel "${WASCHED_DIFFERENTIAL_PARALLEL:-24}" \
-    --min-validation "${WASCHED_DIFFERENTIAL_MIN_VALIDATION:-97}" \
-    --min-scheduling "${WASCHED_DIFFERENTIAL_MIN_SCHEDULING:-97}" \
+    --min-validation "${WASCHED_DIFFERENTIAL_MIN_VALIDATION:-99}" \
+    --min-scheduling "${WASCHED_DIFFERENTIAL_MIN_SCHEDULING:-98}" \
     --max-unlisted "${WASCHED_DIFFERENTIAL_MAX_UNLISTED:-3}"
 }
 
