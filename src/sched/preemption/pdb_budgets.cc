@@ -15,27 +15,46 @@ int64_t ScaledValue(const api::IntOrString& value, int64_t total) {
   return (total * percent + 99) / 100;
 }
 
+namespace {
+
+// HasControllerRef: metav1.GetControllerOf(pod) != nil.
+bool HasControllerRef(const api::ObjectMeta& meta) {
+  return std::any_of(meta.owner_references.begin(), meta.owner_references.end(),
+                     [](const api::OwnerReference& r) { return r.controller; });
+}
+
+}  // namespace
+
 PdbBudgets::PdbBudgets(std::span<const api::PodDisruptionBudget> pdbs,
                        const std::vector<PodInfo>& pods)
     : budgets_(pdbs), pods_(pods) {
   allowed_.reserve(pdbs.size());
   for (const api::PodDisruptionBudget& pdb : pdbs) {
-    int64_t expected = 0, healthy = 0;
+    int64_t matching = 0, managed = 0, healthy = 0;
     if (pdb.selector) {
       for (const PodInfo& pi : pods) {
         if (pi.pod->meta.namespace_ != pdb.meta.namespace_) continue;
         if (!api::Matches(*pdb.selector, pi.pod->meta.labels)) continue;
-        ++expected;
+        ++matching;
+        if (HasControllerRef(pi.pod->meta)) ++managed;
         if (pi.node != kNoNode) ++healthy;
       }
     }
+    // Upstream's expected count (pkg/controller/disruption/disruption.go getExpectedPodCount):
+    // the number of matching pods for an integer minAvailable, else the summed scale of the
+    // pods' controllers (getExpectedScale), to which a pod without a controller reference
+    // ("unmanaged") adds nothing. wasched has no controller scale: it counts the managed
+    // matching pods. A budget whose expected count is 0 allows no disruption
+    // (updatePdbStatus), so maxUnavailable or a percentage over bare pods protects them all.
+    const bool by_count = !pdb.max_unavailable && pdb.min_available && !pdb.min_available->is_string;
+    const int64_t expected = by_count ? matching : managed;
     int64_t desired = 0;
     if (pdb.max_unavailable) {
       desired = std::max<int64_t>(0, expected - ScaledValue(*pdb.max_unavailable, expected));
     } else if (pdb.min_available) {
       desired = ScaledValue(*pdb.min_available, expected);
     }
-    allowed_.push_back(std::max<int64_t>(0, healthy - desired));
+    allowed_.push_back(expected <= 0 ? 0 : std::max<int64_t>(0, healthy - desired));
   }
 }
 

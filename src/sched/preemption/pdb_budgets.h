@@ -6,12 +6,13 @@
 //
 // wasched reads no PDB status: `disruptionsAllowed` is computed the way the disruption controller
 // computes it (pkg/controller/disruption), from the pods the scheduler holds at the time of the
-// call: expected = pods of the namespace the selector matches (pending and running), healthy =
-// the matching running ones; desiredHealthy = minAvailable (an integer, or a percentage of
-// expected rounded up), or expected − maxUnavailable (likewise rounded up), or 0;
-// allowed = max(0, healthy − desiredHealthy). (Upstream takes `expected` from the owning
-// controllers' scale for percentages and maxUnavailable; wasched has no controllers: a
-// documented approximation.)
+// call: healthy = the running pods of the namespace the selector matches; expected = the
+// matching pods (pending and running) for an integer minAvailable, else the matching pods that
+// have a controller reference (upstream sums the controllers' scale and counts a pod without a
+// controller as nothing; wasched has no scale: a documented approximation); desiredHealthy =
+// minAvailable (an integer, or a percentage of expected rounded up), or expected −
+// maxUnavailable (likewise rounded up), or 0; allowed = max(0, healthy − desiredHealthy), and 0
+// when expected is 0 (so maxUnavailable over bare pods allows no disruption, as upstream).
 //
 //   PdbBudgets budgets(objects.pod_disruption_budgets, pods);
 //   PdbBudgets::Counter c = budgets.NewCounter();   // per evaluation

@@ -70,5 +70,51 @@ TEST(PdbBudgets, PodWithoutLabelsIsNeverProtected) {
   EXPECT_EQ(f.Violations(pdb, f.bare), 0);
 }
 
+// Differential case random.r1-0448: maxUnavailable 1 over four running pods without a
+// controller (`run-pdb4-*`). The disruption controller counts the expected pods as the summed
+// scale of the pods' controllers, to which an unmanaged pod adds nothing; with 0 expected it
+// writes disruptionsAllowed 0 (pkg/controller/disruption/disruption.go getExpectedScale,
+// updatePdbStatus). So evicting one of them is a violation, and v1.37.2 preempted on another
+// node (3 victims, none protected) instead of evicting `run-pdb4-1` alone.
+TEST(PdbBudgets, MaxUnavailableOverPodsWithoutControllerAllowsNothing) {
+  TestCluster c;
+  c.AddNode("n1", 8);
+  std::vector<PodIndex> pods;
+  for (int i = 0; i < 4; ++i) {
+    pods.push_back(c.AddPod("run-pdb4-" + std::to_string(i), kLow, "n1", -1, 0, 1, {{"app", "run-pdb4"}}));
+  }
+  c.Build();
+  api::PodDisruptionBudget pdb;
+  pdb.meta.name = "run-pdb4";
+  pdb.meta.namespace_ = "default";
+  pdb.max_unavailable = api::IntOrString{false, 1, ""};
+  pdb.selector = api::LabelSelector{{{"app", "run-pdb4"}}, {}};
+  std::vector<api::PodDisruptionBudget> pdbs = {pdb};
+  {
+    PdbBudgets budgets(pdbs, c.pods());
+    EXPECT_EQ(budgets.Allowed(0), 0);
+    PdbBudgets::Counter counter = budgets.NewCounter();
+    const PodIndex victims[] = {pods[1]};
+    EXPECT_EQ(budgets.Take(counter, victims), 1);
+  }
+  // A percentage minAvailable is scaled the same way: 0 expected, nothing allowed.
+  pdb.max_unavailable.reset();
+  pdb.min_available = api::IntOrString{true, 0, "50%"};
+  pdbs = {pdb};
+  EXPECT_EQ(PdbBudgets(pdbs, c.pods()).Allowed(0), 0);
+  // An integer minAvailable counts the matching pods themselves: 4 healthy, 2 required.
+  pdb.min_available = api::IntOrString{false, 2, ""};
+  pdbs = {pdb};
+  EXPECT_EQ(PdbBudgets(pdbs, c.pods()).Allowed(0), 2);
+  // Pods a controller owns count toward the expected pods: maxUnavailable 1 allows one.
+  for (api::Pod& p : c.pod_objects()) {
+    p.meta.owner_references.push_back({"apps/v1", "ReplicaSet", "rs", "uid-rs", true, true});
+  }
+  pdb.min_available.reset();
+  pdb.max_unavailable = api::IntOrString{false, 1, ""};
+  pdbs = {pdb};
+  EXPECT_EQ(PdbBudgets(pdbs, c.pods()).Allowed(0), 1);
+}
+
 }  // namespace
 }  // namespace wasched::sched::preemption

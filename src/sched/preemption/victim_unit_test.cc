@@ -118,6 +118,11 @@ TEST(PdbBudgets, AllowedDisruptionsFromRunningPods) {
   for (int i = 0; i < 4; ++i) c.AddPod("web-" + std::to_string(i), kLow, "n1", -1, 0, 1, {{"app", "web"}});
   c.AddPod("web-pending", kLow, "", -1, 0, 1, {{"app", "web"}});
   c.Build();
+  // Owned by a controller: percentages and maxUnavailable scale over managed pods only
+  // (PdbBudgets.MaxUnavailableOverPodsWithoutControllerAllowsNothing covers bare pods).
+  for (api::Pod& p : c.pod_objects()) {
+    p.meta.owner_references.push_back({"apps/v1", "ReplicaSet", "web", "uid-web", true, true});
+  }
   auto make = [](std::optional<api::IntOrString> min, std::optional<api::IntOrString> max) {
     api::PodDisruptionBudget pdb;
     pdb.meta.namespace_ = "default";
