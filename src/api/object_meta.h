@@ -49,6 +49,15 @@ struct ObjectMeta {
   SourceRef source;  // wasched-only: where the object was read from
 };
 
+// GetControllerOf: metav1.GetControllerOf: the owner reference with controller true, or nullptr.
+// O(owner references).
+[[nodiscard]] inline const OwnerReference* GetControllerOf(const ObjectMeta& meta) {
+  for (const OwnerReference& o : meta.owner_references) {
+    if (o.controller) return &o;
+  }
+  return nullptr;
+}
+
 // Condition: metav1.Condition. `status` is "True", "False" or "Unknown".
 // `last_transition_time` is seconds since the Unix epoch (0 = unset).
 struct Condition {

@@ -44,13 +44,6 @@ std::string MostCommonKey(const std::set<std::string>& candidates, const api::Ob
   return best;
 }
 
-const api::Condition* MainCondition(const sched::GroupResult& g) {
-  if (g.outcome) return &*g.outcome;
-  for (const api::Condition& c : g.conditions) {
-    if (std::string_view(c.type).ends_with("InitiallyScheduled")) return &c;
-  }
-  return g.conditions.empty() ? nullptr : &g.conditions.front();
-}
 
 // Quorum: "2/3", "1/2 groups" or "3 (basic)".
 std::string Quorum(const sched::GroupResult& g) {
@@ -61,7 +54,7 @@ std::string Quorum(const sched::GroupResult& g) {
 
 // IsPending: the group did not reach its quorum (condition not True, or short of it).
 bool IsPending(const sched::GroupResult& g) {
-  const api::Condition* c = MainCondition(g);
+  const api::Condition* c = sched::MainCondition(g);
   if (c != nullptr) return c->status != "True";
   const int32_t min = g.min_group_count ? *g.min_group_count : g.min_count.value_or(0);
   return g.scheduled < min;
@@ -251,7 +244,7 @@ std::string FormatScheduleHtml(const api::ObjectSet& objects,
   // Legend.
   out += "<h2>Groups</h2>\n<ul class=\"legend\" id=\"legend\">\n";
   for (const sched::GroupResult& g : result.groups) {
-    const api::Condition* c = MainCondition(g);
+    const api::Condition* c = sched::MainCondition(g);
     const std::string state =
         c == nullptr ? "no condition" : fmt::format("{}={} {}", c->type, c->status, c->reason);
     std::string swatch = g.min_group_count
@@ -313,7 +306,7 @@ std::string FormatScheduleHtml(const api::ObjectSet& objects,
   std::string rows;
   for (const sched::GroupResult& g : result.groups) {
     if (!IsPending(g)) continue;
-    const api::Condition* c = MainCondition(g);
+    const api::Condition* c = sched::MainCondition(g);
     rows += fmt::format("<tr><td>{} {}</td><td>{}</td><td>{}</td><td class=\"msg\">{}</td></tr>\n", Text(g.kind),
                         Text(g.name), Quorum(g), c == nullptr ? "-" : Text(c->reason),
                         c == nullptr ? "" : Text(c->message));

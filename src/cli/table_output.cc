@@ -46,7 +46,6 @@ std::string RTrim(std::string s) {
   return s;
 }
 
-// MainCondition: the group's *InitiallyScheduled condition, else its first one, else nullptr.
 // TreeOrder: the groups in tree preorder with their depth: roots (no parent, or a parent the
 // result lacks) in result order (kind, then name), each followed by its children, which are
 // ordered by kind then name as well. Groups only reachable through a cycle come last, depth 0.
@@ -89,14 +88,6 @@ std::vector<std::pair<const sched::GroupResult*, int>> TreeOrder(
   return out;
 }
 
-const api::Condition* MainCondition(const sched::GroupResult& g) {
-  if (g.outcome) return &*g.outcome;
-  for (const api::Condition& c : g.conditions) {
-    std::string_view t = c.type;
-    if (t.size() >= 18 && t.substr(t.size() - 18) == "InitiallyScheduled") return &c;
-  }
-  return g.conditions.empty() ? nullptr : &g.conditions.front();
-}
 
 // LabelOf: how the table names `c`: its type, or `outcome` for a CompositePodGroup's decision,
 // which is not a status condition (v1.37.2 writes none on a CompositePodGroup).
@@ -265,7 +256,7 @@ std::string FormatScheduleTable(const api::ObjectSet& objects,
     // A basic PodGroup has no quorum (issue 20 item 10): its count and `basic`, its pods' rows
     // say how each one fared.
     s.header.push_back(ScheduledCell(g));
-    const api::Condition* c = MainCondition(g);
+    const api::Condition* c = sched::MainCondition(g);
     // A CompositePodGroup's outcome is not a status condition (v1.37.2 writes none there), so
     // it reads `outcome=<status> <reason>`.
     s.header.push_back(c == nullptr ? "no condition"
@@ -436,7 +427,7 @@ std::string FormatScheduleSummary(const api::ObjectSet& objects,
     row.push_back(g.placement ? EscapeForTerminal(fmt::format("placement {}={}", g.placement->key,
                                                               g.placement->value))
                               : "-");
-    const api::Condition* c = MainCondition(g);
+    const api::Condition* c = sched::MainCondition(g);
     std::string reason = "no condition";
     if (c != nullptr) {
       reason = RTrim(fmt::format("{}={} {}", LabelOf(g, *c), c->status, c->reason));

@@ -9,7 +9,7 @@
 //   Scheduled
 //     training/worker-0  gpu-z1-r1-n1
 //     ...
-//   CompositePodGroup training/root  scheduled 2/2 (minGroupCount 2)  Composite…=True Scheduled
+//   CompositePodGroup training/root  scheduled 2/2 (minGroupCount 2)  outcome=True Scheduled
 //     PodGroup training/driver       scheduled 1/1 (minCount 1)       PodGroup…=True Scheduled
 //       training/driver-0  gpu-z1-r1-n3
 //   Pods without a PodGroup

@@ -172,19 +172,15 @@ PieceResult ParseWithLibyaml(std::string_view text) {
           } else {
             out.error = builder.Scalar(value, style, mark, anchor);
           }
-        } else if (builder.AtMapKey()) {
-          const std::string key = Yaml11KeyText(value);
-          out.error = builder.Scalar(key, key == value && ClassifyPlainScalar(value) ==
-                                                  ValueKind::kString
-                                              ? ScalarStyle::kPlain
-                                              : ScalarStyle::kString,
-                                     mark, anchor, value);
         } else if (resolved.kind == ValueKind::kString) {
+          // A string, value or key alike (its key text is itself): no more resolution.
           out.error = builder.Scalar(value,
                                      ClassifyPlainScalar(value) == ValueKind::kString
                                          ? ScalarStyle::kPlain
                                          : ScalarStyle::kString,
                                      mark, anchor);
+        } else if (builder.AtMapKey()) {
+          out.error = builder.Scalar(Yaml11KeyText(value), ScalarStyle::kString, mark, anchor, value);
         } else {
           out.error = builder.Scalar(resolved.text, style, mark, anchor, value);
         }

@@ -46,13 +46,8 @@ struct DeferredPods {
   return api::OwnerReference{api_version, kind, owner.name, owner.uid, true, true};
 }
 
-// GetControllerOf: the owner reference with controller true, or nullptr.
-[[nodiscard]] inline const api::OwnerReference* GetControllerOf(const api::ObjectMeta& meta) {
-  for (const api::OwnerReference& o : meta.owner_references) {
-    if (o.controller) return &o;
-  }
-  return nullptr;
-}
+// GetControllerOf: api/object_meta.h's, named here as upstream's controller code names it.
+using api::GetControllerOf;
 
 // IsControlledBy: `meta`'s controller reference names `owner` (by uid when both have one, else
 // by kind and name).

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "api/object_meta.h"
@@ -95,6 +96,16 @@ struct GroupResult {
   // unset (a pending group, a group without a constraint).
   std::optional<TopologyDomain> placement;
 };
+
+// MainCondition: the group's decision as one condition: its `outcome` (a CompositePodGroup),
+// else its *InitiallyScheduled condition, else its first condition, else nullptr. O(conditions).
+[[nodiscard]] inline const api::Condition* MainCondition(const GroupResult& g) {
+  if (g.outcome) return &*g.outcome;
+  for (const api::Condition& c : g.conditions) {
+    if (std::string_view(c.type).ends_with("InitiallyScheduled")) return &c;
+  }
+  return g.conditions.empty() ? nullptr : &g.conditions.front();
+}
 
 // ClaimAllocation: a ResourceClaim this run allocated (DRA, issue 6): `claim` "ns/name" (claims
 // made from templates are named `<pod>-<entry>` / `<podgroup>-<entry>`), `owner` "Pod ns/p" or

@@ -19,13 +19,6 @@ namespace {
 
 namespace wb = workloadbuilder;
 
-const api::OwnerReference* ControllerOf(const api::ObjectMeta& meta) {
-  for (const api::OwnerReference& o : meta.owner_references) {
-    if (o.controller) return &o;
-  }
-  return nullptr;
-}
-
 std::string GroupOf(const std::string& api_version) {
   const size_t slash = api_version.find('/');
   return slash == std::string::npos ? std::string() : api_version.substr(0, slash);
@@ -116,7 +109,7 @@ const char* ManagementModeName(ManagementMode mode) {
 ManagementMode GetManagementMode(const api::Job& job, const FeatureGates& gates) {
   if (!gates.workload_with_job) return ManagementMode::kNone;
   if (job.pod_template.scheduling_group_set) return ManagementMode::kNone;
-  if (ControllerOf(job.meta) == nullptr) return ManagementMode::kBoth;
+  if (api::GetControllerOf(job.meta) == nullptr) return ManagementMode::kBoth;
   if (job.meta.annotations.count(kGroupTemplateNameAnnotation) > 0) {
     return ManagementMode::kPodGroupOnly;
   }
@@ -129,7 +122,7 @@ bool IsNewJob(const api::Job& job, size_t pod_count) {
 }
 
 bool ControlledBy(const api::ObjectMeta& meta, const api::Job& job) {
-  const api::OwnerReference* c = ControllerOf(meta);
+  const api::OwnerReference* c = api::GetControllerOf(meta);
   return c != nullptr && c->uid == job.meta.uid;
 }
 
@@ -247,7 +240,7 @@ JobSyncResult JobController::Sync(const api::Job& job, const api::ObjectSet& clu
     if (created_workload) r.created_workloads.push_back(std::move(*created_workload));
   } else if (r.mode == ManagementMode::kPodGroupOnly) {
     // findParentWorkload: spec.controllerRef equals the Job's controller owner.
-    const api::OwnerReference* parent = ControllerOf(job.meta);
+    const api::OwnerReference* parent = api::GetControllerOf(job.meta);
     const api::Workload* parent_wl = nullptr;
     for (const api::Workload& wl : cluster.workloads) {
       if (wl.meta.namespace_ == ns && wl.controller_ref &&

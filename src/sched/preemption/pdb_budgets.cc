@@ -15,16 +15,6 @@ int64_t ScaledValue(const api::IntOrString& value, int64_t total) {
   return (total * percent + 99) / 100;
 }
 
-namespace {
-
-// HasControllerRef: metav1.GetControllerOf(pod) != nil.
-bool HasControllerRef(const api::ObjectMeta& meta) {
-  return std::any_of(meta.owner_references.begin(), meta.owner_references.end(),
-                     [](const api::OwnerReference& r) { return r.controller; });
-}
-
-}  // namespace
-
 PdbBudgets::PdbBudgets(std::span<const api::PodDisruptionBudget> pdbs,
                        const std::vector<PodInfo>& pods)
     : budgets_(pdbs), pods_(pods) {
@@ -36,7 +26,7 @@ PdbBudgets::PdbBudgets(std::span<const api::PodDisruptionBudget> pdbs,
         if (pi.pod->meta.namespace_ != pdb.meta.namespace_) continue;
         if (!api::Matches(*pdb.selector, pi.pod->meta.labels)) continue;
         ++matching;
-        if (HasControllerRef(pi.pod->meta)) ++managed;
+        if (api::GetControllerOf(pi.pod->meta) != nullptr) ++managed;
         if (pi.node != kNoNode) ++healthy;
       }
     }
