@@ -116,8 +116,10 @@ type schedStats struct {
 }
 
 // compareSchedule: the units of one schedule case. `probe` is wasched's answer under the
-// reversed tie-break; an upstream value equal to either wasched answer agrees.
-func compareSchedule(up, was, probe side) ([]unit, schedStats) {
+// reversed tie-break; an upstream value equal to either wasched answer agrees. `classes`
+// (interchangeClasses; nil = none) names the pods that are interchangeable: a pod's outcome and
+// node agree when its class's multiset of outcomes (and of nodes) agrees.
+func compareSchedule(up, was, probe side, classes map[string]string) ([]unit, schedStats) {
 	var st schedStats
 	if !up.ok || !was.ok {
 		agree := up.o.Refused && was.o.Refused
@@ -132,8 +134,8 @@ func compareSchedule(up, was, probe side) ([]unit, schedStats) {
 		normalize(p)
 	}
 	var units []unit
-	add := func(kind, field, uv, wv, pv string) {
-		agree := uv == wv || (p != nil && uv == pv)
+	add := func(kind, field, uv, wv, pv string, permuted bool) {
+		agree := uv == wv || (p != nil && uv == pv) || permuted
 		shown := wv
 		if p != nil && pv != wv {
 			shown = wv + " (or " + pv + " under the other tie-break)"
@@ -148,14 +150,33 @@ func compareSchedule(up, was, probe side) ([]unit, schedStats) {
 	}
 	// Tie-free: the probe placed and evicted exactly as the first run did.
 	st.tie = p == nil || !sameMap(wNode, pNode) || !sameMap(wState, pState) || victims(w) != victims(p)
-	for _, pod := range sortedUnion(uState, wState, pState) {
-		add("outcome", "pod "+pod, orAbsent(uState, pod), orAbsent(wState, pod), orAbsent(pState, pod))
+	pods := sortedUnion(uState, wState, pState)
+	members := map[string][]string{}
+	for _, pod := range pods {
+		if c := classOf(classes, pod); c != "" {
+			members[c] = append(members[c], pod)
+		}
+	}
+	// sameStates / sameNodes: per class with two or more members, whether upstream's multiset of
+	// outcomes (nodes) equals wasched's or the probe's.
+	sameStates, sameNodes := map[string]bool{}, map[string]bool{}
+	for c, ms := range members {
+		if len(ms) < 2 {
+			continue
+		}
+		us, un := multisetKey(uState, ms), multisetKey(uNode, ms)
+		sameStates[c] = us == multisetKey(wState, ms) || (p != nil && us == multisetKey(pState, ms))
+		sameNodes[c] = sameStates[c] && (un == multisetKey(wNode, ms) || (p != nil && un == multisetKey(pNode, ms)))
+	}
+	for _, pod := range pods {
+		c := classOf(classes, pod)
+		add("outcome", "pod "+pod, orAbsent(uState, pod), orAbsent(wState, pod), orAbsent(pState, pod), sameStates[c])
 		if uState[pod] == "bound" && wState[pod] == "bound" {
 			if st.tie {
 				st.nodesSkipped++
 			} else {
 				st.nodesCompared++
-				add("node", "pod "+pod+" node", uNode[pod], wNode[pod], pNode[pod])
+				add("node", "pod "+pod+" node", uNode[pod], wNode[pod], pNode[pod], sameNodes[c])
 			}
 		}
 	}
@@ -166,8 +187,8 @@ func compareSchedule(up, was, probe side) ([]unit, schedStats) {
 		pSched, pCond = groupStates(p)
 	}
 	for _, g := range sortedUnion(uSched, wSched, pSched) {
-		add("group", "group "+g+" scheduled", orAbsent(uSched, g), orAbsent(wSched, g), orAbsent(pSched, g))
-		add("group", "group "+g+" conditions", orAbsent(uCond, g), orAbsent(wCond, g), orAbsent(pCond, g))
+		add("group", "group "+g+" scheduled", orAbsent(uSched, g), orAbsent(wSched, g), orAbsent(pSched, g), false)
+		add("group", "group "+g+" conditions", orAbsent(uCond, g), orAbsent(wCond, g), orAbsent(pCond, g), false)
 	}
 	uv, wv := victims(u), victims(w)
 	pv := wv
@@ -176,13 +197,13 @@ func compareSchedule(up, was, probe side) ([]unit, schedStats) {
 	}
 	if uv != "" || wv != "" || pv != "" {
 		if p != nil && pv == wv {
-			add("eviction", "evictions", orNone(uv), orNone(wv), orNone(pv))
+			add("eviction", "evictions", orNone(uv), orNone(wv), orNone(pv), false)
 		} else {
 			pc := len(w.Evictions)
 			if p != nil {
 				pc = len(p.Evictions)
 			}
-			add("eviction", "evictions count", fmt.Sprint(len(u.Evictions)), fmt.Sprint(len(w.Evictions)), fmt.Sprint(pc))
+			add("eviction", "evictions count", fmt.Sprint(len(u.Evictions)), fmt.Sprint(len(w.Evictions)), fmt.Sprint(pc), false)
 		}
 	}
 	return units, st

@@ -32,7 +32,7 @@ const twoBound = `{"bindings":[{"pod":"default/a","node":"n1"},{"pod":"default/b
  "groups":[{"kind":"PodGroup","name":"default/g","scheduled":2,"conditions":[{"type":"PodGroupInitiallyScheduled","status":"True","reason":"Scheduled"}]}]}`
 
 func TestIdenticalResultsAgreeAndCompareNodes(t *testing.T) {
-	units, st := compareSchedule(ok(result(t, twoBound)), ok(result(t, twoBound)), ok(result(t, twoBound)))
+	units, st := compareSchedule(ok(result(t, twoBound)), ok(result(t, twoBound)), ok(result(t, twoBound)), nil)
 	if d := disagreeing(units); len(d) != 0 {
 		t.Fatalf("unexpected divergences %v", d)
 	}
@@ -44,7 +44,7 @@ func TestIdenticalResultsAgreeAndCompareNodes(t *testing.T) {
 
 func TestUpstreamNodeDiffersWithoutTieIsADivergence(t *testing.T) {
 	up := result(t, strings.Replace(twoBound, `"node":"n1"`, `"node":"n3"`, 1))
-	units, _ := compareSchedule(ok(up), ok(result(t, twoBound)), ok(result(t, twoBound)))
+	units, _ := compareSchedule(ok(up), ok(result(t, twoBound)), ok(result(t, twoBound)), nil)
 	d := disagreeing(units)
 	if len(d) != 1 || d[0] != "pod default/a node: n3 vs n1" {
 		t.Fatalf("got %v", d)
@@ -54,7 +54,7 @@ func TestUpstreamNodeDiffersWithoutTieIsADivergence(t *testing.T) {
 func TestTieCaseAcceptsTheProbeAnswerAndSkipsNodes(t *testing.T) {
 	probe := result(t, strings.Replace(twoBound, `"node":"n1"`, `"node":"n3"`, 1))
 	up := result(t, strings.Replace(twoBound, `"node":"n1"`, `"node":"n4"`, 1))
-	units, st := compareSchedule(ok(up), ok(result(t, twoBound)), ok(probe))
+	units, st := compareSchedule(ok(up), ok(result(t, twoBound)), ok(probe), nil)
 	if d := disagreeing(units); len(d) != 0 {
 		t.Fatalf("unexpected divergences %v", d)
 	}
@@ -64,12 +64,12 @@ func TestTieCaseAcceptsTheProbeAnswerAndSkipsNodes(t *testing.T) {
 	// An outcome either wasched answer gives agrees; one neither gives does not.
 	probe = result(t, strings.Replace(twoBound, `"reason":"Unschedulable"`, `"reason":"SchedulerError"`, 1))
 	up = result(t, strings.Replace(twoBound, `"reason":"Unschedulable"`, `"reason":"SchedulerError"`, 1))
-	units, _ = compareSchedule(ok(up), ok(result(t, twoBound)), ok(probe))
+	units, _ = compareSchedule(ok(up), ok(result(t, twoBound)), ok(probe), nil)
 	if d := disagreeing(units); len(d) != 0 {
 		t.Fatalf("probe's answer rejected: %v", d)
 	}
 	up = result(t, strings.Replace(twoBound, `"reason":"Unschedulable"`, `"reason":"SchedulingGated"`, 1))
-	units, _ = compareSchedule(ok(up), ok(result(t, twoBound)), ok(probe))
+	units, _ = compareSchedule(ok(up), ok(result(t, twoBound)), ok(probe), nil)
 	if d := disagreeing(units); len(d) != 1 || !strings.HasPrefix(d[0], "pod default/c: pending SchedulingGated vs pending Unschedulable (or pending SchedulerError") {
 		t.Fatalf("got %v", d)
 	}
@@ -77,7 +77,7 @@ func TestTieCaseAcceptsTheProbeAnswerAndSkipsNodes(t *testing.T) {
 
 func TestGroupCountsAndConditionsCompared(t *testing.T) {
 	up := result(t, strings.Replace(strings.Replace(twoBound, `"scheduled":2`, `"scheduled":0`, 1), `"status":"True","reason":"Scheduled"`, `"status":"False","reason":"Unschedulable"`, 1))
-	units, _ := compareSchedule(ok(up), ok(result(t, twoBound)), ok(result(t, twoBound)))
+	units, _ := compareSchedule(ok(up), ok(result(t, twoBound)), ok(result(t, twoBound)), nil)
 	d := disagreeing(units)
 	want := []string{"group PodGroup default/g scheduled: 0 vs 2",
 		"group PodGroup default/g conditions: PodGroupInitiallyScheduled=False/Unschedulable vs PodGroupInitiallyScheduled=True/Scheduled"}
@@ -94,12 +94,12 @@ func TestEvictionsExactWhenUniqueElseCounted(t *testing.T) {
 		}
 		return result(t, `{"evictions":[`+strings.Join(parts, ",")+`]}`)
 	}
-	units, _ := compareSchedule(ok(ev("default/v2")), ok(ev("default/v1")), ok(ev("default/v1")))
+	units, _ := compareSchedule(ok(ev("default/v2")), ok(ev("default/v1")), ok(ev("default/v1")), nil)
 	if d := disagreeing(units); len(d) != 3 || d[2] != "evictions: default/v2 vs default/v1" {
 		t.Fatalf("unique victims: got %v", d)
 	}
 	// The probe chose other victims: only the number counts.
-	units, _ = compareSchedule(ok(ev("default/v3")), ok(ev("default/v1")), ok(ev("default/v2")))
+	units, _ = compareSchedule(ok(ev("default/v3")), ok(ev("default/v1")), ok(ev("default/v2")), nil)
 	for _, u := range units {
 		if u.Field == "evictions count" && !u.Agree {
 			t.Fatalf("count should agree: %+v", u)
@@ -112,11 +112,11 @@ func TestEvictionsExactWhenUniqueElseCounted(t *testing.T) {
 
 func TestRefusedInputs(t *testing.T) {
 	refused := side{o: Outcome{Refused: true, ExitCode: 1, Message: "error: bad"}}
-	units, _ := compareSchedule(refused, refused, side{})
+	units, _ := compareSchedule(refused, refused, side{}, nil)
 	if len(units) != 1 || !units[0].Agree {
 		t.Fatalf("both refused should agree: %+v", units)
 	}
-	units, _ = compareSchedule(ok(result(t, twoBound)), refused, side{})
+	units, _ = compareSchedule(ok(result(t, twoBound)), refused, side{}, nil)
 	if len(units) != 1 || units[0].Agree || units[0].Field != "input" {
 		t.Fatalf("one refused should diverge: %+v", units)
 	}
@@ -131,7 +131,7 @@ func TestJobPodsComparedByJobAndIndex(t *testing.T) {
 		  {"kind":"Pod","metadata":{"name":"train-`+hash+`-0-abcde","namespace":"default",
 		   "annotations":{"batch.kubernetes.io/job-completion-index":"0"},"ownerReferences":[{"kind":"Job","name":"train"}]}}]}`)
 	}
-	units, _ := compareSchedule(ok(mk("1111")), ok(mk("2222")), ok(mk("2222")))
+	units, _ := compareSchedule(ok(mk("1111")), ok(mk("2222")), ok(mk("2222")), nil)
 	if d := disagreeing(units); len(d) != 0 {
 		t.Fatalf("unexpected divergences %v", d)
 	}

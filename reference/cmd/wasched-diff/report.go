@@ -132,7 +132,11 @@ func runCompare(args []string) (int, error) {
 			wo, wok := loadOutcome(filepath.Join(*wres, "schedule"), c.Name, &w)
 			po, pok := loadOutcome(filepath.Join(*wres, "probe"), c.Name, &p)
 			var st schedStats
-			units, st = compareSchedule(side{&u, uok, uo}, side{&w, wok, wo}, side{&p, pok, po})
+			classes, err := interchangeClasses(filepath.Join(*casesDir, "schedule", c.Name))
+			if err != nil {
+				return 2, err
+			}
+			units, st = compareSchedule(side{&u, uok, uo}, side{&w, wok, wo}, side{&p, pok, po}, classes)
 			t.sCases++
 			all := true
 			for _, un := range units {
