@@ -326,7 +326,8 @@ TEST(AppTest, NegativeQuantityExitsOne) {
 }
 
 // The API server accepts a pod naming a PodGroup that does not exist; the scheduler holds it at
-// PreEnqueue (v1.37.2 gangscheduling PreEnqueue): a warning, and the pod pending SchedulingGated.
+// PreEnqueue (v1.37.2 gangscheduling PreEnqueue): a warning, and the pod pending without a
+// PodScheduled condition (reason and message "", as v1.37.2), what it waits for in `held`.
 TEST(AppTest, MissingPodGroupIsHeldAtPreEnqueue) {
   std::string input =
       std::string(kCluster) + Pod("p", "1", "  schedulingGroup:\n    podGroupName: nope\n");
@@ -336,9 +337,19 @@ TEST(AppTest, MissingPodGroupIsHeldAtPreEnqueue) {
               HasSubstr("Pod default/p: spec.schedulingGroup.podGroupName: Not found: \"nope\""));
   nlohmann::json doc = nlohmann::json::parse(o.out);
   ASSERT_EQ(doc["pending"].size(), 1u) << o.out;
-  EXPECT_EQ(doc["pending"][0]["reason"], "SchedulingGated");
-  EXPECT_EQ(doc["pending"][0]["message"],
+  EXPECT_EQ(doc["pending"][0]["reason"], "");
+  EXPECT_EQ(doc["pending"][0]["message"], "");
+  EXPECT_EQ(doc["pending"][0]["held"],
             "waiting for pods's pod group \"nope\" to appear in scheduling queue");
+  // explain and the table say `held` where a condition's reason would be.
+  Outcome explain = RunCli({"explain", "pod", "default/p", "-f", "-"}, input);
+  ASSERT_EQ(explain.code, 0) << explain.err;
+  EXPECT_THAT(explain.out,
+              ::testing::StartsWith("Pod default/p\n  outcome:    pending (held): waiting for "
+                                    "pods's pod group \"nope\" to appear in scheduling queue\n"));
+  Outcome table = RunCli({"schedule", "-f", "-"}, input);
+  ASSERT_EQ(table.code, 0) << table.err;
+  EXPECT_THAT(table.out, HasSubstr("default/p  PENDING  held: waiting for pods's pod group"));
 }
 
 TEST(AppTest, JsonOutputParsesAndFollowsTheContract) {

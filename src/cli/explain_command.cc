@@ -24,8 +24,9 @@ const sched::GroupResult* FindGroup(const sched::ScheduleResult& r, const std::s
   return nullptr;
 }
 
-// PodOutcome: "bound to N by this run", "running on N", "pending (Reason): message", or
-// "evicted from N by <preemptor>".
+// PodOutcome: "bound to N by this run", "running on N", "pending (Reason): message",
+// "pending (held): what it waits for" (held at PreEnqueue, no condition), or "evicted from N by
+// <preemptor>".
 std::string PodOutcome(const ScheduledInput& s, const std::string& pod) {
   for (const sched::Eviction& e : s.result.evictions) {
     if (e.pod == pod) return fmt::format("evicted from {} in favour of {}", e.node, e.preemptor);
@@ -34,7 +35,10 @@ std::string PodOutcome(const ScheduledInput& s, const std::string& pod) {
     if (b.pod == pod) return "bound to " + b.node + " by this run";
   }
   for (const sched::PendingPod& p : s.result.pending) {
-    if (p.pod == pod) return fmt::format("pending ({}): {}", p.reason, p.message);
+    if (p.pod == pod) {
+      const sched::PendingShown shown = sched::ShownPending(p);
+      return fmt::format("pending ({}): {}", shown.label, shown.text);
+    }
   }
   for (const api::Pod& p : s.objects.pods) {
     if (api::NamespacedName(p.meta) == pod && !p.node_name.empty()) {

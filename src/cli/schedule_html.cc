@@ -302,19 +302,29 @@ std::string FormatScheduleHtml(const api::ObjectSet& objects,
   }
   out += "</div>\n";
 
-  // Pending groups, then pending pods without a group.
+  // Pending groups, then pending pods without a group. A group without a condition whose pods
+  // are held at PreEnqueue shows `held` and what its first held pod waits for.
+  std::map<std::string, std::string_view> held;  // PodGroup name → a member's PendingPod::held
+  for (const sched::PendingPod& p : result.pending) {
+    const std::string* g = p.held.empty() ? nullptr : group_of(p.pod);
+    if (g != nullptr) held.emplace(*g, p.held);
+  }
   std::string rows;
   for (const sched::GroupResult& g : result.groups) {
     if (!IsPending(g)) continue;
     const api::Condition* c = sched::MainCondition(g);
+    const auto h = c == nullptr ? held.find(g.name) : held.end();
+    const std::string label = c != nullptr ? Text(c->reason) : h != held.end() ? "held" : "-";
+    const std::string text =
+        c != nullptr ? Text(c->message) : h != held.end() ? Text(h->second) : std::string();
     rows += fmt::format("<tr><td>{} {}</td><td>{}</td><td>{}</td><td class=\"msg\">{}</td></tr>\n", Text(g.kind),
-                        Text(g.name), Quorum(g), c == nullptr ? "-" : Text(c->reason),
-                        c == nullptr ? "" : Text(c->message));
+                        Text(g.name), Quorum(g), label, text);
   }
   for (const sched::PendingPod& p : result.pending) {
     if (group_of(p.pod) != nullptr) continue;
+    const sched::PendingShown shown = sched::ShownPending(p);
     rows += fmt::format("<tr><td>Pod {}</td><td>-</td><td>{}</td><td class=\"msg\">{}</td></tr>\n", Text(p.pod),
-                        Text(p.reason), Text(p.message));
+                        Text(shown.label), Text(shown.text));
   }
   out += "<h2>Pending</h2>\n";
   if (rows.empty()) {

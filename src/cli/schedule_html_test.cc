@@ -149,6 +149,25 @@ TEST(ScheduleHtmlTest, ControlCharactersAreVisible) {
   EXPECT_EQ(page.find('\x1b'), std::string::npos);
 }
 
+// Pods held at PreEnqueue have no condition (v1.37.2 writes none): their group's row, and a held
+// pod without a known group, read `held` with what they wait for.
+TEST(ScheduleHtmlTest, HeldPodsAndTheirGroupSayHeld) {
+  Small s = MakeSmall();
+  s.objects.pod_groups.push_back(test::MakePodGroup().Name("short").MinCount(3).Obj());
+  s.objects.pods.push_back(test::MakePod().Name("short-0").Group("short").Obj());
+  s.objects.pods.push_back(test::MakePod().Name("orphan").Group("nope").Obj());
+  s.result.pending.push_back({"default/orphan", "", "", "waiting for pod group nope"});
+  s.result.pending.push_back({"default/short-0", "", "", "waiting for 2 more pods"});
+  sched::GroupResult g = Group("default/short", 0, 3, "", "");
+  g.conditions.clear();
+  s.result.groups.push_back(g);
+  const std::string page = FormatScheduleHtml(s.objects, s.result);
+  EXPECT_THAT(page, HasSubstr("<tr><td>PodGroup default/short</td><td>0/3</td><td>held</td>"
+                              "<td class=\"msg\">waiting for 2 more pods</td></tr>"));
+  EXPECT_THAT(page, HasSubstr("<tr><td>Pod default/orphan</td><td>-</td><td>held</td>"
+                              "<td class=\"msg\">waiting for pod group nope</td></tr>"));
+}
+
 TEST(ScheduleHtmlTest, TopologyKeys) {
   Small s = MakeSmall();
   EXPECT_EQ(ChooseTopologyKeys(s.objects, s.result).rack, kRack);

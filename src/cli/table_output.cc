@@ -205,11 +205,14 @@ std::string FormatScheduleTable(const api::ObjectSet& objects,
     } else if (auto b = bound.find(key); b != bound.end()) {
       row.where = b->second->node;
     } else if (auto p = pending.find(key); p != pending.end()) {
+      // The condition's reason and message, or `held` and what a pod held at PreEnqueue (no
+      // condition) waits for.
       row.where = "PENDING";
-      row.note = p->second->reason;
-      const std::string& message = p->second->message;
-      if (!message.empty() && std::find(shown.begin(), shown.end(), message) == shown.end()) {
-        row.note += (row.note.empty() ? "" : ": ") + p->second->message;
+      const sched::PendingShown text = sched::ShownPending(*p->second);
+      row.note = text.label;
+      if (!text.text.empty() && std::find(shown.begin(), shown.end(), text.text) == shown.end()) {
+        row.note += (row.note.empty() ? "" : ": ");
+        row.note += text.text;
       }
     } else if (pod != nullptr && (pod->phase == "Succeeded" || pod->phase == "Failed")) {
       // Finished pods hold no resources, wherever they ran.
@@ -281,8 +284,9 @@ std::string FormatScheduleTable(const api::ObjectSet& objects,
       // The pending message most members share (at least two), printed once for the section.
       std::map<std::string, int> counts;
       for (const std::string& key : keys) {
-        if (auto p = pending.find(key); p != pending.end() && !p->second->message.empty()) {
-          ++counts[p->second->message];
+        if (auto p = pending.find(key); p != pending.end()) {
+          const std::string_view text = sched::ShownPending(*p->second).text;
+          if (!text.empty()) ++counts[std::string(text)];
         }
       }
       int best = 1;

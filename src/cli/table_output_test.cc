@@ -264,6 +264,44 @@ TEST(TableOutputTest, DisruptedGroupIsMarked) {
             "0 bound, 0 pending, 1 evicted\n");
 }
 
+// Pods held at PreEnqueue have no condition (v1.37.2 writes none): their row says `held`, and
+// what they wait for is printed once for the section when shared, inline otherwise. A pod with
+// spec.schedulingGates keeps its SchedulingGated reason.
+TEST(TableOutputTest, HeldPodsSayHeldAndWhatTheyWaitFor) {
+  api::ObjectSet objects;
+  objects.pod_groups.push_back(test::MakePodGroup().Name("g").MinCount(3).Obj());
+  sched::ScheduleResult result;
+  const std::string why =
+      "waiting for minCount pods from a gang to appear in scheduling queue (2 of minCount 3 pods "
+      "exist)";
+  for (const char* name : {"g-0", "g-1"}) {
+    objects.pods.push_back(test::MakePod().Name(name).Group("g").Obj());
+    result.pending.push_back({std::string("default/") + name, "", "", why});
+  }
+  objects.pods.push_back(test::MakePod().Name("lone").Group("nope").Obj());
+  objects.pods.push_back(test::MakePod().Name("wait").Obj());
+  result.pending.push_back({"default/lone", "", "",
+                            "waiting for pods's pod group \"nope\" to appear in scheduling queue"});
+  result.pending.push_back({"default/wait", "SchedulingGated",
+                            "Scheduling is blocked due to non-empty scheduling gates: [x]"});
+  sched::GroupResult g = Group("default/g", 0, 3, "", "");
+  g.conditions.clear();
+  result.groups = {g};
+  EXPECT_EQ(FormatScheduleTable(objects, result),
+            "PodGroup default/g  scheduled 0/3 (minCount 3)  no condition\n"
+            "  pending pods: " + why + "\n"
+            "  default/g-0   PENDING  held\n"
+            "  default/g-1   PENDING  held\n"
+            "\n"
+            "Pods without a PodGroup\n"
+            "  default/lone  PENDING  held: waiting for pods's pod group \"nope\" to appear in "
+            "scheduling queue\n"
+            "  default/wait  PENDING  SchedulingGated: Scheduling is blocked due to non-empty "
+            "scheduling gates: [x]\n"
+            "\n"
+            "0 bound, 4 pending\n");
+}
+
 // QA2 finding 15: names and node names from the input reach the table escaped.
 TEST(TableOutputTest, ControlCharactersInNamesAreEscaped) {
   api::ObjectSet objects;

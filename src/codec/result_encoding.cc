@@ -68,7 +68,9 @@ std::string EncodeScheduleResultJson(const sched::ScheduleResult& result) {
   doc["bindings"] = std::move(bindings);
   Json pending = Json::array();
   for (const sched::PendingPod& p : result.pending) {
-    pending.push_back(Json{{"pod", p.pod}, {"reason", p.reason}, {"message", p.message}});
+    Json entry{{"pod", p.pod}, {"reason", p.reason}, {"message", p.message}};
+    if (!p.held.empty()) entry["held"] = p.held;
+    pending.push_back(std::move(entry));
   }
   doc["pending"] = std::move(pending);
   Json evictions = Json::array();
@@ -137,6 +139,7 @@ std::string EncodeScheduleResultYaml(const sched::ScheduleResult& result) {
     EmitKeyString(out, "pod", p.pod);
     EmitKeyString(out, "reason", p.reason);
     EmitKeyString(out, "message", p.message);
+    if (!p.held.empty()) EmitKeyString(out, "held", p.held);
   });
   EmitList(out, "evictions", result.evictions, [&](const sched::Eviction& e) {
     EmitKeyString(out, "pod", e.pod);

@@ -129,6 +129,29 @@ TEST(ResultEncodingTest, YamlHasSameStructureAndOrder) {
   EXPECT_EQ(doc["groups"][0]["conditions"][0]["message"].Scalar(), "");
 }
 
+// A pod held at PreEnqueue has no condition: "reason" and "message" are "" and "held" (after
+// them) says what it waits for; a pod with a condition has no "held" key. YAML the same.
+TEST(ResultEncodingTest, HeldPodHasEmptyReasonAndHeldKey) {
+  sched::ScheduleResult r = SampleResult();
+  r.pending.push_back({"ml/c-0", "", "", "waiting for minCount pods (2 of minCount 3 pods exist)"});
+  const std::string json = EncodeScheduleResultJson(r);
+  EXPECT_NE(json.find(R"json({
+      "pod": "ml/c-0",
+      "reason": "",
+      "message": "",
+      "held": "waiting for minCount pods (2 of minCount 3 pods exist)"
+    })json"),
+            std::string::npos)
+      << json;
+  EXPECT_EQ(json.find("\"held\""), json.rfind("\"held\"")) << "only the held pod has the key";
+  const YAML::Node doc = YAML::Load(EncodeScheduleResultYaml(r));
+  EXPECT_FALSE(doc["pending"][0]["held"].IsDefined());
+  EXPECT_EQ(doc["pending"][1]["reason"].Scalar(), "");
+  EXPECT_EQ(doc["pending"][1]["message"].Scalar(), "");
+  EXPECT_EQ(doc["pending"][1]["held"].Scalar(),
+            "waiting for minCount pods (2 of minCount 3 pods exist)");
+}
+
 // A tree level carries "parent" after its count, before conditions; a root has no key at all
 // (so results without trees encode as before). YAML has the same key, quoted.
 TEST(ResultEncodingTest, ParentOfTreeLevels) {

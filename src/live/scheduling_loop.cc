@@ -398,7 +398,8 @@ bool SchedulingLoop::CycleAfterPrune() {
     if (p.reason == "NotHandled") continue;
     auto facts = store_->Facts(pod_type_, p.pod);
     if (!facts || facts->scheduler_name != me || !facts->node_name.empty()) continue;
-    if (p.reason == "SchedulingGated") {
+    // Held at PreEnqueue (GangScheduling: no condition written) or by spec.schedulingGates.
+    if (!p.held.empty() || p.reason == "SchedulingGated") {
       ++pending.gated;
       continue;
     }

@@ -216,6 +216,20 @@ TEST_F(LoopTest, GangThatDoesNotFitBindsNothingAndReportsWhy) {
   EXPECT_EQ(Bound(pods), 8u);
 }
 
+// A gang below minCount is held at PreEnqueue: v1.37.2 writes nothing (no PodScheduled
+// condition, no group condition), and its pods count in the `gated` queue.
+TEST_F(LoopTest, GangBelowQuorumIsHeldWithoutWritesAndCountedGated) {
+  Add("Node", Node("n1", "4"));
+  Add("PodGroup", PodGroup("pg", 3));
+  const auto pods = Names("p", 2);
+  for (const auto& p : pods) Add("Pod", Pod(p, "pg", "1"));
+  ASSERT_TRUE(loop_->Cycle());
+  ASSERT_TRUE(writes_.WaitIdle(10));
+  EXPECT_THAT(server_.Requests(), ::testing::IsEmpty());
+  EXPECT_THAT(metrics_.Render(), HasSubstr("scheduler_pending_pods{queue=\"gated\"} 2\n"));
+  EXPECT_THAT(metrics_.Render(), HasSubstr("scheduler_pending_pods{queue=\"unschedulable\"} 0\n"));
+}
+
 TEST_F(LoopTest, PodsOfAnotherSchedulerAreLeftAlone) {
   Add("Node", Node("n1", "4"));
   Add("Pod", Pod("mine", "", "1"));

@@ -25,16 +25,36 @@ struct Binding {
 
 // PendingPod: a pod left unbound. `reason` is the PodScheduled condition reason upstream would
 // set: "Unschedulable" (tried, no fit), "SchedulerError" (the group failed validatePodGroup),
-// "SchedulingGated" (held at PreEnqueue, never tried: PodGroup missing or fewer than minCount
-// member pods), "NotHandled" (spec.schedulerName names another scheduler) or "Unsupported"
-// (needs a feature this version does not schedule yet); `message` explains it, e.g.
-// "0/12 nodes are available: 4 Insufficient nvidia.com/gpu, 8 node(s) had untolerated taint
+// "SchedulingGated" (the pod has spec.schedulingGates: the API server writes it,
+// pkg/registry/core/pod/strategy.go), "NotHandled" (spec.schedulerName names another scheduler)
+// or "Unsupported" (needs a feature this version does not schedule yet); `message` explains it,
+// e.g. "0/12 nodes are available: 4 Insufficient nvidia.com/gpu, 8 node(s) had untolerated taint
 // {gpu: reserved}."
+// A pod held at PreEnqueue by GangScheduling (its PodGroup or a parent CompositePodGroup is
+// missing, the group has fewer than minCount pods, a tree is below its quorum) is never tried,
+// and kube-scheduler v1.37.2 writes no PodScheduled condition for it (observed on the control
+// plane: 142 differential rows): `reason` and `message` are empty and `held` says what it waits
+// for, e.g. "waiting for minCount pods from a gang to appear in scheduling queue (2 of minCount 3
+// pods exist)". Exactly one of `reason` / `held` is set. JSON / YAML key `held`, written only
+// when non-empty (`reason` and `message` keep their keys, as "").
 struct PendingPod {
   std::string pod;
   std::string reason;
   std::string message;
+  std::string held = {};  // defaulted: `{pod, reason, message}` initialises a pod with a condition
 };
+
+// ShownPending: how a pending pod reads in the table, explain and the HTML page: its condition's
+// reason and message, or "held" and `held` for a pod held at PreEnqueue (no condition). The views
+// point into `p`. O(1).
+struct PendingShown {
+  std::string_view label;
+  std::string_view text;
+};
+[[nodiscard]] inline PendingShown ShownPending(const PendingPod& p) {
+  if (!p.held.empty()) return {"held", p.held};
+  return {p.reason, p.message};
+}
 
 // Eviction: a running pod deleted by preemption in favour of `preemptor` ("PodGroup ns/name" or
 // "Pod ns/name").

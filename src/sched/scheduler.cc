@@ -44,11 +44,21 @@ std::string WithGroupPreemption(std::string message, const std::string& post) {
   return message + " " + preemption::kPodGroupPreemptionPrefix + post;
 }
 
-// HeldByEndedMember: upstream's quorum hold of a gang one of whose members ended after it was
-// scheduled, as `--gang-satisfaction upstream` reports it.
-std::string HeldByEndedMember(const std::string& message) {
-  return "held: " + message +
+// kHeld: the internal pending reason of a pod held at PreEnqueue by GangScheduling; Assemble
+// reports it as an empty reason and message with the explanation in PendingPod::held (v1.37.2
+// writes no PodScheduled condition for such a pod).
+constexpr std::string_view kHeld = "(held)";
+
+// WithEndedMember: `message` of a gang one of whose members ended after it was scheduled, with
+// the upstream issue that keeps it waiting under `--gang-satisfaction upstream`.
+std::string WithEndedMember(const std::string& message) {
+  return message +
          "; a member ended after the group was scheduled, upstream issue kubernetes#142330";
+}
+
+// HeldByEndedMember: the same, for the Unschedulable message of such a gang's failed cycle.
+std::string HeldByEndedMember(const std::string& message) {
+  return "held: " + WithEndedMember(message);
 }
 
 // GroupState: one PodGroup during the run.
@@ -105,8 +115,8 @@ class Run {
   void ScheduleBarePod(PodIndex p);
   void EnqueueTrees();
   // PreEnqueueRoot: GangScheduling PreEnqueue of the hierarchy rooted at `root`; false holds it
-  // (its pending pods get SchedulingGated and the reason). O(groups + pods of the tree), not of
-  // the forest.
+  // (its pending pods are held: no reason, the explanation in PendingPod::held). O(groups + pods
+  // of the tree), not of the forest.
   [[nodiscard]] bool PreEnqueueRoot(TreeIndex root);
   // HoldTree: every pending, ungated member pod of the tree gets `reason` / `message`.
   // `reason` must be static (a literal or an api::kReason* constant): it is kept as a view.
@@ -188,8 +198,8 @@ class Run {
   FakeClock fixed_clock_;  // the queue's clock unless options_.clock is set; Execute steps it
                            // to the next backoff expiry when the active queue drains
   SchedulingQueue queue_;
-  // pending_reason_: per pod, a static reason (literal or api::kReason* constant), empty while
-  // none; views, so the per-pod table is 16 bytes a pod and never allocates.
+  // pending_reason_: per pod, a static reason (literal, api::kReason* constant or kHeld), empty
+  // while none; views, so the per-pod table is 16 bytes a pod and never allocates.
   std::vector<std::string_view> pending_reason_;
   std::vector<std::string> pending_message_;
   std::vector<bool> bound_now_;
@@ -391,7 +401,7 @@ void Run::BuildGroups() {
       // Upstream PreEnqueue holds the pod until its PodGroup appears.
       if (pods_[p].node == kNoNode) {
         Status s = plugins::PreEnqueue(false, *pod.pod_group_name, false, 0, 0);
-        pending_reason_[p] = "SchedulingGated";
+        pending_reason_[p] = kHeld;
         pending_message_[p] = s.Message();
         in_scope_[p] = false;
       }
@@ -438,8 +448,9 @@ bool Run::PreEnqueueRoot(TreeIndex root) {
   // GangScheduling PreEnqueue for a whole hierarchy (spec §4.2; upstream
   // preEnqueueWithHierarchies / isCPGTreeReady): a leaf is ready when its known pods (pending,
   // assumed and running; not those held by scheduling gates) reach minCount (basic: 1); a
-  // CompositePodGroup when its ready children reach minGroupCount (basic: 1). Held pods get
-  // reason SchedulingGated and upstream's message plus the counts.
+  // CompositePodGroup when its ready children reach minGroupCount (basic: 1). Held pods get no
+  // reason (v1.37.2 writes no PodScheduled condition) and upstream's message plus the counts as
+  // PendingPod::held.
   // Only the root's subtree is touched: children come before their parent in reverse preorder,
   // so every count is written before it is read (no forest-sized reset per root).
   std::vector<TreeIndex>& order = pre_enqueue_order_;
@@ -476,8 +487,8 @@ bool Run::PreEnqueueRoot(TreeIndex root) {
             .Message(),
         count[root], gs.min_count);
   }
-  if (ended) message = HeldByEndedMember(message);
-  HoldTree(root, "SchedulingGated", message);
+  if (ended) message = WithEndedMember(message);
+  HoldTree(root, kHeld, message);
   return false;
 }
 
@@ -547,7 +558,7 @@ void Run::EnqueueTrees() {
     if (n.is_composite || (n.missing_parent.empty() && !n.cyclic)) continue;
     for (PodIndex p : n.members) {
       if (pods_[p].node != kNoNode || gated_[p]) continue;
-      pending_reason_[p] = n.cyclic ? std::string_view(api::kReasonSchedulerError) : "SchedulingGated";
+      pending_reason_[p] = n.cyclic ? std::string_view(api::kReasonSchedulerError) : kHeld;
       pending_message_[p] =
           n.cyclic ? n.problem : plugins::CompositeSpecMissing(n.missing_parent).Message();
     }
@@ -1238,9 +1249,13 @@ ScheduleResult Run::Assemble() {
       message += ' ';
       message += retry;
     }
+    if (pending_reason_[p] == kHeld) {
+      r.pending.push_back({key_of(keys, pending, i), {}, {}, std::move(message)});
+      continue;
+    }
     r.pending.push_back({key_of(keys, pending, i),
                          std::string(pending_reason_[p].empty() ? "Unschedulable" : pending_reason_[p]),
-                         std::move(message)});
+                         std::move(message), {}});
   }
   // Evictions by pod (a pod is evicted at most once; ties would keep eviction order).
   std::vector<int32_t> eviction_order(evictions_.size());

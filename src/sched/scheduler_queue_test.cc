@@ -80,7 +80,7 @@ TEST(SchedulerQueueTest, BasicRootNeedsOneReadyChild) {
   AddPods(in, "a", 2);
   AddPods(in, "b", 1);  // b is not ready, but the basic root needs only one ready child
   ScheduleResult r = Schedule(in, Verified());
-  for (const auto& p : r.pending) EXPECT_NE(p.reason, "SchedulingGated") << p.pod;
+  for (const auto& p : r.pending) EXPECT_EQ(p.held, "") << p.pod;
 }
 
 // A gang root needs minGroupCount ready children; the rejection names the root and the counts.
@@ -94,8 +94,9 @@ TEST(SchedulerQueueTest, GangRootBelowQuorumIsHeldWithUpstreamMessage) {
   EXPECT_THAT(r.bindings, IsEmpty());
   ASSERT_EQ(r.pending.size(), 3u);
   for (const auto& p : r.pending) {
-    EXPECT_EQ(p.reason, "SchedulingGated");
-    EXPECT_EQ(p.message,
+    EXPECT_EQ(p.reason, "");  // held at PreEnqueue: v1.37.2 writes no condition
+    EXPECT_EQ(p.message, "");
+    EXPECT_EQ(p.held,
               "waiting for composite pod group \"root\" tree to meet quorum (1 of minGroupCount 2 "
               "child groups ready)");
   }
@@ -115,8 +116,8 @@ TEST(SchedulerQueueTest, NestedCompositeReadinessIsRecursive) {
   ScheduleResult r = Schedule(in, Verified());
   const PendingPod* p = PendingOf(r, "default/deep-0");
   ASSERT_NE(p, nullptr);
-  EXPECT_EQ(p->reason, "SchedulingGated");
-  EXPECT_THAT(p->message, HasSubstr("(1 of minGroupCount 2 child groups ready)"));
+  EXPECT_EQ(p->reason, "");
+  EXPECT_THAT(p->held, HasSubstr("(1 of minGroupCount 2 child groups ready)"));
 
   in.pods.push_back(MakePod().Name("deep-2").Group("deep").Req({{"cpu", 1000}}).Obj());
   r = Schedule(in, Verified());
@@ -146,8 +147,12 @@ TEST(SchedulerQueueTest, RunningMembersCountGatedPodsDoNot) {
   EXPECT_THAT(r.bindings, IsEmpty());
   const PendingPod* p = PendingOf(r, "default/a-0");
   ASSERT_NE(p, nullptr);
-  EXPECT_EQ(p->reason, "SchedulingGated");
-  EXPECT_THAT(p->message, HasSubstr("tree to meet quorum"));
+  EXPECT_EQ(p->reason, "");
+  EXPECT_THAT(p->held, HasSubstr("tree to meet quorum"));
+  const PendingPod* gate = PendingOf(r, "default/a-held");
+  ASSERT_NE(gate, nullptr);
+  EXPECT_EQ(gate->reason, "SchedulingGated");  // spec.schedulingGates: the API server's reason
+  EXPECT_EQ(gate->held, "");
 }
 
 // A standalone gang keeps its message: "waiting for minCount pods …" with the counts.
@@ -157,7 +162,7 @@ TEST(SchedulerQueueTest, StandaloneGangBelowMinCount) {
   AddPods(in, "pg", 2);
   ScheduleResult r = Schedule(in, Verified());
   ASSERT_EQ(r.pending.size(), 2u);
-  EXPECT_EQ(r.pending[0].message,
+  EXPECT_EQ(r.pending[0].held,
             "waiting for minCount pods from a gang to appear in scheduling queue (2 of minCount 3 "
             "pods exist)");
 }
@@ -169,8 +174,8 @@ TEST(SchedulerQueueTest, MissingCompositeSpecWaits) {
   AddPods(in, "a", 1);
   ScheduleResult r = Schedule(in, Verified());
   ASSERT_EQ(r.pending.size(), 1u);
-  EXPECT_EQ(r.pending[0].reason, "SchedulingGated");
-  EXPECT_EQ(r.pending[0].message, "waiting for composite pod group \"ghost\" spec to appear");
+  EXPECT_EQ(r.pending[0].reason, "");
+  EXPECT_EQ(r.pending[0].held, "waiting for composite pod group \"ghost\" spec to appear");
   const GroupResult* g = GroupOf(r, "PodGroup", "default/a");
   ASSERT_NE(g, nullptr);
   EXPECT_EQ(g->parent, std::optional<std::string>("default/ghost"));
@@ -570,9 +575,10 @@ TEST(SchedulerQueueTest, ReplacementOfEndedMemberHeldAtPreEnqueueUpstream) {
   EXPECT_THAT(up.bindings, IsEmpty());
   const PendingPod* x = PendingOf(up, "default/x0");
   ASSERT_NE(x, nullptr);
-  EXPECT_EQ(x->reason, "SchedulingGated");
-  EXPECT_EQ(x->message,
-            "held: waiting for minCount pods from a gang to appear in scheduling queue (2 of "
+  EXPECT_EQ(x->reason, "");
+  EXPECT_EQ(x->message, "");
+  EXPECT_EQ(x->held,
+            "waiting for minCount pods from a gang to appear in scheduling queue (2 of "
             "minCount 3 pods exist); a member ended after the group was scheduled, upstream "
             "issue kubernetes#142330");
 
@@ -617,7 +623,9 @@ TEST(SchedulerQueueTest, OnceScheduledNeedsAFirstSchedule) {
     const ScheduleResult r = Schedule(in, o);
     EXPECT_THAT(r.bindings, IsEmpty());
     ASSERT_EQ(r.pending.size(), 2u);
-    EXPECT_THAT(r.pending[0].message, ::testing::StartsWith("waiting for minCount pods"));
+    EXPECT_EQ(r.pending[0].held,
+              "waiting for minCount pods from a gang to appear in scheduling queue (2 of minCount "
+              "3 pods exist)");
   }
 }
 

@@ -216,10 +216,15 @@ TEST(SchedulerTest, PreEnqueueHoldsGangUntilMinCountPodsExist) {
   ScheduleResult r = Schedule(in, Verified());
   EXPECT_TRUE(r.bindings.empty());
   ASSERT_EQ(r.pending.size(), 2u);
-  EXPECT_EQ(r.pending[0].reason, "SchedulingGated");
-  EXPECT_EQ(r.pending[0].message,
-            "waiting for minCount pods from a gang to appear in scheduling queue (2 of minCount 3 "
-            "pods exist)");
+  // v1.37.2 writes no PodScheduled condition for a pod GangScheduling holds at PreEnqueue: no
+  // reason, no message; what it waits for is `held`.
+  for (const PendingPod& p : r.pending) {
+    EXPECT_EQ(p.reason, "") << p.pod;
+    EXPECT_EQ(p.message, "") << p.pod;
+    EXPECT_EQ(p.held,
+              "waiting for minCount pods from a gang to appear in scheduling queue (2 of minCount "
+              "3 pods exist)");
+  }
   EXPECT_TRUE(r.groups[0].conditions.empty());  // never attempted
 }
 
@@ -361,8 +366,8 @@ TEST(SchedulerTest, TopologyGroupIsPlacedAndMissingParentWaits) {
   EXPECT_EQ(r.bindings[0].node, "n1");  // n2 has no zone label: outside every domain
   ASSERT_EQ(r.pending.size(), 1u);
   EXPECT_EQ(r.pending[0].pod, "default/b");
-  EXPECT_EQ(r.pending[0].reason, "SchedulingGated");
-  EXPECT_EQ(r.pending[0].message, "waiting for composite pod group \"root\" spec to appear");
+  EXPECT_EQ(r.pending[0].reason, "");  // held at PreEnqueue: no condition
+  EXPECT_EQ(r.pending[0].held, "waiting for composite pod group \"root\" spec to appear");
 }
 
 // Fuzz finding (2026-11-29, fuzz_schedule under verify mode): a gang member whose spec.nodeName
@@ -425,7 +430,16 @@ TEST(SchedulerTest, SchedulingGatesHoldThePodAndDoNotCountForTheGang) {
   EXPECT_EQ(r.pending[0].message,
             "Scheduling is blocked due to non-empty scheduling gates: [example.com/quota, "
             "example.com/ready]");
-  EXPECT_THAT(r.pending[1].message, HasSubstr("1 of minCount 2 pods exist"));
+  EXPECT_EQ(r.pending[0].held, "");
+  // m0 is held by GangScheduling (no condition), m1 by its gate (SchedulingGated, as the API
+  // server writes it).
+  EXPECT_EQ(r.pending[1].pod, "default/m0");
+  EXPECT_EQ(r.pending[1].reason, "");
+  EXPECT_EQ(r.pending[1].message, "");
+  EXPECT_THAT(r.pending[1].held, HasSubstr("1 of minCount 2 pods exist"));
+  EXPECT_EQ(r.pending[2].pod, "default/m1");
+  EXPECT_EQ(r.pending[2].reason, "SchedulingGated");
+  EXPECT_EQ(r.pending[2].held, "");
 }
 
 TEST(SchedulerTest, NoNodesMessageIsUpstreams) {

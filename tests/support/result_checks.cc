@@ -69,10 +69,20 @@ std::vector<std::string> CheckResultInvariants(const api::ObjectSet& objects,
     if (!bound.emplace(b.pod, b.node).second) fail("pod " + b.pod + " is bound twice");
   }
   std::set<std::string> pending;
+  std::set<std::string> scheduling_gated;  // pods reported with reason SchedulingGated
   for (const auto& p : result.pending) {
     if (!pending.insert(p.pod).second) fail("pod " + p.pod + " is pending twice");
-    if (p.reason.empty()) fail("pending pod " + p.pod + " has no reason");
-    if (p.message.empty()) fail("pending pod " + p.pod + " has no message");
+    if (p.reason == "SchedulingGated") scheduling_gated.insert(p.pod);
+    // Held at PreEnqueue: no condition (v1.37.2 writes none), only what the pod waits for;
+    // otherwise a condition's reason and message, and nothing held.
+    if (!p.held.empty()) {
+      if (!p.reason.empty() || !p.message.empty()) {
+        fail("held pod " + p.pod + " has a condition reason or message: " + p.reason);
+      }
+    } else {
+      if (p.reason.empty()) fail("pending pod " + p.pod + " has no reason");
+      if (p.message.empty()) fail("pending pod " + p.pod + " has no message");
+    }
   }
 
   std::map<std::string, const api::Node*> nodes;
@@ -93,6 +103,11 @@ std::vector<std::string> CheckResultInvariants(const api::ObjectSet& objects,
     known_pods.insert(key);
     const bool is_bound = bound.contains(key);
     const bool is_pending = pending.contains(key);
+    // The API server writes SchedulingGated only for a pod with spec.schedulingGates
+    // (pkg/registry/core/pod/strategy.go); a pod GangScheduling holds gets no condition.
+    if (scheduling_gated.contains(key) && pod.scheduling_gates.empty()) {
+      fail("pod " + key + " is SchedulingGated without spec.schedulingGates");
+    }
     if (!pod.node_name.empty()) {
       if (is_bound) fail("pod " + key + " was already running on " + pod.node_name + " but is in bindings");
       if (is_pending) fail("pod " + key + " was already running on " + pod.node_name + " but is pending");

@@ -4,6 +4,8 @@
 // engine so that golden files and property tests cannot agree with a wrong scheduler:
 //   - every pod that arrived without spec.nodeName is either bound or pending, exactly once;
 //     pods that arrived running appear in neither list; bindings name existing nodes;
+//   - a pending pod has a reason and a message, or (held at PreEnqueue) only `held`; reason
+//     SchedulingGated only for a pod with spec.schedulingGates;
 //   - a gang is all-or-nothing: if this run bound any member, the members bound at the end
 //     (already running + bound now) reach minCount;
 //   - no node is over-committed on any resource nor on its pod count;
