@@ -10,10 +10,12 @@ import (
 	"sync"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/dynamic"
 
 	"wasched.io/reference/internal/kube"
@@ -37,6 +39,10 @@ type Record struct {
 	RunningPods map[string]bool
 	// Jobs: "ns/name" → the number of pods its controller is expected to create at once.
 	Jobs map[string]int
+	// LateJobs: "ns/name: reason" of the Jobs whose pods were not all created within
+	// JobPodsTimeout (the next objects were created anyway, so those pods may enter the queue
+	// after them).
+	LateJobs []string
 	// Skipped: objects of kinds wasched does not read (not created), as "file: document N: Kind ns/name".
 	Skipped []string
 	// LaneCluster / LaneNamespaces: per lane (batch case) what it created and the namespaces its
@@ -195,6 +201,7 @@ func Apply(ctx context.Context, c *kube.Client, objs []manifest.Object) (*Record
 		for k, v := range r.Jobs {
 			merged.Jobs[k] = v
 		}
+		merged.LateJobs = append(merged.LateJobs, r.LateJobs...)
 		merged.Skipped = append(merged.Skipped, r.Skipped...)
 	}
 	for ns := range nsSet {
@@ -272,8 +279,108 @@ func applyLane(ctx context.Context, c *kube.Client, objs []manifest.Object) (*Re
 		if err := writeStatus(ctx, c, r, o.Unstructured, created); err != nil {
 			return rec, &InputError{Where: o.Where() + ": status", Err: err}
 		}
+		if r == RankJob && rec.Jobs[key] > 0 {
+			// The Job's pods take its place in the queue (package comment): wait for them.
+			if err := WaitJobPods(ctx, c, created, rec.Jobs[key], JobPodsTimeout); err != nil {
+				if ctx.Err() != nil {
+					return rec, ctx.Err()
+				}
+				rec.LateJobs = append(rec.LateJobs, key+": "+err.Error())
+			}
+		}
 	}
 	return rec, nil
+}
+
+// JobPodsTimeout bounds applyLane's wait, after creating a Job, for the pods its controller
+// creates at once (WaitJobPods).
+var JobPodsTimeout = 30 * time.Second
+
+// WaitJobPods waits until `want` live pods carry the label batch.kubernetes.io/controller-uid of
+// job (the Job controller sets it on every pod it creates, after the Job's Workload and
+// PodGroup), watching from a list of them; an error names how many there were at the timeout.
+// A watch the server ends is resumed from the last resourceVersion seen (listed again when that
+// is too old).
+func WaitJobPods(ctx context.Context, c *kube.Client, job *unstructured.Unstructured, want int, timeout time.Duration) error {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	pods := c.Core.CoreV1().Pods(job.GetNamespace())
+	sel := metav1.ListOptions{LabelSelector: "batch.kubernetes.io/controller-uid=" + string(job.GetUID())}
+	live := map[string]bool{}
+	rv := ""
+	for {
+		if rv == "" {
+			list, err := pods.List(ctx, sel)
+			if err != nil {
+				return waitErr(ctx, err, len(live), want)
+			}
+			clear(live)
+			for i := range list.Items {
+				if list.Items[i].DeletionTimestamp == nil {
+					live[list.Items[i].Name] = true
+				}
+			}
+			rv = list.ResourceVersion
+		}
+		if len(live) >= want {
+			return nil
+		}
+		opts := sel
+		opts.ResourceVersion = rv
+		opts.AllowWatchBookmarks = true
+		w, err := pods.Watch(ctx, opts)
+		if err != nil {
+			return waitErr(ctx, err, len(live), want)
+		}
+		rv, err = countWatched(ctx, w, live, want, rv)
+		w.Stop()
+		if err != nil {
+			return waitErr(ctx, err, len(live), want)
+		}
+		if len(live) >= want {
+			return nil
+		}
+	}
+}
+
+// countWatched applies a watch's pod events to live until it holds want pods, the watch ends,
+// or ctx ends; it returns the resourceVersion to resume from ("" to list again).
+func countWatched(ctx context.Context, w watch.Interface, live map[string]bool, want int, rv string) (string, error) {
+	for len(live) < want {
+		select {
+		case <-ctx.Done():
+			return rv, ctx.Err()
+		case ev, ok := <-w.ResultChan():
+			if !ok {
+				return rv, nil
+			}
+			switch ev.Type {
+			case watch.Error:
+				return "", nil // e.g. 410 Gone: list again
+			case watch.Added, watch.Modified, watch.Deleted, watch.Bookmark:
+				p, isPod := ev.Object.(*corev1.Pod)
+				if !isPod {
+					continue
+				}
+				rv = p.ResourceVersion
+				if ev.Type == watch.Bookmark {
+					continue
+				}
+				live[p.Name] = ev.Type != watch.Deleted && p.DeletionTimestamp == nil
+				if !live[p.Name] {
+					delete(live, p.Name)
+				}
+			}
+		}
+	}
+	return rv, nil
+}
+
+func waitErr(ctx context.Context, err error, have, want int) error {
+	if ctx.Err() != nil {
+		return fmt.Errorf("%d of %d pods created by the Job controller: %w", have, want, ctx.Err())
+	}
+	return err
 }
 
 // EnsureNamespace makes sure namespace ns exists and is not terminating (waiting out one of the
