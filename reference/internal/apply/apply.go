@@ -155,8 +155,9 @@ func Apply(ctx context.Context, c *kube.Client, objs []manifest.Object) (*Record
 		}
 		byLane[o.Lane] = append(byLane[o.Lane], o)
 	}
+	start := metav1.Now().UTC().Format(time.RFC3339)
 	if len(lanes) <= 1 {
-		return applyLane(ctx, c, objs)
+		return applyLane(ctx, c, objs, start)
 	}
 	recs := make([]*Record, len(lanes))
 	errs := make([]error, len(lanes))
@@ -168,7 +169,7 @@ func Apply(ctx context.Context, c *kube.Client, objs []manifest.Object) (*Record
 		go func(i, l int) {
 			defer wg.Done()
 			defer func() { <-sem }()
-			recs[i], errs[i] = applyLane(ctx, c, byLane[l])
+			recs[i], errs[i] = applyLane(ctx, c, byLane[l], start)
 		}(i, l)
 	}
 	wg.Wait()
@@ -214,8 +215,9 @@ func Apply(ctx context.Context, c *kube.Client, objs []manifest.Object) (*Record
 	return merged, nil
 }
 
-// applyLane creates one lane's objects in order (see Apply).
-func applyLane(ctx context.Context, c *kube.Client, objs []manifest.Object) (*Record, error) {
+// applyLane creates one lane's objects in order (see Apply); start is the startTime of running
+// pods that have neither a startTime nor a creationTimestamp (writeStatus).
+func applyLane(ctx context.Context, c *kube.Client, objs []manifest.Object, start string) (*Record, error) {
 	rec := &Record{PendingPods: map[string]bool{}, RunningPods: map[string]bool{}, Jobs: map[string]int{}}
 	nss, err := Namespaces(c, objs)
 	if err != nil {
@@ -276,7 +278,7 @@ func applyLane(ctx context.Context, c *kube.Client, objs []manifest.Object) (*Re
 		case RankJob:
 			rec.Jobs[key] = ExpectedJobPods(created)
 		}
-		if err := writeStatus(ctx, c, r, o.Unstructured, created); err != nil {
+		if err := writeStatus(ctx, c, r, o.Unstructured, created, start); err != nil {
 			return rec, &InputError{Where: o.Where() + ": status", Err: err}
 		}
 		if r == RankJob && rec.Jobs[key] > 0 {
@@ -544,19 +546,51 @@ func nestedInt(obj map[string]interface{}, path ...string) (int64, bool) {
 	return 0, false
 }
 
+// RunningPodStatus is the status written for an input pod with spec.nodeName: the input's status,
+// with phase Running and PodScheduled, Initialized, ContainersReady and Ready True (at `now`)
+// unless it gives a phase (e.g. Succeeded), and startTime from the input's status, else its
+// creationTimestamp, else `start`: one time for every such pod of the Apply call. kube-scheduler
+// orders preemption victims of equal priority by status.startTime (pkg/scheduler/util
+// MoreImportantPod, framework/preemption MoreImportantVictim); wasched reads the input's
+// startTime, takes a bound pod's creationTimestamp when it has none (the same start as here), and
+// counts every pod with neither as started at one "now", so they tie. A start per pod (the time
+// its status is written, in seconds) would make them tie or not depending on whether the Apply
+// crossed a second boundary between two pods (seen as run-to-run changes of the victims in the
+// 500-case differential, e.g. random.r1-0088). Times are RFC 3339 strings.
+func RunningPodStatus(in *unstructured.Unstructured, start, now string) map[string]interface{} {
+	status, _, _ := unstructured.NestedMap(in.Object, "status")
+	if status == nil {
+		status = map[string]interface{}{}
+	}
+	if _, ok := status["phase"]; !ok {
+		status["phase"] = "Running"
+		var conds []interface{}
+		for _, t := range []string{"PodScheduled", "Initialized", "ContainersReady", "Ready"} {
+			conds = append(conds, map[string]interface{}{"type": t, "status": "True", "lastTransitionTime": now})
+		}
+		status["conditions"] = conds
+	}
+	if _, ok := status["startTime"]; !ok {
+		if ts, _, _ := unstructured.NestedString(in.Object, "metadata", "creationTimestamp"); ts != "" {
+			status["startTime"] = ts
+		} else {
+			status["startTime"] = start
+		}
+	}
+	return status
+}
+
 // writeStatus writes through the status subresource what the input says, or what a kubelet
 // would have reported:
 //   - Node: the input status, plus what a kubelet always reports: allocatable = capacity when
 //     only capacity is given, `pods: 110` (kubelet's default maxPods) when absent, and a Ready
 //     condition when none is given (there is no kubelet; the lifecycle stand-in keeps it Ready).
-//   - Pod with spec.nodeName ("already running"): phase Running with PodScheduled, Initialized,
-//     ContainersReady and Ready True, unless the input gives a phase (e.g. Succeeded); startTime
-//     from the input's status, else its creationTimestamp.
+//   - Pod with spec.nodeName ("already running"): RunningPodStatus.
 //   - any other object whose input carries a status (a PodGroup's conditions, an allocated
 //     ResourceClaim): that status; conditions without lastTransitionTime get the current time.
 //
 // Pending pods' input status is not written: the scheduler owns it.
-func writeStatus(ctx context.Context, c *kube.Client, rank int, in, created *unstructured.Unstructured) error {
+func writeStatus(ctx context.Context, c *kube.Client, rank int, in, created *unstructured.Unstructured, start string) error {
 	status, hasStatus, _ := unstructured.NestedMap(in.Object, "status")
 	now := metav1.Now().UTC().Format(time.RFC3339)
 	switch rank {
@@ -568,28 +602,7 @@ func writeStatus(ctx context.Context, c *kube.Client, rank int, in, created *uns
 			return nil
 		}
 	case RankRunningPod:
-		if status == nil {
-			status = map[string]interface{}{}
-		}
-		if _, ok := status["phase"]; !ok {
-			status["phase"] = "Running"
-			var conds []interface{}
-			for _, t := range []string{"PodScheduled", "Initialized", "ContainersReady", "Ready"} {
-				conds = append(conds, map[string]interface{}{"type": t, "status": "True", "lastTransitionTime": now})
-			}
-			status["conditions"] = conds
-		}
-		// kube-scheduler orders preemption victims of equal priority by status.startTime
-		// (pkg/scheduler/util MoreImportantPod): the input's, else its creationTimestamp, else
-		// now. wasched reads the input's startTime, takes a bound pod's creationTimestamp when
-		// it has none (the same start as here), and counts a pod with neither as started "now".
-		if _, ok := status["startTime"]; !ok {
-			if ts, _, _ := unstructured.NestedString(in.Object, "metadata", "creationTimestamp"); ts != "" {
-				status["startTime"] = ts
-			} else {
-				status["startTime"] = now
-			}
-		}
+		status = RunningPodStatus(in, start, now)
 	case RankPendingPod:
 		return nil
 	default:

@@ -116,3 +116,24 @@ func TestCountWatched(t *testing.T) {
 		t.Fatalf("rv %q err %v live %v; want rv 9 and one live pod", rv, err, live)
 	}
 }
+
+// TestRunningPodStatus: a running pod's startTime is the input's, else its creationTimestamp,
+// else the one start of the Apply call (pods with neither tie, as in wasched); phase and
+// conditions only when the input gives no phase.
+func TestRunningPodStatus(t *testing.T) {
+	const start, now = "2026-12-03T10:00:00Z", "2026-12-03T10:00:07Z"
+	for _, c := range []struct {
+		doc, startTime, phase string
+		conds                 int
+	}{
+		{`{metadata: {name: a}, spec: {nodeName: n}}`, start, "Running", 4},
+		{`{metadata: {name: b, creationTimestamp: "2026-01-01T00:00:00Z"}, spec: {nodeName: n}}`, "2026-01-01T00:00:00Z", "Running", 4},
+		{`{metadata: {name: c, creationTimestamp: "2026-01-01T00:00:00Z"}, spec: {nodeName: n}, status: {startTime: "2026-02-01T00:00:00Z", phase: Succeeded}}`, "2026-02-01T00:00:00Z", "Succeeded", 0},
+	} {
+		st := RunningPodStatus(objs(t, c.doc)[0].Unstructured, start, now)
+		conds, _ := st["conditions"].([]interface{})
+		if st["startTime"] != c.startTime || st["phase"] != c.phase || len(conds) != c.conds {
+			t.Errorf("%s: startTime %v phase %v conditions %d; want %s %s %d", c.doc, st["startTime"], st["phase"], len(conds), c.startTime, c.phase, c.conds)
+		}
+	}
+}
