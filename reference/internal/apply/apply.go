@@ -10,10 +10,12 @@ import (
 	"sync"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/dynamic"
 
 	"wasched.io/reference/internal/kube"
@@ -37,6 +39,10 @@ type Record struct {
 	RunningPods map[string]bool
 	// Jobs: "ns/name" → the number of pods its controller is expected to create at once.
 	Jobs map[string]int
+	// LateJobs: "ns/name: reason" of the Jobs whose pods were not all created within
+	// JobPodsTimeout (the next objects were created anyway, so those pods may enter the queue
+	// after them).
+	LateJobs []string
 	// Skipped: objects of kinds wasched does not read (not created), as "file: document N: Kind ns/name".
 	Skipped []string
 	// LaneCluster / LaneNamespaces: per lane (batch case) what it created and the namespaces its
@@ -149,8 +155,9 @@ func Apply(ctx context.Context, c *kube.Client, objs []manifest.Object) (*Record
 		}
 		byLane[o.Lane] = append(byLane[o.Lane], o)
 	}
+	start := metav1.Now().UTC().Format(time.RFC3339)
 	if len(lanes) <= 1 {
-		return applyLane(ctx, c, objs)
+		return applyLane(ctx, c, objs, start)
 	}
 	recs := make([]*Record, len(lanes))
 	errs := make([]error, len(lanes))
@@ -162,7 +169,7 @@ func Apply(ctx context.Context, c *kube.Client, objs []manifest.Object) (*Record
 		go func(i, l int) {
 			defer wg.Done()
 			defer func() { <-sem }()
-			recs[i], errs[i] = applyLane(ctx, c, byLane[l])
+			recs[i], errs[i] = applyLane(ctx, c, byLane[l], start)
 		}(i, l)
 	}
 	wg.Wait()
@@ -195,6 +202,7 @@ func Apply(ctx context.Context, c *kube.Client, objs []manifest.Object) (*Record
 		for k, v := range r.Jobs {
 			merged.Jobs[k] = v
 		}
+		merged.LateJobs = append(merged.LateJobs, r.LateJobs...)
 		merged.Skipped = append(merged.Skipped, r.Skipped...)
 	}
 	for ns := range nsSet {
@@ -207,8 +215,9 @@ func Apply(ctx context.Context, c *kube.Client, objs []manifest.Object) (*Record
 	return merged, nil
 }
 
-// applyLane creates one lane's objects in order (see Apply).
-func applyLane(ctx context.Context, c *kube.Client, objs []manifest.Object) (*Record, error) {
+// applyLane creates one lane's objects in order (see Apply); start is the startTime of running
+// pods that have neither a startTime nor a creationTimestamp (writeStatus).
+func applyLane(ctx context.Context, c *kube.Client, objs []manifest.Object, start string) (*Record, error) {
 	rec := &Record{PendingPods: map[string]bool{}, RunningPods: map[string]bool{}, Jobs: map[string]int{}}
 	nss, err := Namespaces(c, objs)
 	if err != nil {
@@ -269,11 +278,111 @@ func applyLane(ctx context.Context, c *kube.Client, objs []manifest.Object) (*Re
 		case RankJob:
 			rec.Jobs[key] = ExpectedJobPods(created)
 		}
-		if err := writeStatus(ctx, c, r, o.Unstructured, created); err != nil {
+		if err := writeStatus(ctx, c, r, o.Unstructured, created, start); err != nil {
 			return rec, &InputError{Where: o.Where() + ": status", Err: err}
+		}
+		if r == RankJob && rec.Jobs[key] > 0 {
+			// The Job's pods take its place in the queue (package comment): wait for them.
+			if err := WaitJobPods(ctx, c, created, rec.Jobs[key], JobPodsTimeout); err != nil {
+				if ctx.Err() != nil {
+					return rec, ctx.Err()
+				}
+				rec.LateJobs = append(rec.LateJobs, key+": "+err.Error())
+			}
 		}
 	}
 	return rec, nil
+}
+
+// JobPodsTimeout bounds applyLane's wait, after creating a Job, for the pods its controller
+// creates at once (WaitJobPods).
+var JobPodsTimeout = 30 * time.Second
+
+// WaitJobPods waits until `want` live pods carry the label batch.kubernetes.io/controller-uid of
+// job (the Job controller sets it on every pod it creates, after the Job's Workload and
+// PodGroup), watching from a list of them; an error names how many there were at the timeout.
+// A watch the server ends is resumed from the last resourceVersion seen (listed again when that
+// is too old).
+func WaitJobPods(ctx context.Context, c *kube.Client, job *unstructured.Unstructured, want int, timeout time.Duration) error {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	pods := c.Core.CoreV1().Pods(job.GetNamespace())
+	sel := metav1.ListOptions{LabelSelector: "batch.kubernetes.io/controller-uid=" + string(job.GetUID())}
+	live := map[string]bool{}
+	rv := ""
+	for {
+		if rv == "" {
+			list, err := pods.List(ctx, sel)
+			if err != nil {
+				return waitErr(ctx, err, len(live), want)
+			}
+			clear(live)
+			for i := range list.Items {
+				if list.Items[i].DeletionTimestamp == nil {
+					live[list.Items[i].Name] = true
+				}
+			}
+			rv = list.ResourceVersion
+		}
+		if len(live) >= want {
+			return nil
+		}
+		opts := sel
+		opts.ResourceVersion = rv
+		opts.AllowWatchBookmarks = true
+		w, err := pods.Watch(ctx, opts)
+		if err != nil {
+			return waitErr(ctx, err, len(live), want)
+		}
+		rv, err = countWatched(ctx, w, live, want, rv)
+		w.Stop()
+		if err != nil {
+			return waitErr(ctx, err, len(live), want)
+		}
+		if len(live) >= want {
+			return nil
+		}
+	}
+}
+
+// countWatched applies a watch's pod events to live until it holds want pods, the watch ends,
+// or ctx ends; it returns the resourceVersion to resume from ("" to list again).
+func countWatched(ctx context.Context, w watch.Interface, live map[string]bool, want int, rv string) (string, error) {
+	for len(live) < want {
+		select {
+		case <-ctx.Done():
+			return rv, ctx.Err()
+		case ev, ok := <-w.ResultChan():
+			if !ok {
+				return rv, nil
+			}
+			switch ev.Type {
+			case watch.Error:
+				return "", nil // e.g. 410 Gone: list again
+			case watch.Added, watch.Modified, watch.Deleted, watch.Bookmark:
+				p, isPod := ev.Object.(*corev1.Pod)
+				if !isPod {
+					continue
+				}
+				rv = p.ResourceVersion
+				if ev.Type == watch.Bookmark {
+					continue
+				}
+				live[p.Name] = ev.Type != watch.Deleted && p.DeletionTimestamp == nil
+				if !live[p.Name] {
+					delete(live, p.Name)
+				}
+			}
+		}
+	}
+	return rv, nil
+}
+
+func waitErr(ctx context.Context, err error, have, want int) error {
+	if ctx.Err() != nil {
+		return fmt.Errorf("%d of %d pods created by the Job controller: %w", have, want, ctx.Err())
+	}
+	return err
 }
 
 // EnsureNamespace makes sure namespace ns exists and is not terminating (waiting out one of the
@@ -437,19 +546,51 @@ func nestedInt(obj map[string]interface{}, path ...string) (int64, bool) {
 	return 0, false
 }
 
+// RunningPodStatus is the status written for an input pod with spec.nodeName: the input's status,
+// with phase Running and PodScheduled, Initialized, ContainersReady and Ready True (at `now`)
+// unless it gives a phase (e.g. Succeeded), and startTime from the input's status, else its
+// creationTimestamp, else `start`: one time for every such pod of the Apply call. kube-scheduler
+// orders preemption victims of equal priority by status.startTime (pkg/scheduler/util
+// MoreImportantPod, framework/preemption MoreImportantVictim); wasched reads the input's
+// startTime, takes a bound pod's creationTimestamp when it has none (the same start as here), and
+// counts every pod with neither as started at one "now", so they tie. A start per pod (the time
+// its status is written, in seconds) would make them tie or not depending on whether the Apply
+// crossed a second boundary between two pods (seen as run-to-run changes of the victims in the
+// 500-case differential, e.g. random.r1-0088). Times are RFC 3339 strings.
+func RunningPodStatus(in *unstructured.Unstructured, start, now string) map[string]interface{} {
+	status, _, _ := unstructured.NestedMap(in.Object, "status")
+	if status == nil {
+		status = map[string]interface{}{}
+	}
+	if _, ok := status["phase"]; !ok {
+		status["phase"] = "Running"
+		var conds []interface{}
+		for _, t := range []string{"PodScheduled", "Initialized", "ContainersReady", "Ready"} {
+			conds = append(conds, map[string]interface{}{"type": t, "status": "True", "lastTransitionTime": now})
+		}
+		status["conditions"] = conds
+	}
+	if _, ok := status["startTime"]; !ok {
+		if ts, _, _ := unstructured.NestedString(in.Object, "metadata", "creationTimestamp"); ts != "" {
+			status["startTime"] = ts
+		} else {
+			status["startTime"] = start
+		}
+	}
+	return status
+}
+
 // writeStatus writes through the status subresource what the input says, or what a kubelet
 // would have reported:
 //   - Node: the input status, plus what a kubelet always reports: allocatable = capacity when
 //     only capacity is given, `pods: 110` (kubelet's default maxPods) when absent, and a Ready
 //     condition when none is given (there is no kubelet; the lifecycle stand-in keeps it Ready).
-//   - Pod with spec.nodeName ("already running"): phase Running with PodScheduled, Initialized,
-//     ContainersReady and Ready True, unless the input gives a phase (e.g. Succeeded); startTime
-//     from the input's status, else its creationTimestamp.
+//   - Pod with spec.nodeName ("already running"): RunningPodStatus.
 //   - any other object whose input carries a status (a PodGroup's conditions, an allocated
 //     ResourceClaim): that status; conditions without lastTransitionTime get the current time.
 //
 // Pending pods' input status is not written: the scheduler owns it.
-func writeStatus(ctx context.Context, c *kube.Client, rank int, in, created *unstructured.Unstructured) error {
+func writeStatus(ctx context.Context, c *kube.Client, rank int, in, created *unstructured.Unstructured, start string) error {
 	status, hasStatus, _ := unstructured.NestedMap(in.Object, "status")
 	now := metav1.Now().UTC().Format(time.RFC3339)
 	switch rank {
@@ -461,28 +602,7 @@ func writeStatus(ctx context.Context, c *kube.Client, rank int, in, created *uns
 			return nil
 		}
 	case RankRunningPod:
-		if status == nil {
-			status = map[string]interface{}{}
-		}
-		if _, ok := status["phase"]; !ok {
-			status["phase"] = "Running"
-			var conds []interface{}
-			for _, t := range []string{"PodScheduled", "Initialized", "ContainersReady", "Ready"} {
-				conds = append(conds, map[string]interface{}{"type": t, "status": "True", "lastTransitionTime": now})
-			}
-			status["conditions"] = conds
-		}
-		// kube-scheduler orders preemption victims of equal priority by status.startTime
-		// (pkg/scheduler/util MoreImportantPod): the input's, else its creationTimestamp, else
-		// now. wasched reads the input's startTime, takes a bound pod's creationTimestamp when
-		// it has none (the same start as here), and counts a pod with neither as started "now".
-		if _, ok := status["startTime"]; !ok {
-			if ts, _, _ := unstructured.NestedString(in.Object, "metadata", "creationTimestamp"); ts != "" {
-				status["startTime"] = ts
-			} else {
-				status["startTime"] = now
-			}
-		}
+		status = RunningPodStatus(in, start, now)
 	case RankPendingPod:
 		return nil
 	default:

@@ -4,16 +4,24 @@
 //
 // Order (Rank): Namespaces; PriorityClasses; DeviceClasses; Nodes; ResourceSlices;
 // PodDisruptionBudgets; Workloads; CompositePodGroups; PodGroups; ResourceClaimTemplates;
-// ResourceClaims; Jobs; pods with spec.nodeName ("already running"); then pending pods.
+// ResourceClaims; pods with spec.nodeName ("already running"); then the queue stage: pending
+// pods and Jobs together, in wasched's queue order.
 //
-// Pending pods are created in wasched's queue order for equal priorities (README "schedule -o
-// json": earlier metadata.creationTimestamp, then input order; a PodGroup tree is one unit with
-// its root's creationTimestamp and its first member's input position). The API server replaces
-// creationTimestamp on create, and kube-scheduler's PrioritySort breaks priority ties by the time
-// a pod (or the first pod of a pod group) entered the queue
-// (pkg/scheduler/framework/plugins/queuesort/priority_sort.go, backend/queue/scheduling_queue.go
-// newQueuedPodInfo / newQueuedPodGroupInfoFromRootLookup), so creating them in this order while
-// the scheduler is held (package hold) makes upstream's tie-break follow the same order.
+// Queue stage: wasched orders equal priorities by earlier metadata.creationTimestamp, then input
+// order (README "schedule -o json"); a PodGroup tree is one unit with its root's
+// creationTimestamp and its first member's input position. The pods (and PodGroups) its Job
+// controller generates carry no creationTimestamp and come after every input pod
+// (src/controller/job/job_controller.cc RunJobController appends them, Job by Job in input
+// order), so a Job sorts after the input's pending units without a timestamp and before those
+// with one. The API server replaces creationTimestamp on create, and kube-scheduler's
+// PrioritySort breaks priority ties by the time a pod (or the first pod of a pod group) entered
+// the queue (pkg/scheduler/framework/plugins/queuesort/priority_sort.go,
+// backend/queue/scheduling_queue.go newQueuedPodInfo / newQueuedPodGroupInfoFromRootLookup), so
+// creating them in this order while the scheduler is held (package hold: its informers still
+// fill the queue in event order) makes upstream's tie-break follow the same order. After creating
+// a Job, applyLane waits (a watch with a deadline) until the Job controller has created all the
+// pods it creates at once (ExpectedJobPods; its Workload and PodGroup come before them) before
+// it creates the next object, so a Job's pods enter the queue at the Job's place.
 package apply
 
 import (
@@ -38,8 +46,8 @@ const (
 	RankPodGroup
 	RankResourceClaimTemplate
 	RankResourceClaim
-	RankJob
 	RankRunningPod
+	RankJob
 	RankPendingPod
 	RankSkip
 )
@@ -81,22 +89,32 @@ func Rank(u *unstructured.Unstructured) int {
 	return RankSkip
 }
 
-// Sort orders objects for creation: by Rank, pending pods by queue unit (see the package
-// comment), everything else in input order. Stable; O(n log n).
+// Sort orders objects for creation: by Rank, except that Jobs and pending pods form one stage
+// ordered by queue unit (see the package comment); everything else in input order. Stable;
+// O(n log n).
 func Sort(objs []manifest.Object) []manifest.Object {
 	out := append([]manifest.Object(nil), objs...)
 	keys := unitKeys(objs)
-	sort.SliceStable(out, func(i, j int) bool {
-		ri, rj := Rank(out[i].Unstructured), Rank(out[j].Unstructured)
-		if ri != rj {
-			return ri < rj
+	stage := func(o manifest.Object) int {
+		if r := Rank(o.Unstructured); r != RankJob {
+			return r
 		}
-		if ri != RankPendingPod {
+		return RankPendingPod
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		si, sj := stage(out[i]), stage(out[j])
+		if si != sj {
+			return si < sj
+		}
+		if si != RankPendingPod {
 			return out[i].Index < out[j].Index
 		}
 		ki, kj := keys[out[i].Index], keys[out[j].Index]
 		if !ki.created.Equal(kj.created) {
 			return ki.created.Before(kj.created)
+		}
+		if ki.generated != kj.generated {
+			return kj.generated
 		}
 		if ki.first != kj.first {
 			return ki.first < kj.first
@@ -107,11 +125,12 @@ func Sort(objs []manifest.Object) []manifest.Object {
 }
 
 type unitKey struct {
-	created time.Time // root group's (or bare pod's) creationTimestamp; zero when absent
-	first   int       // input position of the unit's first pod
+	created   time.Time // root group's (or bare pod's) creationTimestamp; zero when absent (a Job's pods)
+	generated bool      // a Job: its controller's pods follow every input pod in wasched
+	first     int       // input position of the unit's first pod (of a Job: of the Job)
 }
 
-// unitKeys maps each pending pod's input index to its queue unit's key.
+// unitKeys maps each pending pod's and Job's input index to its queue unit's key.
 func unitKeys(objs []manifest.Object) map[int]unitKey {
 	type group struct {
 		created time.Time
@@ -159,6 +178,10 @@ func unitKeys(objs []manifest.Object) map[int]unitKey {
 	firstOf := map[string]int{}
 	rootOf := map[int]string{}
 	for _, o := range objs {
+		if Rank(o.Unstructured) == RankJob {
+			keys[o.Index] = unitKey{generated: true, first: o.Index}
+			continue
+		}
 		if Rank(o.Unstructured) != RankPendingPod {
 			continue
 		}

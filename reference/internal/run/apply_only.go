@@ -58,6 +58,9 @@ func create(ctx context.Context, opts Options, objs []manifest.Object, reset boo
 	for _, s := range rec.Skipped {
 		fmt.Fprintf(opts.Warn, "warning: %s: kind not read by wasched; not created\n", s)
 	}
+	for _, j := range rec.LateJobs {
+		fmt.Fprintf(opts.Warn, "warning: Job %s; the objects after it were created before its pods\n", j)
+	}
 	return obs.WaitControllers(ctx, rec.Jobs, opts.ControllerTimeout)
 }
 

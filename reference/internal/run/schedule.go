@@ -138,6 +138,9 @@ func Schedule(ctx context.Context, opts Options, objs []manifest.Object) (*Outco
 	for _, s := range rec.Skipped {
 		fmt.Fprintf(opts.Warn, "warning: %s: kind not read by wasched; not created\n", s)
 	}
+	for _, j := range rec.LateJobs {
+		fmt.Fprintf(opts.Warn, "warning: Job %s; the objects after it were created before its pods\n", j)
+	}
 
 	t = time.Now()
 	if err := obs.WaitControllers(ctx, rec.Jobs, opts.ControllerTimeout); err != nil {
