@@ -507,6 +507,37 @@ bool Framework::FitIsNodeLocal(const PodInfo& pod) const {
   return !inter_pod_affinity_->HasAntiAffinityPods(*snapshot_);
 }
 
+bool Framework::FitReadsWholeCluster(const PodInfo& pod) const {
+  const api::Pod& p = *pod.pod;
+  if (!p.topology_spread_constraints.empty()) return true;
+  for (const api::PodAffinityTerm& term : plugins::RequiredAffinityTerms(p)) {
+    if (plugins::TermMatches(term, p, p)) return true;  // the first-pod rule
+  }
+  return false;
+}
+
+bool Framework::PlacementMayAffect(const PodInfo& pod, NodeIndex n, const PodInfo& other,
+                                   NodeIndex m) const {
+  const api::Pod& p = *pod.pod;
+  const api::Pod& o = *other.pod;
+  if (o.pod_affinity || o.pod_anti_affinity) return true;  // its anti-affinity may select `pod`
+  const auto& n_labels = nodes_.node(n).meta.labels;
+  const auto& m_labels = nodes_.node(m).meta.labels;
+  auto other_domain = [&](const std::string& key) {  // both nodes carry the key, values differ
+    const auto a = n_labels.find(key);
+    if (a == n_labels.end()) return false;
+    const auto b = m_labels.find(key);
+    return b != m_labels.end() && a->second != b->second;
+  };
+  for (const api::PodAffinityTerm& term : plugins::RequiredAffinityTerms(p)) {
+    if (!other_domain(term.topology_key) && plugins::TermMatches(term, p, o)) return true;
+  }
+  for (const api::PodAffinityTerm& term : plugins::RequiredAntiAffinityTerms(p)) {
+    if (!other_domain(term.topology_key) && plugins::TermMatches(term, p, o)) return true;
+  }
+  return false;
+}
+
 bool Framework::PodFits(const PodInfo& pod, NodeIndex n) const {
   bool unresolvable = false;
   return PodFilterReason(pod, n, /*before_resources=*/true, &unresolvable).empty() &&

@@ -115,6 +115,20 @@ class Framework {
   // other nodes). Preemption's reprieve uses it to skip replays a victim cannot change. O(1)
   // after InterPodAffinity's first scan of the snapshot's pods.
   [[nodiscard]] bool FitIsNodeLocal(const PodInfo& pod) const;
+  // FitReadsWholeCluster: PodFits's verdict for `pod` may depend on pods anywhere, not only in
+  // the topology domains of its required pod (anti-)affinity terms: `pod` has a topology spread
+  // constraint, or an affinity term of its own selects it (the first-pod rule counts matching
+  // pods in the whole cluster). O(terms × selector).
+  [[nodiscard]] bool FitReadsWholeCluster(const PodInfo& pod) const;
+  // PlacementMayAffect: whether `other`, on node m, being placed or removed can change PodFits's
+  // verdict for `pod` on node n ≠ m. REQUIRES: !FitReadsWholeCluster(pod). False only when
+  // `other` has no pod (anti-)affinity term of its own (no symmetry) and each required affinity
+  // or anti-affinity term of `pod` either has a topology key both nodes carry with different
+  // values (another domain) or does not select `other` (plugins::TermMatches, namespaces
+  // included). Reads the api objects, not PodInfo::pod_filters. O(terms × log labels), plus the
+  // selector for terms whose domain is shared; no allocation.
+  [[nodiscard]] bool PlacementMayAffect(const PodInfo& pod, NodeIndex n, const PodInfo& other,
+                                        NodeIndex m) const;
   // ScoreDependent: InterPodAffinity scores nodes differently for `pod` (its preferred terms, or
   // placed pods' affinity terms selecting it, match something) or PodTopologySpread scores it
   // (ScheduleAnyway constraints, or the cluster-default ones for a pod of a ReplicaSet or

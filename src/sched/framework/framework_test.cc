@@ -279,5 +279,90 @@ TEST(FrameworkTest, EquivalentPodsShareOneClassAndSignature) {
   EXPECT_NE(fw.SignatureOf(pa), fw.SignatureOf(pb));
 }
 
+// PlacementMayAffect's claim, checked against PodFits: when it says pod `other` on node m cannot
+// change the verdict for pod P on node n ≠ m (P not reading the whole cluster), P's verdict on
+// n is the same with `other` placed and removed. Random clusters as above (hostname and zone
+// labels, some missing or shared), pods with random required terms, labels and namespaces.
+TEST(FrameworkTest, PlacementMayAffectIsConservative) {
+  int64_t claimed_unaffected = 0, checked = 0;
+  for (uint32_t seed = 1; seed <= 120; ++seed) {
+    std::mt19937 rng(seed);
+    const int node_count = 3 + static_cast<int>(rng() % 8);
+    std::vector<api::Node> nodes;
+    for (int i = 0; i < node_count; ++i) {
+      auto b = MakeNode().Name(fmt::format("n{:02}", i)).Capacity({{"cpu", 64000}, {"pods", 110}});
+      if (rng() % 12 != 0) {
+        b.Label("kubernetes.io/hostname",
+                rng() % 10 == 0 ? std::string("shared") : fmt::format("n{:02}", i));
+      }
+      if (rng() % 8 != 0) b.Label("zone", fmt::format("z{}", rng() % 3));
+      nodes.push_back(b.Obj());
+    }
+    std::vector<const api::Node*> ptrs;
+    for (const auto& n : nodes) ptrs.push_back(&n);
+    ResourceTable resources;
+    NodeTable table(ptrs, resources);
+    Framework fw(table, resources, ScoringStrategy::kLeastAllocated);
+    const int pod_count = 8 + static_cast<int>(rng() % 12);
+    std::vector<api::Pod> specs;
+    specs.reserve(static_cast<size_t>(pod_count));
+    for (int i = 0; i < pod_count; ++i) {
+      auto b = MakePod()
+                   .Name(fmt::format("p{}", i))
+                   .Namespace(rng() % 5 == 0 ? "ns2" : "ns1")
+                   .Req({{"cpu", 100}});
+      if (rng() % 4 != 0) b.Label("group", fmt::format("g{}", rng() % 4));
+      if (rng() % 2 == 0) b.Label("app", rng() % 2 == 0 ? "a" : "b");
+      api::Pod p = b.Obj();
+      const uint32_t shape = rng() % 6;
+      if (shape < 2) {
+        p.pod_affinity.emplace().required.push_back(RandomTerm(rng));
+      } else if (shape < 4) {
+        p.pod_anti_affinity.emplace().required.push_back(RandomTerm(rng));
+      } else if (shape == 4 && rng() % 2 == 0) {
+        p.pod_affinity.emplace().required.push_back(RandomTerm(rng));
+        p.pod_anti_affinity.emplace().required.push_back(RandomTerm(rng));
+      }
+      specs.push_back(std::move(p));
+    }
+    std::vector<PodInfo> pods(specs.size());
+    PodTemplates templates(resources);
+    for (size_t i = 0; i < specs.size(); ++i) {
+      const PodTemplate& t = templates[templates.Intern(specs[i])];
+      pods[i].pod = &specs[i];
+      pods[i].requests = t.requests;
+      pods[i].pod_filters = t.pod_filters;
+      pods[i].static_class = fw.ClassOf(specs[i]);
+    }
+    Snapshot snapshot(table, pods);
+    fw.set_snapshot(&snapshot);
+    // The first half runs on random nodes; the rest are the pods P asked about.
+    const size_t running = specs.size() / 2;
+    for (size_t i = 0; i < running; ++i) {
+      snapshot.Assume(static_cast<PodIndex>(i), static_cast<NodeIndex>(rng() % node_count));
+    }
+    snapshot.Commit();
+    for (size_t q = running; q < specs.size(); ++q) {
+      if (fw.FitReadsWholeCluster(pods[q])) continue;
+      for (size_t o = 0; o < running; ++o) {
+        const NodeIndex m = pods[o].node;
+        for (NodeIndex n = 0; n < node_count; ++n) {
+          if (n == m || fw.PlacementMayAffect(pods[q], n, pods[o], m)) continue;
+          ++claimed_unaffected;
+          const bool with = fw.PodFits(pods[q], n);
+          snapshot.Remove(static_cast<PodIndex>(o));
+          const bool without = fw.PodFits(pods[q], n);
+          snapshot.Restore(static_cast<PodIndex>(o), m);
+          ASSERT_EQ(with, without) << "seed " << seed << " pod " << q << " other " << o
+                                   << " on " << m << ", node " << n;
+          ++checked;
+        }
+      }
+    }
+  }
+  EXPECT_GT(claimed_unaffected, 1000);
+  EXPECT_EQ(checked, claimed_unaffected);
+}
+
 }  // namespace
 }  // namespace wasched::sched

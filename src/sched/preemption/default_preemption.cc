@@ -1,6 +1,7 @@
 #include "sched/preemption/default_preemption.h"
 
 #include <algorithm>
+#include <bit>
 #include <cassert>
 #include <limits>
 #include <map>
@@ -156,15 +157,163 @@ bool DefaultPreemption::SelectVictimsOnNode(const PodInfo& pod, NodeIndex n, int
   return true;
 }
 
-bool DefaultPreemption::Better(const Candidate& a, const Candidate& b) {
-  if (a.pdb_violations != b.pdb_violations) return a.pdb_violations < b.pdb_violations;
-  if (a.highest_priority != b.highest_priority) return a.highest_priority < b.highest_priority;
-  if (a.sum_priorities != b.sum_priorities) return a.sum_priorities < b.sum_priorities;
-  if (a.num_pods != b.num_pods) return a.num_pods < b.num_pods;
-  if (a.highest_start != b.highest_start) return a.highest_start > b.highest_start;
-  return a.node < b.node;
+const DefaultPreemption::NodeMemo& DefaultPreemption::Probe(
+    const PodInfo& pod, NodeIndex n, int32_t priority, VictimUnitIndex& units,
+    const NodePods& node_pods, const PdbBudgets* budgets, Candidate* c, bool* ok, int32_t* reason,
+    bool* hit) {
+  const NodeTable& nodes = snapshot_.nodes();
+  NodeMemo& m = memo_[n];
+  *hit = m.valid && m.version == nodes.Version(n) && m.priority == priority &&
+         m.requests == pod.requests.data() && m.width == pod.requests.size();
+  c->Reset();
+  if (*hit) {
+    *ok = m.ok;
+    *reason = m.reason;
+    c->node = n;
+    c->pdb_violations = m.pdb_violations;
+    c->pod_group_disruptions = m.pod_group_disruptions;
+    c->highest_priority = m.highest_priority;
+    c->sum_priorities = m.sum_priorities;
+    c->num_pods = m.num_pods;
+    c->highest_start = m.highest_start;
+    return m;
+  }
+  bool memoisable = false;
+  *reason = 0;
+  *ok = SelectVictimsOnNode(pod, n, priority, units, node_pods, budgets, c, reason, &memoisable);
+  m = NodeMemo{nodes.Version(n),     memoisable,           *ok,
+               *reason,              priority,             pod.requests.data(),
+               pod.requests.size(),  n,                    c->pdb_violations,
+               c->pod_group_disruptions, c->highest_priority, c->sum_priorities,
+               c->num_pods,          c->highest_start};
+  return m;
 }
 
+void DefaultPreemption::Pull(size_t t) {
+  CandidateIndex& x = index_;
+  x.ok[t] = x.ok[2 * t] + x.ok[2 * t + 1];
+  const int32_t a = x.best[2 * t];
+  const int32_t b = x.best[2 * t + 1];
+  x.best[t] = a < 0 ? b : b < 0 ? a : Better(x.leaves[b], x.leaves[a]) ? b : a;
+}
+
+void DefaultPreemption::SetLeaf(size_t i, const PodInfo& pod, VictimUnitIndex& units,
+                                const NodePods& node_pods, const PdbBudgets* budgets) {
+  CandidateIndex& x = index_;
+  NodeMemo& leaf = x.leaves[i];
+  if (leaf.node != kNoNode) {  // take the old answer out of the totals
+    if (!leaf.valid) --x.volatile_leaves;
+    if (!leaf.ok) --x.reason_total[static_cast<size_t>(leaf.reason + 1)];
+  }
+  bool ok = false, hit = false;
+  int32_t reason = 0;
+  leaf = Probe(pod, (*x.potential)[i], x.priority, units, node_pods, budgets, &probe_, &ok,
+               &reason, &hit);
+  if (!leaf.valid) ++x.volatile_leaves;
+  if (!leaf.ok) ++x.reason_total[static_cast<size_t>(leaf.reason + 1)];
+  size_t t = x.size + i;
+  x.ok[t] = leaf.ok ? 1 : 0;
+  x.best[t] = leaf.ok ? static_cast<int32_t>(i) : -1;
+  for (t >>= 1; t >= 1; t >>= 1) Pull(t);
+}
+
+bool DefaultPreemption::UseIndex(const PodInfo& pod, int32_t priority,
+                                 const std::vector<NodeIndex>& potential, VictimUnitIndex& units,
+                                 const NodePods& node_pods, const PdbBudgets* budgets) {
+  const bool same_as_last = last_potential_ == potential.data() && last_class_ == pod.static_class &&
+                            last_priority_ == priority &&
+                            last_requests_ == pod.requests.data() &&
+                            last_width_ == pod.requests.size();
+  last_potential_ = potential.data();
+  last_class_ = pod.static_class;
+  last_priority_ = priority;
+  last_requests_ = pod.requests.data();
+  last_width_ = pod.requests.size();
+  // The memo's conditions: no budget counts and no filter reads other placements.
+  if (!index_enabled_ || (budgets != nullptr && !budgets->empty()) || framework_.PodDependent(pod)) {
+    return false;
+  }
+  CandidateIndex& x = index_;
+  const NodeTable& nodes = snapshot_.nodes();
+  const std::vector<NodeIndex>& log = nodes.change_log();
+  // Keyed by the class and its list's storage (a class's list never changes in a run).
+  const bool matches = x.built && x.static_class == pod.static_class &&
+                       x.potential_data == potential.data() && x.count == potential.size() &&
+                       x.priority == priority && x.requests == pod.requests.data() &&
+                       x.width == pod.requests.size();
+  x.potential = &potential;
+  if (!matches) {
+    // A shape seen once may not come again: build only for the second preemptor in a row.
+    if (!same_as_last) return false;
+    x.built = true;
+    x.static_class = pod.static_class;
+    x.potential_data = potential.data();
+    x.count = potential.size();
+    x.priority = priority;
+    x.requests = pod.requests.data();
+    x.width = pod.requests.size();
+    x.size = std::bit_ceil(std::max<size_t>(x.count, 1));
+    x.volatile_leaves = 0;
+    x.leaves.assign(x.count, NodeMemo{});
+    x.ok.assign(2 * x.size, 0);
+    x.best.assign(2 * x.size, -1);
+    x.reason_total.assign(static_cast<size_t>(resources_.size()) + 1, 0);
+    for (size_t i = 0; i < x.count; ++i) SetLeaf(i, pod, units, node_pods, budgets);
+  } else if (x.epoch != nodes.log_epoch() || x.cursor > log.size()) {
+    // The log was reset since: compare every leaf's version.
+    for (size_t i = 0; i < x.count; ++i) {
+      if (x.leaves[i].version != nodes.Version(potential[i])) SetLeaf(i, pod, units, node_pods, budgets);
+    }
+  } else {
+    for (size_t k = x.cursor; k < log.size(); ++k) {
+      const NodeIndex n = log[k];
+      const auto it = std::lower_bound(potential.begin(), potential.end(), n);
+      if (it == potential.end() || *it != n) continue;
+      const auto i = static_cast<size_t>(it - potential.begin());
+      if (x.leaves[i].version != nodes.Version(n)) SetLeaf(i, pod, units, node_pods, budgets);
+    }
+  }
+  x.epoch = nodes.log_epoch();
+  x.cursor = log.size();
+  return x.volatile_leaves == 0;
+}
+
+int32_t DefaultPreemption::BestIn(size_t lo, size_t hi) const {
+  const CandidateIndex& x = index_;
+  int32_t best = -1;
+  auto take = [&](int32_t b) {
+    if (b >= 0 && (best < 0 || Better(x.leaves[b], x.leaves[best]))) best = b;
+  };
+  for (size_t l = lo + x.size, r = hi + x.size; l < r; l >>= 1, r >>= 1) {
+    if (l & 1) take(x.best[l++]);
+    if (r & 1) take(x.best[--r]);
+  }
+  return best;
+}
+
+int32_t DefaultPreemption::CandidatesBefore(size_t i) const {
+  const CandidateIndex& x = index_;
+  int32_t sum = 0;
+  for (size_t l = x.size, r = i + x.size; l < r; l >>= 1, r >>= 1) {
+    if (l & 1) sum += x.ok[l++];
+    if (r & 1) sum += x.ok[--r];
+  }
+  return sum;
+}
+
+size_t DefaultPreemption::NthCandidate(int32_t k) const {
+  const CandidateIndex& x = index_;
+  size_t t = 1;
+  while (t < x.size) {
+    if (x.ok[2 * t] >= k) {
+      t = 2 * t;
+    } else {
+      k -= x.ok[2 * t];
+      t = 2 * t + 1;
+    }
+  }
+  return t - x.size;
+}
 
 Outcome DefaultPreemption::Preempt(const Preemptor& preemptor, VictimUnitIndex& units,
                                    const NodePods& node_pods, const PdbBudgets* budgets) {
@@ -209,46 +358,57 @@ Outcome DefaultPreemption::Preempt(const Preemptor& preemptor, VictimUnitIndex& 
   bool best_from_memo = false;
   const size_t count = potential.size();
   const size_t offset = count == 0 ? 0 : next_offset_ % count;
-  for (size_t visited = 0; visited < count; ++visited) {
-    const NodeIndex n = potential[(offset + visited) % count];
-    NodeMemo& m = memo_[n];
-    const bool hit = m.valid && m.version == nodes.Version(n) && m.priority == preemptor.priority &&
-                     m.requests == pod.requests.data() && m.width == pod.requests.size();
-    bool ok = false;
-    int32_t reason = 0;
-    c.Reset();
-    if (hit) {
-      ok = m.ok;
-      reason = m.reason;
-      c.node = n;
-      c.pdb_violations = m.pdb_violations;
-      c.pod_group_disruptions = m.pod_group_disruptions;
-      c.highest_priority = m.highest_priority;
-      c.sum_priorities = m.sum_priorities;
-      c.num_pods = m.num_pods;
-      c.highest_start = m.highest_start;
+  if (UseIndex(pod, preemptor.priority, potential, units, node_pods, budgets)) {
+    // The walk's answer from the index: the candidates it would visit are the first `wanted`
+    // (or all) from the offset, wrapping around; the best of them by Better.
+    ++indexed_preemptions_;
+    const CandidateIndex& x = index_;
+    const int32_t total = x.ok[1];
+    if (total == 0) {
+      // The walk visits every node; each fails with its reason.
+      reason_count_.resize(std::max(reason_count_.size(), x.reason_total.size()), 0);
+      std::copy(x.reason_total.begin(), x.reason_total.end(), reason_count_.begin());
     } else {
-      bool memoisable = false;
-      ok = SelectVictimsOnNode(pod, n, preemptor.priority, units, node_pods, budgets, &c, &reason,
-                               &memoisable);
-      m.valid = memoisable;
-      if (memoisable) {
-        m = NodeMemo{nodes.Version(n), true, ok, reason, preemptor.priority, pod.requests.data(),
-                     pod.requests.size(), c.pdb_violations, c.pod_group_disruptions,
-                     c.highest_priority, c.sum_priorities, c.num_pods, c.highest_start};
+      const auto take = static_cast<int32_t>(std::min<int64_t>(wanted, total));
+      const int32_t before = CandidatesBefore(offset);
+      const int32_t from_offset = total - before;
+      int32_t b = -1;
+      if (take <= from_offset) {
+        b = BestIn(offset, NthCandidate(before + take) + 1);
+      } else {
+        const int32_t tail = BestIn(offset, count);
+        const int32_t head = BestIn(0, NthCandidate(take - from_offset) + 1);
+        b = tail < 0 ? head : Better(x.leaves[head], x.leaves[tail]) ? head : tail;
       }
-    }
-    if (ok) {
-      (c.pdb_violations > 0 ? violating : non_violating)++;
-      if (!found || Better(c, best)) {
-        std::swap(best, c);
-        best_from_memo = hit;
-      }
+      const NodeMemo& m = x.leaves[static_cast<size_t>(b)];
+      best.node = m.node;
+      best.pdb_violations = m.pdb_violations;
+      best.pod_group_disruptions = m.pod_group_disruptions;
+      best.highest_priority = m.highest_priority;
+      best.sum_priorities = m.sum_priorities;
+      best.num_pods = m.num_pods;
+      best.highest_start = m.highest_start;
       found = true;
-    } else {
-      ++reason_count_[static_cast<size_t>(reason + 1)];
+      best_from_memo = true;
     }
-    if (non_violating > 0 && non_violating + violating >= wanted) break;
+  } else {
+    for (size_t visited = 0; visited < count; ++visited) {
+      const NodeIndex n = potential[(offset + visited) % count];
+      bool ok = false, hit = false;
+      int32_t reason = 0;
+      (void)Probe(pod, n, preemptor.priority, units, node_pods, budgets, &c, &ok, &reason, &hit);
+      if (ok) {
+        (c.pdb_violations > 0 ? violating : non_violating)++;
+        if (!found || Better(c, best)) {
+          std::swap(best, c);
+          best_from_memo = hit;
+        }
+        found = true;
+      } else {
+        ++reason_count_[static_cast<size_t>(reason + 1)];
+      }
+      if (non_violating > 0 && non_violating + violating >= wanted) break;
+    }
   }
   if (!found) {
     // Reason strings only now, for the message: "Insufficient <resource>", "Too many pods", …

@@ -2,7 +2,10 @@
 // pickOneNodeForPreemption behaviour plus v1.37's whole-unit victims.
 #include "sched/preemption/default_preemption.h"
 
+#include <algorithm>
 #include <optional>
+
+#include <fmt/format.h>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -217,6 +220,109 @@ TEST(DefaultPreemption, PolicyNever) {
   Outcome o = PreemptFor(c, q, nullptr, api::PreemptionPolicy::kNever);
   EXPECT_EQ(o.status.Message(), "not eligible due to preemptionPolicy=Never.");
   EXPECT_THAT(o.victims, IsEmpty());
+}
+
+
+// The candidate index (two preemptors in a row of one shape, no PDB) answers as the walk over
+// ~10% of the nodes would: same victims, same node, same failure message, preemptor after
+// preemptor, with the evictions and bindings between them applied. Clusters are drawn from a
+// fixed seed: 150–400 nodes (so max(100, 10%) candidates is a strict subset of the nodes and
+// the search wraps around), low and mid pods of 1–3 slots with varied starts, preemptors of one
+// shape (mid or high priority, 2 or 4 slots), and, in one cluster in three, a `disruptionMode:
+// all` gang (its nodes' answers change with pods elsewhere: the index must hand over to the
+// walk).
+TEST(DefaultPreemption, CandidateIndexAnswersAsTheWalk) {
+  uint64_t seed = 0x9e3779b97f4a7c15ULL;
+  auto next = [&](int64_t bound) {  // splitmix64, [0, bound)
+    seed += 0x9e3779b97f4a7c15ULL;
+    uint64_t z = seed;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return static_cast<int64_t>((z ^ (z >> 31)) % static_cast<uint64_t>(bound));
+  };
+  int64_t indexed = 0, placed = 0, failed = 0, gang_clusters = 0;
+  for (int trial = 0; trial < 12; ++trial) {
+    const int node_count = 150 + static_cast<int>(next(251));
+    const bool with_gang = trial % 3 == 2;
+    const int32_t preemptor_priority = next(2) == 0 ? kMid : kHigh;
+    const int64_t preemptor_slots = next(2) == 0 ? 2 : 4;
+    // More preemptors than the cluster holds: the last ones find no candidate.
+    const int preemptors = node_count * (preemptor_slots == 4 ? 1 : 2) * 11 / 10 + 10;
+    // Two identical clusters: one preempts with the index, one with the walk.
+    TestCluster a, b;
+    std::vector<PodIndex> queue;
+    for (TestCluster* c : {&a, &b}) {
+      const uint64_t saved = seed;
+      for (int n = 0; n < node_count; ++n) c->AddNode(fmt::format("n{:04}", n), 4);
+      const int32_t gang = with_gang ? c->AddGroup("gang", kLow, /*all=*/true) : -1;
+      int pod = 0;
+      for (int n = 0; n < node_count; ++n) {
+        int64_t used = 0;
+        while (used < 4) {
+          const int64_t slots = std::min<int64_t>(1 + next(3), 4 - used);
+          if (next(6) == 0) break;  // leave some room on some nodes
+          const int32_t priority = next(4) == 0 ? kMid : kLow;
+          const int32_t group = gang >= 0 && priority == kLow && next(25) == 0 ? gang : -1;
+          c->AddPod(fmt::format("p{}", pod++), priority, fmt::format("n{:04}", n), group,
+                    /*start=*/next(50), slots);
+          used += slots;
+        }
+      }
+      queue.clear();
+      for (int i = 0; i < preemptors; ++i) {
+        queue.push_back(c->AddPod(fmt::format("q{}", i), preemptor_priority, "", -1, 0,
+                                  preemptor_slots));
+      }
+      c->Build();
+      // One template for all preemptors (as PodTemplates gives identical pods).
+      for (PodIndex q : queue) c->pods()[q].requests = c->pods()[queue.front()].requests;
+      if (c == &a) {
+        seed = saved;  // the same draws for b
+      }
+    }
+    gang_clusters += with_gang ? 1 : 0;
+    VictimUnitIndex units_a(a.pods(), a.groups()), units_b(b.pods(), b.groups());
+    NodePods pods_a(a.nodes().size(), a.pods()), pods_b(b.nodes().size(), b.pods());
+    DefaultPreemption dp_a(a.snapshot(), a.framework(), a.pods(), a.resources());
+    DefaultPreemption dp_b(b.snapshot(), b.framework(), b.pods(), b.resources());
+    dp_b.set_candidate_index(false);
+    auto apply = [](TestCluster& c, NodePods& node_pods, const Outcome& o, PodIndex q) {
+      for (PodIndex v : o.victims) {
+        node_pods.Remove(v, c.pods()[v].node);
+        c.snapshot().Remove(v);
+      }
+      c.snapshot().Assume(q, o.nominations[0].node);
+      c.snapshot().Commit();
+      node_pods.Add(q, o.nominations[0].node);
+    };
+    for (PodIndex q : queue) {
+      units_a.Refresh();
+      units_b.Refresh();
+      const Preemptor who{"Pod default/q", preemptor_priority,
+                          api::PreemptionPolicy::kPreemptLowerPriority, {q}, {}, false};
+      const Outcome oa = dp_a.Preempt(who, units_a, pods_a, nullptr);
+      const Outcome ob = dp_b.Preempt(who, units_b, pods_b, nullptr);
+      ASSERT_EQ(oa.status.IsSuccess(), ob.status.IsSuccess()) << "trial " << trial << " pod " << q;
+      ASSERT_EQ(oa.status.Message(), ob.status.Message()) << "trial " << trial << " pod " << q;
+      ASSERT_EQ(oa.victims, ob.victims) << "trial " << trial << " pod " << q;
+      ASSERT_EQ(oa.nominations.size(), ob.nominations.size());
+      if (!oa.status.IsSuccess()) {
+        ++failed;
+        continue;
+      }
+      ASSERT_EQ(oa.nominations[0].node, ob.nominations[0].node) << "trial " << trial << " pod " << q;
+      apply(a, pods_a, oa, q);
+      apply(b, pods_b, ob, q);
+      ++placed;
+    }
+    EXPECT_EQ(dp_b.indexed_preemptions(), 0);
+    indexed += dp_a.indexed_preemptions();
+  }
+  // The comparison covered both outcomes and the index answered most preemptors.
+  EXPECT_GT(placed, 200);
+  EXPECT_GT(failed, 20);
+  EXPECT_GT(indexed, 300);
+  EXPECT_EQ(gang_clusters, 4);
 }
 
 }  // namespace

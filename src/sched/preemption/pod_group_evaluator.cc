@@ -116,16 +116,32 @@ Outcome PodGroupEvaluator::Evaluate(std::vector<int32_t> candidates, VictimUnitI
   // attempt leaves as it was, since the unit is removed again), such a unit is reprieved
   // without replaying.
   bool local = true;
+  bool domain_local = true;  // every placement's fit reads only its terms' domains
   std::vector<char> on_placement(static_cast<size_t>(snapshot_.nodes().size()), 0);
   for (const Placement& pl : sim.placements) {
     local = local && framework_.FitIsNodeLocal(pods_[pl.pod]);
     if (pl.node != kNoNode) on_placement[static_cast<size_t>(pl.node)] = 1;
+    domain_local = domain_local && pl.node != kNoNode &&
+                   !framework_.FitReadsWholeCluster(pods_[pl.pod]);
   }
   bool known_fit = false;
   auto untouched = [&](const std::vector<Removed>& unit) {
     return std::none_of(unit.begin(), unit.end(), [&](const Removed& r) {
       return on_placement[static_cast<size_t>(r.node)] != 0;
     });
+  };
+  // Without node-local filters (pod affinity): a unit away from the placements' nodes whose
+  // pods no placed preemptor pod's filters can see (Framework::PlacementMayAffect) cannot change
+  // the verdict either. O(unit pods × placements × terms).
+  auto unseen = [&](const std::vector<Removed>& unit) {
+    for (const Removed& r : unit) {
+      for (const Placement& pl : sim.placements) {
+        if (framework_.PlacementMayAffect(pods_[pl.pod], pl.node, pods_[r.pod], r.node)) {
+          return false;
+        }
+      }
+    }
+    return true;
   };
   std::vector<bool> victim(candidates.size(), false);
   for (int pass = 0; pass < 2; ++pass) {
@@ -145,7 +161,9 @@ Outcome PodGroupEvaluator::Evaluate(std::vector<int32_t> candidates, VictimUnitI
       }
       if (attempt) {
         RestoreUnit(removed[i]);
-        if ((local && known_fit && untouched(removed[i])) || PlacementsFit(sim.placements)) {
+        if ((known_fit && untouched(removed[i]) &&
+             (local || (domain_local && unseen(removed[i])))) ||
+            PlacementsFit(sim.placements)) {
           known_fit = true;
           ++out.reprieved;
           continue;

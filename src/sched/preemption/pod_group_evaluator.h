@@ -16,7 +16,11 @@
 //     pods assumed); all still fit → reprieved, else removed again and a victim. When every
 //     preemptor pod's Filter is node-local (Framework::FitIsNodeLocal) and the placements were
 //     already seen to fit, a unit with no pod on a placement's node is reprieved without the
-//     replay: adding it back changes no node the replay reads, so the replay would pass;
+//     replay: adding it back changes no node the replay reads, so the replay would pass. With
+//     pod (anti-)affinity the same holds for a unit whose pods no placement's filters can see
+//     (Framework::PlacementMayAffect: no terms of their own, outside the placements' term
+//     domains or not selected; not for pods with spread constraints or the first-pod rule,
+//     Framework::FitReadsWholeCluster);
 //  5. Success "found a placement for podgroup, preempting N victims" (N victim pods), the
 //     victims most important first and every placed preemptor pod nominated to its node.
 //
