@@ -17,6 +17,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "sched/cache/node_name_index.h"
 #include "sched/cache/node_table.h"
 #include "sched/cache/snapshot.h"
 #include "sched/framework/framework.h"
@@ -223,11 +224,6 @@ void Run::BuildCache() {
   std::vector<const api::Node*> sorted;
   sorted.reserve(objects_.nodes.size());
   for (int32_t i : order) sorted.push_back(&objects_.nodes[i]);
-  std::unordered_map<std::string_view, NodeIndex> node_index;
-  node_index.reserve(sorted.size());
-  for (size_t i = 0; i < sorted.size(); ++i) {
-    node_index.emplace(sorted[i]->meta.name, static_cast<NodeIndex>(i));
-  }
   const bool dra = std::any_of(objects_.pods.begin(), objects_.pods.end(),
                                [](const api::Pod& p) { return !p.resource_claims.empty(); });
   if (dra) {
@@ -237,6 +233,7 @@ void Run::BuildCache() {
     dra_ = std::make_unique<DynamicResources>(objects_, sorted, gates);
   }
   nodes_ = std::make_unique<NodeTable>(std::move(sorted), resources_);
+  const NodeNameIndex node_index(*nodes_);  // spec.nodeName of the running pods
   framework_ = std::make_unique<Framework>(*nodes_, resources_, options_.scoring);
   snapshot_ = std::make_unique<Snapshot>(*nodes_, pods_);
   framework_->set_dynamic_resources(dra_.get());
@@ -293,10 +290,10 @@ void Run::BuildCache() {
   for (size_t p = 0; p < pod_count; ++p) {
     PodInfo& pi = pods_[p];
     if (!pi.pod->node_name.empty()) {
-      auto it = node_index.find(pi.pod->node_name);
+      const NodeIndex n = node_index.Find(pi.pod->node_name);
       pi.running_at_input = true;
-      if (it != node_index.end()) {
-        snapshot_->Assume(static_cast<PodIndex>(p), it->second);
+      if (n != kNoNode) {
+        snapshot_->Assume(static_cast<PodIndex>(p), n);
       } else {
         // Bound to a node the input does not hold (a warning says so): still assigned, so never
         // scheduled again, and with no node it cannot count as placed (fuzz finding: a gang
