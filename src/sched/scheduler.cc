@@ -167,8 +167,8 @@ class Run {
   // DomainOf: the topology domain of tree node t's placed pods (its own members, or those of its
   // subtree): {key, value} when every one sits on a node with the same value of t's topology
   // key, nullopt when none is placed, a node lacks the label or the values differ. Output only
-  // (Assemble), O(pods of the subtree).
-  [[nodiscard]] std::optional<TopologyDomain> DomainOf(TreeIndex t) const;
+  // (Assemble), O(pods of the subtree), no allocation beyond the result.
+  [[nodiscard]] std::optional<TopologyDomain> DomainOf(TreeIndex t);
   // Assemble: the result, sorted. Runs once, last: it moves the groups' conditions out.
   ScheduleResult Assemble();
 
@@ -212,6 +212,7 @@ class Run {
   std::vector<int32_t> pre_enqueue_count_;
   std::vector<char> pre_enqueue_ready_;
   std::vector<TreeIndex> hint_scratch_;  // PodDependentHint's preorder
+  std::vector<TreeIndex> domain_scratch_;  // DomainOf's leaves
   std::vector<int32_t> ended_members_;   // per PodGroup: members Succeeded / Failed in the input
   std::vector<const api::Pod*> ended_pods_;  // input pods Succeeded / Failed (BuildCache skips them)
 };
@@ -1164,21 +1165,25 @@ std::string_view Run::LeftoverRetryNote(PodIndex p) const {
   }
 }
 
-std::optional<TopologyDomain> Run::DomainOf(TreeIndex t) const {
+std::optional<TopologyDomain> Run::DomainOf(TreeIndex t) {
   const std::string& key = tree_->node(t).topology_key;
-  std::vector<TreeIndex> leaves;
+  std::vector<TreeIndex>& leaves = domain_scratch_;
+  leaves.clear();
   tree_->Leaves(t, leaves);
-  std::optional<std::string> value;
+  const std::string* value = nullptr;  // the first placed pod's node's value
+  NodeIndex last = kNoNode;            // members often share a node: its label is read once
   for (TreeIndex leaf : leaves) {
     for (PodIndex p : tree_->node(leaf).members) {
-      if (pods_[p].node == kNoNode || evicted_[p]) continue;
-      const auto& labels = nodes_->node(pods_[p].node).meta.labels;
+      const NodeIndex n = pods_[p].node;
+      if (n == kNoNode || evicted_[p] || n == last) continue;
+      last = n;
+      const auto& labels = nodes_->node(n).meta.labels;
       auto it = labels.find(key);
-      if (it == labels.end() || (value && *value != it->second)) return std::nullopt;
-      value = it->second;
+      if (it == labels.end() || (value != nullptr && *value != it->second)) return std::nullopt;
+      value = &it->second;
     }
   }
-  if (!value) return std::nullopt;
+  if (value == nullptr) return std::nullopt;
   return TopologyDomain{key, *value};
 }
 
