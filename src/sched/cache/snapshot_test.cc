@@ -48,9 +48,10 @@ TEST(SnapshotTest, PodsOnFollowsAssumeAndRevertPastInlineCapacity) {
   node.allocatable["cpu"] = 64000;
   ResourceTable resources;
   NodeTable table({&node}, resources);
+  const std::vector<ResourceAmount> requests{{kCpu, 100}};
   std::vector<PodInfo> pods(12);
   for (PodInfo& pi : pods) {
-    pi.requests = {{kCpu, 100}};
+    pi.requests = requests;
     pi.request_cpu = 100;
   }
   Snapshot snapshot(table, pods);
