@@ -17,6 +17,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "sched/cache/node_name_index.h"
 #include "sched/cache/node_table.h"
 #include "sched/cache/snapshot.h"
 #include "sched/framework/framework.h"
@@ -60,6 +61,27 @@ std::string WithEndedMember(const std::string& message) {
 std::string HeldByEndedMember(const std::string& message) {
   return "held: " + WithEndedMember(message);
 }
+
+// PerPodLazy: a per-pod value that most pods never get (a pending reason or message): storage
+// grows to the highest pod index written, so a run whose pods all bind or run keeps none (the
+// Memory shape's 150,000 running pods held 7 MB of empty messages and reasons). operator[]
+// grows (amortised O(1)); Get and Reset never do. Indexed by PodIndex.
+template <typename T>
+class PerPodLazy {
+ public:
+  T& operator[](size_t p) {
+    if (p >= values_.size()) values_.resize(p + 1);
+    return values_[p];
+  }
+  [[nodiscard]] const T& Get(size_t p) const { return p < values_.size() ? values_[p] : empty_; }
+  void Reset(size_t p) {
+    if (p < values_.size()) values_[p] = T{};
+  }
+
+ private:
+  std::vector<T> values_;
+  T empty_{};
+};
 
 // GroupState: one PodGroup during the run.
 struct GroupState {
@@ -176,8 +198,8 @@ class Run {
   // DomainOf: the topology domain of tree node t's placed pods (its own members, or those of its
   // subtree): {key, value} when every one sits on a node with the same value of t's topology
   // key, nullopt when none is placed, a node lacks the label or the values differ. Output only
-  // (Assemble), O(pods of the subtree).
-  [[nodiscard]] std::optional<TopologyDomain> DomainOf(TreeIndex t) const;
+  // (Assemble), O(pods of the subtree), no allocation beyond the result.
+  [[nodiscard]] std::optional<TopologyDomain> DomainOf(TreeIndex t);
   // Assemble: the result, sorted. Runs once, last: it moves the groups' conditions out.
   ScheduleResult Assemble();
 
@@ -199,9 +221,10 @@ class Run {
                            // to the next backoff expiry when the active queue drains
   SchedulingQueue queue_;
   // pending_reason_: per pod, a static reason (literal, api::kReason* constant or kHeld), empty
-  // while none; views, so the per-pod table is 16 bytes a pod and never allocates.
-  std::vector<std::string_view> pending_reason_;
-  std::vector<std::string> pending_message_;
+  // while none; views (16 bytes a pod, never an allocation per pod). pending_message_: the message.
+  // Both only as far as the highest pod given one (PerPodLazy): bound and running pods need none.
+  PerPodLazy<std::string_view> pending_reason_;
+  PerPodLazy<std::string> pending_message_;
   std::vector<bool> bound_now_;
   std::vector<uint8_t> bind_count_;       // Bind calls per pod (verify mode: double booking)
   int64_t cycle_ = 0;                     // cycles run (verify messages)
@@ -221,6 +244,7 @@ class Run {
   std::vector<int32_t> pre_enqueue_count_;
   std::vector<char> pre_enqueue_ready_;
   std::vector<TreeIndex> hint_scratch_;  // PodDependentHint's preorder
+  std::vector<TreeIndex> domain_scratch_;  // DomainOf's leaves
   std::vector<int32_t> ended_members_;   // per PodGroup: members Succeeded / Failed in the input
   std::vector<const api::Pod*> ended_pods_;  // input pods Succeeded / Failed (BuildCache skips them)
 };
@@ -233,11 +257,6 @@ void Run::BuildCache() {
   std::vector<const api::Node*> sorted;
   sorted.reserve(objects_.nodes.size());
   for (int32_t i : order) sorted.push_back(&objects_.nodes[i]);
-  std::unordered_map<std::string_view, NodeIndex> node_index;
-  node_index.reserve(sorted.size());
-  for (size_t i = 0; i < sorted.size(); ++i) {
-    node_index.emplace(sorted[i]->meta.name, static_cast<NodeIndex>(i));
-  }
   const bool dra = std::any_of(objects_.pods.begin(), objects_.pods.end(),
                                [](const api::Pod& p) { return !p.resource_claims.empty(); });
   if (dra) {
@@ -247,6 +266,7 @@ void Run::BuildCache() {
     dra_ = std::make_unique<DynamicResources>(objects_, sorted, gates);
   }
   nodes_ = std::make_unique<NodeTable>(std::move(sorted), resources_);
+  const NodeNameIndex node_index(*nodes_);  // spec.nodeName of the running pods
   framework_ = std::make_unique<Framework>(*nodes_, resources_, options_.scoring);
   snapshot_ = std::make_unique<Snapshot>(*nodes_, pods_);
   framework_->set_dynamic_resources(dra_.get());
@@ -294,8 +314,6 @@ void Run::BuildCache() {
   }
   nodes_->EnsureResources(resources_.size());
   const auto pod_count = pods_.size();
-  pending_reason_.assign(pod_count, std::string_view());
-  pending_message_.assign(pod_count, "");
   bound_now_.assign(pod_count, false);
   bind_count_.assign(pod_count, 0);
   in_scope_.assign(pod_count, true);
@@ -303,10 +321,10 @@ void Run::BuildCache() {
   for (size_t p = 0; p < pod_count; ++p) {
     PodInfo& pi = pods_[p];
     if (!pi.pod->node_name.empty()) {
-      auto it = node_index.find(pi.pod->node_name);
+      const NodeIndex n = node_index.Find(pi.pod->node_name);
       pi.running_at_input = true;
-      if (it != node_index.end()) {
-        snapshot_->Assume(static_cast<PodIndex>(p), it->second);
+      if (n != kNoNode) {
+        snapshot_->Assume(static_cast<PodIndex>(p), n);
       } else {
         // Bound to a node the input does not hold (a warning says so): still assigned, so never
         // scheduled again, and with no node it cannot count as placed (fuzz finding: a gang
@@ -426,7 +444,16 @@ void Run::BuildGroups() {
 }
 
 void Run::Enqueue() {
-  queue_.Reserve(pods_.size(), static_cast<size_t>(tree_->size()));
+  // Queue entries only up to the last pod that can be queued: running pods never are (the
+  // Memory shape's 150,000 running pods reserved 14 MB of entries and heap for nothing).
+  size_t queueable = 0;
+  for (size_t p = pods_.size(); p-- > 0;) {
+    if (!pods_[p].running_at_input && pods_[p].node == kNoNode) {
+      queueable = p + 1;
+      break;
+    }
+  }
+  queue_.Reserve(queueable, static_cast<size_t>(tree_->size()));
   for (size_t p = 0; p < pods_.size(); ++p) {
     const PodInfo& pi = pods_[p];
     if (pi.node != kNoNode || pi.running_at_input || !in_scope_[p]) continue;
@@ -592,8 +619,8 @@ void Run::Bind(PodIndex p) {
   if (post_filter_) post_filter_->OnBind(p);
   bound_now_[p] = true;
   if (bind_count_[p] < UINT8_MAX) ++bind_count_[p];
-  pending_reason_[p] = {};
-  pending_message_[p].clear();
+  pending_reason_.Reset(p);
+  pending_message_.Reset(p);
   // The binding is an assigned-pod add for the queue (upstream: the informer's Pod/Add of an
   // assigned pod, pkg/scheduler/eventhandlers.go addPodToCache → AssignedPodAdded): the hints
   // of InterPodAffinity and PodTopologySpread may move pods they rejected (issue 19).
@@ -1073,8 +1100,8 @@ void Run::ApplyEvictions(const preemption::Outcome& outcome, const preemption::P
     // counts, the tree algorithm, which reads gated_).
     gated_[q] = true;
     bound_now_[q] = false;
-    pending_reason_[q] = {};
-    pending_message_[q].clear();
+    pending_reason_.Reset(q);
+    pending_message_.Reset(q);
     // The victim's own PodGroup and every ancestor up to the unit's group lost a pod.
     for (TreeIndex t = pods_[q].group; t >= 0; t = tree_->node(t).parent) MarkDisrupted(t);
   }
@@ -1157,9 +1184,9 @@ ScheduleResult Run::Execute() {
 
 std::string_view Run::LeftoverRetryNote(PodIndex p) const {
   const TreeIndex leaf = pods_[p].group;
-  if (leaf == kNoGroup || pending_reason_[p] != "Unschedulable") return {};
+  if (leaf == kNoGroup || pending_reason_.Get(p) != "Unschedulable") return {};
   // A quorum hold of a gang that lost a member (HeldByEndedMember) already says what it waits for.
-  if (pending_message_[p].rfind("held: ", 0) == 0) return {};
+  if (pending_message_.Get(p).rfind("held: ", 0) == 0) return {};
   const TreeIndex root = tree_->node(leaf).root;
   if (root < 0 || !TreeInitiallyScheduled(root)) return {};
   switch (queue_.StateOf(QueuedUnit{true, root})) {
@@ -1178,21 +1205,25 @@ std::string_view Run::LeftoverRetryNote(PodIndex p) const {
   }
 }
 
-std::optional<TopologyDomain> Run::DomainOf(TreeIndex t) const {
+std::optional<TopologyDomain> Run::DomainOf(TreeIndex t) {
   const std::string& key = tree_->node(t).topology_key;
-  std::vector<TreeIndex> leaves;
+  std::vector<TreeIndex>& leaves = domain_scratch_;
+  leaves.clear();
   tree_->Leaves(t, leaves);
-  std::optional<std::string> value;
+  const std::string* value = nullptr;  // the first placed pod's node's value
+  NodeIndex last = kNoNode;            // members often share a node: its label is read once
   for (TreeIndex leaf : leaves) {
     for (PodIndex p : tree_->node(leaf).members) {
-      if (pods_[p].node == kNoNode || evicted_[p]) continue;
-      const auto& labels = nodes_->node(pods_[p].node).meta.labels;
+      const NodeIndex n = pods_[p].node;
+      if (n == kNoNode || evicted_[p] || n == last) continue;
+      last = n;
+      const auto& labels = nodes_->node(n).meta.labels;
       auto it = labels.find(key);
-      if (it == labels.end() || (value && *value != it->second)) return std::nullopt;
-      value = it->second;
+      if (it == labels.end() || (value != nullptr && *value != it->second)) return std::nullopt;
+      value = &it->second;
     }
   }
-  if (!value) return std::nullopt;
+  if (value == nullptr) return std::nullopt;
   return TopologyDomain{key, *value};
 }
 
@@ -1242,19 +1273,19 @@ ScheduleResult Run::Assemble() {
   r.pending.reserve(pending.size());
   for (int32_t i : pending_order) {
     const int32_t p = pending[i];
-    std::string message = pending_message_[p];
+    std::string message = pending_message_.Get(p);
     const std::string_view retry = LeftoverRetryNote(p);
     if (!retry.empty()) {
       if (!message.empty() && message.back() != '.') message += '.';
       message += ' ';
       message += retry;
     }
-    if (pending_reason_[p] == kHeld) {
+    if (pending_reason_.Get(p) == kHeld) {
       r.pending.push_back({key_of(keys, pending, i), {}, {}, std::move(message)});
       continue;
     }
     r.pending.push_back({key_of(keys, pending, i),
-                         std::string(pending_reason_[p].empty() ? "Unschedulable" : pending_reason_[p]),
+                         std::string(pending_reason_.Get(p).empty() ? "Unschedulable" : pending_reason_.Get(p)),
                          std::move(message), {}});
   }
   // Evictions by pod (a pod is evicted at most once; ties would keep eviction order).

@@ -24,6 +24,39 @@ namespace wasched::sched {
 
 class DynamicResources;
 
+// NodePodList: one node's placed pods, for Snapshot::PodsOn. The first kInline pods live in the
+// object itself (24 bytes, as a std::vector), so the usual node (a few pods) costs no
+// allocation when a pod is assumed on it; beyond that a heap array doubles. Move-only.
+// Push: amortised O(1); Erase (swap with the last): O(size).
+class NodePodList {
+ public:
+  static constexpr int32_t kInline = 4;
+  NodePodList() = default;
+  NodePodList(NodePodList&& o) noexcept;
+  NodePodList& operator=(NodePodList&& o) noexcept;
+  NodePodList(const NodePodList&) = delete;
+  NodePodList& operator=(const NodePodList&) = delete;
+  ~NodePodList() {
+    if (cap_ > kInline) delete[] heap_;
+  }
+
+  [[nodiscard]] std::span<const PodIndex> view() const {
+    return {cap_ > kInline ? heap_ : inline_, static_cast<size_t>(size_)};
+  }
+  void Push(PodIndex p);
+  // Erase: removes p, searching from the back (an undo removes the newest); the last pod takes
+  // its place. No-op when p is absent.
+  void Erase(PodIndex p);
+
+ private:
+  int32_t size_ = 0;
+  int32_t cap_ = kInline;
+  union {
+    PodIndex inline_[kInline];
+    PodIndex* heap_;
+  };
+};
+
 class Snapshot {
  public:
   Snapshot(NodeTable& nodes, std::vector<PodInfo>& pods)
@@ -35,7 +68,7 @@ class Snapshot {
   // PodsOn: the pods placed on node n (bound, running or assumed), in no particular order
   // (upstream NodeInfo.Pods). The pod-dependent filters (NodePorts, InterPodAffinity) read it.
   // The span is valid until the next Assume / RevertTo / Remove / Restore. O(1).
-  [[nodiscard]] std::span<const PodIndex> PodsOn(NodeIndex n) const { return on_node_[n]; }
+  [[nodiscard]] std::span<const PodIndex> PodsOn(NodeIndex n) const { return on_node_[n].view(); }
   // version: bumped by every change of placement (Assume, RevertTo, Remove, Restore); a
   // consumer that memoises a cluster-wide answer (InterPodAffinity's PreFilter counts) compares
   // it to know the answer still holds. O(1).
@@ -70,7 +103,7 @@ class Snapshot {
   void Unplace(PodIndex p);
 
   std::vector<PodIndex> log_;
-  std::vector<std::vector<PodIndex>> on_node_;  // node → pods placed on it
+  std::vector<NodePodList> on_node_;  // node → pods placed on it
   uint64_t version_ = 0;
   std::array<PodIndex, kChangeWindow> changed_{};  // ring: pod changed at version v → [v % size]
   DynamicResources* dra_ = nullptr;

@@ -90,10 +90,7 @@ std::optional<std::vector<NodeIndex>> Framework::PreFilterNodeNames(const api::P
   // NodeAffinity PreFilter: when every required term names its nodes with matchFields
   // metadata.name In [...], only those nodes can pass; the rest are rejected without a look.
   if (!pod.node_affinity || !pod.node_affinity->required) return std::nullopt;
-  if (node_by_name_.empty()) {  // built on first use: few pods name their nodes
-    node_by_name_.reserve(static_cast<size_t>(nodes_.size()));
-    for (NodeIndex n = 0; n < nodes_.size(); ++n) node_by_name_.emplace(nodes_.node(n).meta.name, n);
-  }
+  if (!node_by_name_) node_by_name_.emplace(nodes_);  // built on first use: few pods name nodes
   std::vector<NodeIndex> out;
   for (const auto& term : *pod.node_affinity->required) {
     const api::NodeSelectorRequirement* names = nullptr;
@@ -102,8 +99,8 @@ std::optional<std::vector<NodeIndex>> Framework::PreFilterNodeNames(const api::P
     }
     if (names == nullptr) return std::nullopt;  // this term may match any node
     for (const auto& v : names->values) {
-      auto it = node_by_name_.find(v);
-      if (it != node_by_name_.end()) out.push_back(it->second);
+      const NodeIndex n = node_by_name_->Find(v);
+      if (n != kNoNode) out.push_back(n);
     }
   }
   std::sort(out.begin(), out.end());

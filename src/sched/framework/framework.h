@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "api/object_set.h"
+#include "sched/cache/node_name_index.h"
 #include "sched/cache/node_table.h"
 #include "sched/framework/plugin.h"
 #include "sched/framework/pod_info.h"
@@ -240,7 +241,7 @@ class Framework {
   std::vector<std::unique_ptr<NodeStaticFilterPlugin>> filters_;
   std::vector<PodClass> classes_;
   std::unordered_map<std::string, ClassIndex> class_ids_;
-  mutable std::unordered_map<std::string_view, NodeIndex> node_by_name_;  // built on first use
+  mutable std::optional<NodeNameIndex> node_by_name_;  // built on first use
   std::vector<uint32_t> scratch_;  // feasible positions of the current pod
   std::vector<Signature> signatures_;
   std::map<std::vector<int64_t>, int32_t> signature_ids_;  // class, non-zero cpu/memory, requests

@@ -158,7 +158,12 @@ TreeIndex GroupTree::FindComposite(std::string_view ns, std::string_view name) c
 }
 
 void GroupTree::Preorder(TreeIndex from, std::vector<TreeIndex>& out) const {
+  if (nodes_[from].children.empty()) {  // a standalone PodGroup or a leaf: no stack to allocate
+    out.push_back(from);
+    return;
+  }
   // Iterative with an explicit stack; a cycle cannot be reached from a root.
+  const size_t begin = out.size();
   std::vector<TreeIndex> stack{from};
   while (!stack.empty()) {
     TreeIndex t = stack.back();
@@ -166,16 +171,17 @@ void GroupTree::Preorder(TreeIndex from, std::vector<TreeIndex>& out) const {
     out.push_back(t);
     const auto& ch = nodes_[t].children;
     for (auto it = ch.rbegin(); it != ch.rend(); ++it) stack.push_back(*it);
-    if (out.size() > nodes_.size()) return;  // defensive against a cycle
+    if (out.size() - begin > nodes_.size()) return;  // defensive against a cycle
   }
 }
 
 void GroupTree::Leaves(TreeIndex from, std::vector<TreeIndex>& out) const {
-  std::vector<TreeIndex> all;
-  Preorder(from, all);
-  for (TreeIndex t : all) {
-    if (!nodes_[t].is_composite) out.push_back(t);
-  }
+  // Preorder's walk, keeping only the PodGroups: appended to `out` and then compacted in place.
+  const size_t begin = out.size();
+  Preorder(from, out);
+  out.erase(std::remove_if(out.begin() + static_cast<std::ptrdiff_t>(begin), out.end(),
+                           [&](TreeIndex t) { return nodes_[t].is_composite; }),
+            out.end());
 }
 
 }  // namespace wasched::sched

@@ -155,7 +155,8 @@ void TreeAlgorithm::Prepare(TreeIndex t) {
     // (conservative: a resource fewer than `need` members request may not be needed at all).
     const int32_t need = node.quorum - scheduled;
     if (need <= 0) return;
-    std::vector<std::pair<ResourceId, int64_t>> all;
+    std::vector<std::pair<ResourceId, int64_t>>& all = demand_scratch_;
+    all.clear();
     for (PodIndex p : todo) {
       for (const auto& ra : pods_[p].requests) all.emplace_back(ra.id, ra.amount);
     }
@@ -174,7 +175,8 @@ void TreeAlgorithm::Prepare(TreeIndex t) {
   }
   // CompositePodGroup: pinned = the children's; demand = per resource the minGroupCount smallest
   // child demands (children are prepared first: callers visit in reverse preorder).
-  std::vector<std::pair<ResourceId, int64_t>> all;
+  std::vector<std::pair<ResourceId, int64_t>>& all = demand_scratch_;
+  all.clear();
   total_pods_[t] = 0;
   pending_cpu_[t] = 0;
   pending_mem_[t] = 0;

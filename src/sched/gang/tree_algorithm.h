@@ -245,6 +245,7 @@ class TreeAlgorithm {
   std::vector<int32_t> scheduled_;               // per leaf: members placed before the cycle
   std::vector<std::vector<NodeIndex>> pinned_;   // per group: nodes of placed members (subtree)
   std::vector<Demand> demand_;                   // per group: minimum aggregate demand
+  std::vector<std::pair<ResourceId, int64_t>> demand_scratch_;  // Prepare's (resource, amount) list
   std::vector<int64_t> total_pods_;              // per group: pending + placed pods (subtree)
   std::vector<int64_t> pending_cpu_;             // per group: non-zero cpu of pending pods
   std::vector<int64_t> pending_mem_;             // per group: non-zero memory of pending pods

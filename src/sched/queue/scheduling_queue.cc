@@ -13,7 +13,7 @@ namespace wasched::sched {
 void SchedulingQueue::Reserve(size_t pods, size_t groups) {
   if (pod_entries_.size() < pods) pod_entries_.resize(pods);
   if (group_entries_.size() < groups) group_entries_.resize(groups);
-  active_.reserve(pods + groups);
+  arrived_.reserve(pods + groups);
 }
 
 SchedulingQueue::Entry& SchedulingQueue::EntryOf(const UnitId& id) {
@@ -101,22 +101,49 @@ void SchedulingQueue::ToActive(Entry& e) {
   LeaveActive(e);  // re-entering active: the old heap item goes stale
   SetState(e, UnitQueueState::kActive);
   ++active_count_;
-  active_.push_back({e.unit, ++e.stamp});
-  std::push_heap(active_.begin(), active_.end(), HeapAfter{});
+  arrived_.push_back({e.unit, ++e.stamp});
+}
+
+void SchedulingQueue::Absorb() {
+  if (arrived_.empty()) return;
+  if (sorted_.empty()) {
+    // The run keeps the first unit at the back: reversed queue order.
+    const auto before = [](const HeapItem& a, const HeapItem& b) { return Less{}(a.unit, b.unit); };
+    if (!std::is_sorted(arrived_.begin(), arrived_.end(), before)) {
+      std::sort(arrived_.begin(), arrived_.end(), before);
+    }
+    std::reverse(arrived_.begin(), arrived_.end());
+    std::swap(sorted_, arrived_);
+    return;
+  }
+  for (const HeapItem& item : arrived_) {
+    active_.push_back(item);
+    std::push_heap(active_.begin(), active_.end(), HeapAfter{});
+  }
+  arrived_.clear();
 }
 
 std::optional<QueuedUnit> SchedulingQueue::Pop() {
   FlushBackoffCompleted();
   if (active_count_ == 0) {
     active_.clear();  // only stale items can be left
+    sorted_.clear();
+    arrived_.clear();
     return std::nullopt;
   }
+  Absorb();
   Entry* top = nullptr;
   QueuedUnit u;
   while (top == nullptr) {
-    std::pop_heap(active_.begin(), active_.end(), HeapAfter{});
-    const HeapItem item = active_.back();
-    active_.pop_back();
+    HeapItem item;
+    if (!active_.empty() && (sorted_.empty() || Less{}(active_.front().unit, sorted_.back().unit))) {
+      std::pop_heap(active_.begin(), active_.end(), HeapAfter{});
+      item = active_.back();
+      active_.pop_back();
+    } else {
+      item = sorted_.back();
+      sorted_.pop_back();
+    }
     Entry& e = EntryOf(IdOf(item.unit));
     if (e.state == UnitQueueState::kActive && e.stamp == item.stamp) {
       top = &e;

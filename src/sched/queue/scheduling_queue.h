@@ -169,8 +169,12 @@ class SchedulingQueue {
     uint32_t rejectors = kRejectorNone;
     uint32_t stamp = 0;    // bumped whenever the unit enters active; older heap items are stale
   };
-  // HeapItem: one entry of the active heap (a binary heap with lazy deletion: an item whose
-  // stamp is not its entry's current one, or whose entry is no longer active, is skipped).
+  // HeapItem: one item of the active queue (lazy deletion: an item whose stamp is not its
+  // entry's current one, or whose entry is no longer active, is skipped). The active queue is a
+  // sorted run plus a binary heap: units that arrive while the run is empty (the whole input at
+  // the start, in queue order more often than not) become the run, sorted once (O(n) when
+  // already in order), instead of n heap pushes and n heap pops; later arrivals go to the heap.
+  // Pop takes the better of the two fronts, so the order is the heap's alone.
   struct HeapItem {
     QueuedUnit unit;
     uint32_t stamp;
@@ -192,6 +196,9 @@ class SchedulingQueue {
   // pool → backoff while backing off, else active.
   void MoveOn(Entry& e);
   void ToActive(Entry& e);
+  // Absorb: moves the items that arrived since the last Pop into the sorted run (when it is
+  // empty) or the heap. O(k) for k arrivals in queue order, O(k log k) otherwise.
+  void Absorb();
   // SetState: every state change goes through here to keep `parked_` (the ids of Unschedulable
   // and Gated entries) and `pod_dependent_parked_` (those with a kRejectorPodDependent bit)
   // exact, so an event walks only the parked units, not every entry. REQUIRES: `e.rejectors`
@@ -221,7 +228,10 @@ class SchedulingQueue {
   std::vector<Entry> group_entries_;  // by GroupTree root index
   std::set<UnitId> parked_;  // ids of entries in state Unschedulable or Gated
   std::set<UnitId> pod_dependent_parked_;  // the subset rejected by a pod-dependent plugin
-  std::vector<HeapItem> active_;  // heap (HeapAfter); may hold stale items
+  std::vector<HeapItem> active_;   // heap (HeapAfter); may hold stale items
+  std::vector<HeapItem> sorted_;   // sorted run, the first in queue order at the back; may hold
+                                   // stale items
+  std::vector<HeapItem> arrived_;  // items added since the last Pop (ToActive), not yet absorbed
   size_t active_count_ = 0;       // entries in state kActive
   std::set<std::pair<Duration, UnitId>> backoff_;  // by expiry, then id
   std::optional<UnitId> in_flight_;

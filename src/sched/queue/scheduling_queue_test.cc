@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 
 #include "sched/plugins/gang_scheduling/gang_scheduling.h"
@@ -54,6 +55,54 @@ TEST_F(SchedulingQueueTest, PopsByPriorityThenCreationThenInputOrder) {
   EXPECT_EQ(q.Pop()->index, 2);       // creation 1
   EXPECT_EQ(q.Pop()->index, 3);
   EXPECT_FALSE(q.Pop().has_value());
+}
+
+// The active queue is a sorted run (the units that arrive while it is empty) plus a heap (later
+// arrivals): whatever the arrival order (in order, reversed, shuffled, with ties broken by
+// creation, input order, kind and index) and however arrivals interleave with pops, units pop in
+// exactly the order of one priority queue over all of them.
+TEST(SchedulingQueueOrderTest, SortedRunAndHeapPopInQueueOrder) {
+  auto before = [](const QueuedUnit& a, const QueuedUnit& b) {
+    if (a.priority != b.priority) return a.priority > b.priority;
+    if (a.creation != b.creation) return a.creation < b.creation;
+    if (a.input_order != b.input_order) return a.input_order < b.input_order;
+    if (a.is_group != b.is_group) return a.is_group;
+    return a.index < b.index;
+  };
+  std::mt19937 rng(11);
+  for (int round = 0; round < 60; ++round) {
+    FakeClock clock;
+    SchedulingQueue q(clock);
+    std::vector<QueuedUnit> units;
+    for (int32_t i = 0; i < 200; ++i) {
+      const int32_t priority = static_cast<int32_t>(rng() % 3);
+      const int64_t creation = static_cast<int64_t>(rng() % 4);
+      const int32_t input_order = static_cast<int32_t>(rng() % 50);
+      units.push_back({rng() % 2 == 0, i, priority, creation, input_order});
+    }
+    if (round % 3 == 0) std::sort(units.begin(), units.end(), before);  // the usual input
+    if (round % 3 == 1) std::sort(units.rbegin(), units.rend(), before);
+    std::vector<QueuedUnit> pending;  // the reference: added and not yet popped
+    size_t next = 0;
+    while (next < units.size() || !pending.empty()) {
+      const size_t adds = next == 0 ? 120 : rng() % 6;  // a large first batch, then trickles
+      for (size_t k = 0; k < adds && next < units.size(); ++k, ++next) {
+        ASSERT_TRUE(q.Add(units[next]));
+        pending.push_back(units[next]);
+      }
+      const size_t pops = rng() % 5;
+      for (size_t k = 0; k < pops && !pending.empty(); ++k) {
+        auto best = std::min_element(pending.begin(), pending.end(), before);
+        const std::optional<QueuedUnit> u = q.Pop();
+        ASSERT_TRUE(u.has_value());
+        EXPECT_EQ(u->is_group, best->is_group) << "round " << round;
+        EXPECT_EQ(u->index, best->index) << "round " << round;
+        q.Done(*u);
+        pending.erase(best);
+      }
+    }
+    EXPECT_FALSE(q.Pop().has_value());
+  }
 }
 
 // Each failure after an event that helps goes to backoff; the unit is poppable exactly when
