@@ -21,6 +21,21 @@ TapeBuilder::TapeBuilder(size_t text_size) : merge_budget_(ExpansionBudget(text_
   tape_.text_.reserve(std::min(text_size, kMaxReserve * 16));
 }
 
+TapeBuilder::TapeBuilder(size_t text_size, EventTape recycled)
+    : tape_(std::move(recycled)), merge_budget_(ExpansionBudget(text_size)) {
+  tape_.entries_.clear();
+  tape_.extra_.clear();
+  tape_.text_.clear();
+  tape_.root_ = kNoNode;
+  tape_.serial_ = 0;
+  tape_.source_ = {};
+  if (tape_.entries_.capacity() == 0) {
+    constexpr size_t kMaxReserve = size_t{1} << 16;
+    tape_.entries_.reserve(std::min(text_size / 12 + 16, kMaxReserve));
+    tape_.text_.reserve(std::min(text_size, kMaxReserve * 16));
+  }
+}
+
 NodeId TapeBuilder::Append(EventTape::Entry entry) {
   const auto id = static_cast<NodeId>(tape_.entries_.size());
   entry.end = id + 1;

@@ -235,6 +235,10 @@ class TapeBuilder {
   // text_size: the size of the text the documents come from (the merge-key budget, shared by
   // every document built).
   explicit TapeBuilder(size_t text_size);
+  // TapeBuilder(text_size, recycled): the same, building into `recycled`'s buffers (emptied;
+  // their capacity is kept), so that the many small documents of a List allocate nothing once
+  // the buffers have grown to the largest one.
+  TapeBuilder(size_t text_size, EventTape recycled);
 
   // Scalar: `written` is the text as the document wrote it when `text` is its resolved form
   // (EventTape::written_scalar); empty when they are the same.

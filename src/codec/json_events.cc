@@ -174,8 +174,8 @@ class Walker {
 class Padded {
  public:
   simdjson::padded_string_view View(std::string_view text) {
-    buffer_.assign(text);
     buffer_.reserve(text.size() + simdjson::SIMDJSON_PADDING);
+    buffer_.assign(text);
     return simdjson::padded_string_view(buffer_.data(), buffer_.size(), buffer_.capacity());
   }
 
@@ -252,15 +252,17 @@ bool LooksLikeJson(std::string_view text) {
   return first != std::string_view::npos && (text[first] == '{' || text[first] == '[');
 }
 
-std::optional<EventTape> ParseJson(std::string_view text) {
+std::optional<EventTape> ParseJsonValue(std::string_view text, EventTape recycled) {
   static thread_local Padded padded;  // one buffer for the many items of a List
   od::document doc;
   if (Parser().iterate(padded.View(text)).get(doc) != simdjson::SUCCESS) return std::nullopt;
-  TapeBuilder builder(text.size());
+  TapeBuilder builder(text.size(), std::move(recycled));
   Walker walker(&builder);
   if (!walker.Document(doc)) return std::nullopt;
   return builder.Finish();
 }
+
+std::optional<EventTape> ParseJson(std::string_view text) { return ParseJsonValue(text); }
 
 std::optional<EventTape> ParseJsonList(std::string_view text) {
   // The top-level object's fields: `kind`, and the elements of the first `items` array.
