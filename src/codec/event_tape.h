@@ -103,6 +103,9 @@ class EventTape {
   [[nodiscard]] bool duplicate_keys(NodeId id) const {
     return id != kNoNode && at(id).duplicate_keys;
   }
+  // any_duplicate_keys: some map of this tape has duplicate_keys (else no walk can find a
+  // repeated key). O(1).
+  [[nodiscard]] bool any_duplicate_keys() const { return any_duplicate_keys_; }
   // node_count: every NodeId of this tape (kNoNode aside) is below it.
   [[nodiscard]] size_t node_count() const { return entries_.size() + extra_.size(); }
   // serial: a number no other tape of this process has (0 for an empty one), to tell tapes apart
@@ -165,6 +168,7 @@ class EventTape {
   std::vector<Entry> extra_;    // maps with merged entries (NodeIds with kExtraBit)
   std::string text_;            // scalar texts
   NodeId root_ = kNoNode;
+  bool any_duplicate_keys_ = false;
   uint64_t serial_ = 0;
   std::string_view source_;     // the text of deferred nodes
 };
@@ -235,6 +239,10 @@ class TapeBuilder {
   // text_size: the size of the text the documents come from (the merge-key budget, shared by
   // every document built).
   explicit TapeBuilder(size_t text_size);
+  // TapeBuilder(text_size, recycled): the same, building into `recycled`'s buffers (emptied;
+  // their capacity is kept), so that the many small documents of a List allocate nothing once
+  // the buffers have grown to the largest one.
+  TapeBuilder(size_t text_size, EventTape recycled);
 
   // Scalar: `written` is the text as the document wrote it when `text` is its resolved form
   // (EventTape::written_scalar); empty when they are the same.

@@ -38,9 +38,9 @@ namespace wasched::codec::internal {
 // come back from here. O(text size), memory O(size of the List without its items).
 [[nodiscard]] std::optional<EventTape> ParseJsonList(std::string_view text);
 
-// ParseJsonValue: ParseJson for the text of one deferred item.
-[[nodiscard]] inline std::optional<EventTape> ParseJsonValue(std::string_view text) {
-  return ParseJson(text);
-}
+// ParseJsonValue: ParseJson for the text of one deferred item, built into `recycled`'s buffers
+// (the previous item's tape, or an empty one; TapeBuilder's recycling constructor).
+[[nodiscard]] std::optional<EventTape> ParseJsonValue(std::string_view text,
+                                                      EventTape recycled = {});
 
 }  // namespace wasched::codec::internal

@@ -127,7 +127,9 @@ class Loader {
   bool DecodeInto(const Reader& r, const api::SourceRef& source, std::string_view kind,
                   std::vector<T>* out, DecodeFn&& decode) {
     const ObjectScope scope{diag_->errors().size(), diag_->warnings().size()};
-    T object;
+    // Decoded in place (a Pod is 1 KB: building it aside and moving it in cost a second
+    // construction and a move per object).
+    T& object = out->emplace_back();
     decode(object);
     r.ReportDuplicateKeysBelow();  // in fields the decoder did not walk
     object.meta.source = source;
@@ -137,9 +139,22 @@ class Loader {
     }
     const bool failed = diag_->errors().size() > scope.first_error;
     Flush(scope, source, label);
-    if (failed && options_.keep_valid_objects) return false;  // its errors are the report
-    out->push_back(std::move(object));
+    if (failed && options_.keep_valid_objects) {
+      out->pop_back();
+      return false;  // its errors are the report
+    }
     return true;
+  }
+
+  // ReserveForItems: room for `items` more Pods (a cluster dump is mostly Pods): a vector of
+  // 1 KB Pods grown by doubling held the old and the new buffer at once and moved every Pod.
+  // Reserved room that stays unused is address space only (its pages are never touched). At
+  // most one Pod per kMinPodBytes of text: a List of tiny items (`{}`) grows as before.
+  void ReserveForItems(size_t items) {
+    static constexpr size_t kMinPodBytes = 256;  // kubectl writes a Pod in several KB
+    std::vector<api::Pod>& pods = result_.objects.pods;
+    items = std::min(items, text_.size() / kMinPodBytes);
+    if (items > 1 && pods.capacity() - pods.size() < items) pods.reserve(pods.size() + items);
   }
 
   struct Skipped {
@@ -196,6 +211,11 @@ class Loader {
     }
   }
   bool abandoned_ = false;     // a deferred JSON List item was not strict JSON: stop decoding
+  // The text being loaded, and how much of it was handed to ReleaseConsumedText.
+  std::string_view text_;
+  size_t released_ = 0;
+  static constexpr size_t kReleaseStep = size_t{8} << 20;
+  internal::EventTape spare_tape_;  // the last List item's tape, recycled for the next one
 };
 
 // ForEachObjectVector: `fn(std::vector<T>&)` for every vector of an ObjectSet, in a fixed order.
@@ -327,13 +347,25 @@ void Loader::DecodeObject(const Reader& r, const api::SourceRef& source,
   if (objects_seen_ > kMaxObjects) return;
   if (r.IsDeferred()) {
     // An item of a JSON List, parsed now (codec/json_events.h), under the item's path.
-    std::optional<internal::EventTape> item = internal::ParseJsonValue(r.DeferredText());
+    const std::string_view item_text = r.DeferredText();
+    std::optional<internal::EventTape> item =
+        internal::ParseJsonValue(item_text, std::move(spare_tape_));
     if (!item) {
       abandoned_ = true;
       return;
     }
-    const Reader root(*item, item->root(), r.Path(), diag_);
-    DecodeObject(root, source, default_api_version, default_kind, list_depth);
+    {
+      const Reader root(*item, item->root(), r.Path(), diag_);
+      DecodeObject(root, source, default_api_version, default_kind, list_depth);
+    }
+    spare_tape_ = std::move(*item);  // its buffers serve the next item
+    // The items are decoded in text order: the text before this one is not needed any more
+    // (a mapped file's pages are dropped, a few MB at a time).
+    const size_t consumed = static_cast<size_t>(item_text.data() - text_.data()) + item_text.size();
+    if (consumed <= text_.size() && consumed - released_ >= kReleaseStep) {
+      internal::ReleaseConsumedText(text_, consumed);
+      released_ = consumed;
+    }
     return;
   }
   const ObjectScope scope{diag_->errors().size(), diag_->warnings().size()};
@@ -409,6 +441,7 @@ void Loader::DecodeObject(const Reader& r, const api::SourceRef& source,
     const std::string item_api_version = kind == "List" ? "" : api_version;
     r.ForEachField([&](std::string_view key, const Reader& f) {
       if (key != "items") return true;  // a List's own apiVersion/kind/metadata
+      ReserveForItems(f.Size());
       f.ForEachItem([&](size_t, const Reader& item) {
         DecodeObject(item, source, item_api_version, item_kind, list_depth + 1);
       });
@@ -512,6 +545,8 @@ void Loader::DecodeObject(const Reader& r, const api::SourceRef& source,
 }
 
 void Loader::LoadText(std::string_view text, const std::string& file) {
+  text_ = text;
+  released_ = 0;
   Checkpoint checkpoint = Save();
   LoadDocuments(text, file, internal::DocumentOptions{.defer_json_list_items = true});
   if (!abandoned_) return;

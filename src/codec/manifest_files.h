@@ -21,12 +21,6 @@
 
 namespace wasched::codec::internal {
 
-// ForEachManifestText: calls `fn(file, text)` for every text in path order (a folder's files
-// sorted); `file` is the path as found ("-" for stdin). A missing path is a NotFound error
-// (document 0), an unreadable file or folder an Invalid one; a folder without manifests adds a
-// warning. A file reached twice (same canonical path: named twice, or named and inside a named
-// folder) is read the first time only, with the warning `file X given more than once; read
-// once`. Reads one file at a time. O(total size + files × log files).
 // ReadLimited: all of `in`, or nullopt after adding a TooLong error naming `path` once it passes
 // `limit` bytes (files and stdin use kMaxFileBytes, codec/input_limits.h: an endless stream such
 // as /dev/zero stops there instead of exhausting memory); a read error is an Invalid error.
@@ -35,6 +29,22 @@ namespace wasched::codec::internal {
                                                      size_t limit, InputErrors* errors,
                                                      size_t size_hint = 0);
 
+// ReleaseConsumedText: `text` (a text ForEachManifestText handed to `fn`, still inside `fn`)
+// will not be read before byte `consumed` any more, or only rarely: when it is a file mapping, its
+// whole pages before that byte are dropped from memory (read again from the file if touched: the
+// mapping is private and never written, so the content stays the same); otherwise nothing. A
+// large JSON List then holds the decoded objects and the rest of the text, not the whole text
+// as well. O(1) (one madvise).
+void ReleaseConsumedText(std::string_view text, size_t consumed);
+
+// ForEachManifestText: calls `fn(file, text)` for every text in path order (a folder's files
+// sorted); `file` is the path as found ("-" for stdin). A missing path is a NotFound error
+// (document 0), an unreadable file or folder an Invalid one; a folder without manifests adds a
+// warning. A file reached twice (same canonical path: named twice, or named and inside a named
+// folder) is read the first time only, with the warning `file X given more than once; read
+// once`. Reads one file at a time; a regular file is mapped, not copied (the text is valid
+// during `fn` only, and a file truncated while it is read ends the process with SIGBUS, as any
+// mapping does). O(total size + files × log files).
 void ForEachManifestText(const std::vector<std::string>& paths, std::istream& stdin_stream,
                          InputErrors* errors, std::vector<std::string>* warnings,
                          const std::function<void(const std::string&, std::string_view)>& fn);

@@ -277,6 +277,9 @@ void Reader::ReportDuplicateKey() const {
 }
 
 void Reader::ReportDuplicateKeysBelow() const {
+  // Only maps the tape flagged can hold a repeated key: without any, there is nothing to walk
+  // for (a List item of a JSON dump is one such tape).
+  if (!tape_->any_duplicate_keys()) return;
   if (!diag_->FirstVisit(*tape_, node_)) return;
   switch (tape_->type(node_)) {
     case YamlType::kMap: {

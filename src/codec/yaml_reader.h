@@ -235,6 +235,9 @@ class Reader {
     }
   }
 
+  // Size: items of a list / entries of a map (0 for other kinds). O(1).
+  [[nodiscard]] size_t Size() const { return tape_->size(node_); }
+
   // ForEachItem: walks a list; children's paths are `<path>[<i>]`. `fn(size_t index,
   // const Reader& item)`. Null = empty list; a non-list is a TypeInvalid error. O(items).
   template <typename Fn>
