@@ -241,6 +241,102 @@ TEST(DraCliTest, GangTriesFirstAvailableAlternativesUnlessPlacementIsUpstream) {
   }
 }
 
+// Preemption for a pod with a DRA claim: only nodes where its claims can be allocated are
+// candidates, and the preemptor binds where its device is (differential suite, random r1-0359 /
+// r1-0469 against v1.37.2: wasched evicted on, then bound to, nodes without the claimed GPU).
+constexpr const char* kPreemptForClaim = R"yaml(apiVersion: scheduling.k8s.io/v1
+kind: PriorityClass
+metadata: {name: low}
+value: 10
+---
+apiVersion: scheduling.k8s.io/v1
+kind: PriorityClass
+metadata: {name: high}
+value: 1000
+---
+apiVersion: v1
+kind: Node
+metadata: {name: a-cpu-only}
+status:
+  allocatable: {cpu: "4", memory: "8Gi", pods: "110"}
+---
+apiVersion: v1
+kind: Node
+metadata: {name: b-gpu}
+status:
+  allocatable: {cpu: "4", memory: "8Gi", pods: "110"}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: b-gpu}
+spec:
+  driver: gpu.example.com
+  nodeName: b-gpu
+  pool: {name: b-gpu, generation: 0, resourceSliceCount: 1}
+  devices:
+  - name: gpu-0
+---
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: gpu.example.com}
+spec:
+  selectors:
+  - cel:
+      expression: "device.driver == 'gpu.example.com'"
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaimTemplate
+metadata: {name: one-gpu, namespace: default}
+spec:
+  spec:
+    devices:
+      requests:
+      - name: gpu
+        exactly:
+          deviceClassName: gpu.example.com
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: low-a, namespace: default}
+spec:
+  nodeName: a-cpu-only
+  priorityClassName: low
+  containers:
+  - {name: c, image: registry.k8s.io/pause:3.10, resources: {requests: {cpu: "3"}}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: low-b, namespace: default}
+spec:
+  nodeName: b-gpu
+  priorityClassName: low
+  containers:
+  - {name: c, image: registry.k8s.io/pause:3.10, resources: {requests: {cpu: "3"}}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: trainer, namespace: default}
+spec:
+  priorityClassName: high
+  resourceClaims:
+  - {name: gpu, resourceClaimTemplateName: one-gpu}
+  containers:
+  - name: c
+    image: registry.k8s.io/pause:3.10
+    resources:
+      requests: {cpu: "2"}
+      claims: [{name: gpu}]
+)yaml";
+
+TEST(DraCliTest, PreemptionForAClaimOnlyConsidersNodesWithTheDevice) {
+  const nlohmann::json r = ScheduleJson(kPreemptForClaim, {"--placement", "upstream"});
+  ASSERT_EQ(r["bindings"].size(), 1u) << r.dump(2);
+  EXPECT_EQ(r["bindings"][0]["pod"], "default/trainer");
+  EXPECT_EQ(r["bindings"][0]["node"], "b-gpu");
+  ASSERT_EQ(r["evictions"].size(), 1u) << r.dump(2);
+  EXPECT_EQ(r["evictions"][0]["pod"], "default/low-b");
+}
+
 TEST(DraCliTest, ValidateCountsDraObjects) {
   const std::vector<std::string> args = {"wasched", "validate", "-f", "-"};
   std::vector<const char*> argv;

@@ -109,6 +109,16 @@ class Framework {
   // pod takes the scan path. O(1) for pods without terms while no pod has required
   // anti-affinity.
   [[nodiscard]] bool PodDependent(const PodInfo& pod) const;
+  // DynamicResourcesFit: DynamicResources' Filter for `pod` on node n as the devices are
+  // allocated now (true for a pod without claims or a run without DRA). Preemption asks it: a
+  // node where the pod's claims cannot be allocated is not a candidate (upstream's
+  // DynamicResources Filter rejects it), and a nominated node is retried only when they can
+  // (kubernetes pkg/scheduler/framework/plugins/dynamicresources). Devices held by victims are
+  // not counted as freed: such a preemption is not attempted. O(claims × devices of n).
+  [[nodiscard]] bool HasDraClaims(const PodInfo& pod) const { return DraClaims(pod) != nullptr; }
+  [[nodiscard]] bool DynamicResourcesFit(const PodInfo& pod, NodeIndex n) const {
+    return DraFits(DraClaims(pod), n);
+  }
   // FitIsNodeLocal: PodFits's verdict for `pod` on a node depends only on the pods placed on that
   // node (NodePorts at most): the pod has no pod (anti-)affinity term and no topology spread
   // constraint, and no pod of the snapshot has required anti-affinity (upstream's

@@ -230,7 +230,8 @@ bool DefaultPreemption::UseIndex(const PodInfo& pod, int32_t priority,
   last_requests_ = pod.requests.data();
   last_width_ = pod.requests.size();
   // The memo's conditions: no budget counts and no filter reads other placements.
-  if (!index_enabled_ || (budgets != nullptr && !budgets->empty()) || framework_.PodDependent(pod)) {
+  if (!index_enabled_ || (budgets != nullptr && !budgets->empty()) || framework_.PodDependent(pod) ||
+      framework_.HasDraClaims(pod)) {
     return false;
   }
   CandidateIndex& x = index_;
@@ -338,6 +339,15 @@ Outcome DefaultPreemption::Preempt(const Preemptor& preemptor, VictimUnitIndex& 
       if (!unresolvable) resolvable_.push_back(n);
     }
     nodes_to_try = &resolvable_;
+  }
+  if (framework_.HasDraClaims(pod)) {
+    // DynamicResources' Filter: a node where the pod's claims cannot be allocated is not a
+    // candidate (differential suite, random r1-0359 / r1-0469: GPU-less nodes were taken).
+    dra_nodes_.clear();
+    for (NodeIndex n : *nodes_to_try) {
+      if (framework_.DynamicResourcesFit(pod, n)) dra_nodes_.push_back(n);
+    }
+    nodes_to_try = &dra_nodes_;
   }
   const std::vector<NodeIndex>& potential = *nodes_to_try;
   const auto node_count = static_cast<int64_t>(snapshot_.nodes().size());

@@ -192,6 +192,7 @@ class DefaultPreemption {
   Snapshot& snapshot_;
   const Framework& framework_;
   std::vector<std::pair<int32_t, PodIndex>> removed_;  // dry run: (unit position, pod) removed
+  std::vector<NodeIndex> dra_nodes_;   // potential nodes where a pod's DRA claims fit now
   std::vector<NodeIndex> resolvable_;  // potential nodes of a pod with pod-dependent filters
   const std::vector<PodInfo>& pods_;
   const ResourceTable& resources_;

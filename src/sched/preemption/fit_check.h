@@ -39,12 +39,14 @@ namespace wasched::sched::preemption {
   return true;
 }
 
-// FitsOn: StaticallyFits, ResourcesFit and the pod-dependent filters (Framework::PodFits:
-// NodePorts), which read the placements as they are now (victims removed).
+// FitsOn: StaticallyFits, ResourcesFit, the pod-dependent filters (Framework::PodFits:
+// NodePorts), which read the placements as they are now (victims removed), and the pod's DRA
+// claims (Framework::DynamicResourcesFit; found missing by the differential suite, random
+// r1-0469: a nominated node without the claimed devices was taken).
 [[nodiscard]] inline bool FitsOn(const Framework& framework, const NodeTable& nodes,
                                  const PodInfo& pod, NodeIndex n) {
   return StaticallyFits(framework, pod, n) && ResourcesFit(nodes, pod, n) &&
-         framework.PodFits(pod, n);
+         framework.PodFits(pod, n) && framework.DynamicResourcesFit(pod, n);
 }
 
 }  // namespace wasched::sched::preemption
