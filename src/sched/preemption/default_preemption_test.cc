@@ -88,6 +88,64 @@ TEST(DefaultPreemption, ReprievesTheEarlierStartedPod) {
   EXPECT_THAT(c.Names(o.victims), ElementsAre("created-first"));
 }
 
+// r1-0448 against v1.37.2: equal victims (same priority, kind, size and start) are reprieved in
+// the node's pod order (upstream sorts NodeInfo.Pods with sort.Slice, an insertion sort for ≤ 12
+// elements, so ties keep that order), not by name or uid. Node order here: zz, aa, mm; the one
+// slot the preemptor needs costs the last of them. By name or uid "zz-first" would go.
+TEST(DefaultPreemption, EqualVictimsAreReprievedInTheNodesPodOrder) {
+  TestCluster c;
+  c.AddNode("n1", 3);
+  c.AddPod("zz-first", kLow, "n1", -1, /*start=*/5);
+  c.AddPod("aa-second", kLow, "n1", -1, /*start=*/5);
+  c.AddPod("mm-third", kLow, "n1", -1, /*start=*/5);
+  const PodIndex q = c.AddPod("q", kHigh);
+  c.Build();
+  Outcome o = PreemptFor(c, q);
+  ASSERT_TRUE(o.status.IsSuccess()) << o.status.Message();
+  EXPECT_THAT(c.Names(o.victims), ElementsAre("mm-third"));
+}
+
+// The r1-0448 shape: a `disruptionMode: all` group unit of one running pod ("PodGroup
+// default/a-gang", whose label sorts first) and a pod of a `single` group are equal units; the
+// one earlier on the node is reprieved. Upstream evicted run-g26-1 and run-g30-0 there.
+TEST(DefaultPreemption, EqualGroupAndPodUnitsFollowTheNodesPodOrder) {
+  TestCluster c;
+  c.AddNode("n1", 2);
+  const int32_t gang = c.AddGroup("a-gang", kLow, /*all=*/true);
+  const int32_t single = c.AddGroup("z-single", kLow, /*all=*/false);
+  c.AddPod("b-pod", kLow, "n1", single, /*start=*/5);
+  c.AddPod("a-gang-0", kLow, "n1", gang, /*start=*/5);
+  const PodIndex q = c.AddPod("q", kHigh);
+  c.Build();
+  Outcome o = PreemptFor(c, q);
+  ASSERT_TRUE(o.status.IsSuccess()) << o.status.Message();
+  EXPECT_THAT(c.Names(o.victims), ElementsAre("a-gang-0"));
+}
+
+// NodePods keeps upstream's NodeInfo.Pods order: Remove moves the node's last pod into the gap
+// (framework/types.go removeFromSlice), and the reprieve order of equal victims follows it.
+TEST(DefaultPreemption, NodePodsRemoveMovesTheLastPodIntoTheGap) {
+  TestCluster c;
+  c.AddNode("n1", 3);
+  const PodIndex a = c.AddPod("a", kLow, "n1", -1, /*start=*/5);
+  const PodIndex b = c.AddPod("b", kLow, "n1", -1, /*start=*/5);
+  const PodIndex d = c.AddPod("d", kLow, "n1", -1, /*start=*/5);
+  const PodIndex q = c.AddPod("q", kHigh);
+  c.Build();
+  NodePods node_pods(c.nodes().size(), c.pods());
+  node_pods.Remove(a, 0);
+  EXPECT_THAT(node_pods.On(0), ElementsAre(d, b));
+  node_pods.Add(a, 0);  // back at the end: d, b, a
+  ASSERT_THAT(node_pods.On(0), ElementsAre(d, b, a));
+  Preemptor p{"Pod default/q", c.pods()[q].priority, api::PreemptionPolicy::kPreemptLowerPriority,
+              {q}, {}, false};
+  VictimUnitIndex units(c.pods(), c.groups());
+  DefaultPreemption dp(c.snapshot(), c.framework(), c.pods(), c.resources());
+  Outcome o = dp.Preempt(p, units, node_pods, nullptr);
+  ASSERT_TRUE(o.status.IsSuccess()) << o.status.Message();
+  EXPECT_THAT(c.Names(o.victims), ElementsAre("a"));  // last in the node's order
+}
+
 TEST(DefaultPreemption, PicksTheNodeWhoseVictimsStartedLatest) {
   TestCluster c;
   c.AddNode("n1", 1);

@@ -2,7 +2,10 @@
 //
 // NodePods: the pods placed on each node (upstream NodeInfo.Pods), which bare-pod preemption
 // walks per candidate node. The scheduler keeps it in step with bindings and evictions.
-// Add / Remove are O(pods on the node); On is O(1).
+// A node's order is upstream's NodeInfo.Pods order, which DefaultPreemption's victim ties keep
+// (see victim_unit.h): Add appends; Remove moves the node's last pod into the removed pod's slot
+// (upstream pkg/scheduler/framework/types.go removeFromSlice).
+// Add is amortised O(1), Remove O(pods on the node); On is O(1).
 #pragma once
 
 #include <algorithm>
@@ -30,7 +33,9 @@ class NodePods {
   void Remove(PodIndex p, NodeIndex n) {
     auto& v = on_[n];
     auto it = std::find(v.begin(), v.end(), p);
-    if (it != v.end()) v.erase(it);
+    if (it == v.end()) return;
+    *it = v.back();
+    v.pop_back();
   }
   [[nodiscard]] std::span<const PodIndex> On(NodeIndex n) const { return on_[n]; }
 

@@ -4,17 +4,15 @@
 #include <cassert>
 #include <tuple>
 
-#include "util/key_order.h"
-
 namespace wasched::sched::preemption {
 
 bool MoreImportantUnit(const VictimUnit& a, const VictimUnit& b) {
   if (a.priority != b.priority) return a.priority > b.priority;
   if (a.kind != b.kind) return a.kind > b.kind;
   if (a.pods.size() != b.pods.size()) return a.pods.size() > b.pods.size();
-  if (a.earliest_start != b.earliest_start) return a.earliest_start < b.earliest_start;
-  if (a.uid_rank >= 0 && b.uid_rank >= 0) return a.uid_rank < b.uid_rank;
-  return a.uid < b.uid;
+  // No further tie-break (upstream MoreImportantVictim ends at the start time): equal units keep
+  // the order the caller listed them in, which a stable sort preserves.
+  return a.earliest_start < b.earliest_start;
 }
 
 UnitKey VictimUnitIndex::KeyOf(PodIndex p) const {
@@ -35,16 +33,6 @@ void VictimUnitIndex::CollectRunning(int32_t group, std::vector<PodIndex>* out, 
   for (int32_t child : groups_[group].children) CollectRunning(child, out, depth + 1);
 }
 
-std::string_view VictimUnitIndex::PodUid(PodIndex p) {
-  const PodInfo& pi = pods_[p];
-  if (!pi.pod->meta.uid.empty()) return pi.pod->meta.uid;
-  // No uid: the key stands in; kept for the index's life (views point into it).
-  if (fallback_uids_.empty()) fallback_uids_.resize(pods_.size());
-  std::string& key = fallback_uids_[p];
-  if (key.empty()) key = PodKey(pi);
-  return key;
-}
-
 VictimUnit VictimUnitIndex::Build(PodIndex p, UnitKey key) {
   VictimUnit u;
   if (key >= 0) {
@@ -59,21 +47,6 @@ VictimUnit VictimUnitIndex::Build(PodIndex p, UnitKey key) {
       u.priority = pi.priority;
     }
     u.earliest_start = pi.start;
-    u.uid = PodUid(p);
-    if (uid_rank_.empty()) {
-      // Ranks of every pod's uid, once: equal uids get equal ranks, so the order is exactly the
-      // string order. O(P log P).
-      std::vector<PodIndex> order(pods_.size());
-      for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<PodIndex>(i);
-      OrderByKey(order, [&](PodIndex x) { return PodUid(x); });
-      uid_rank_.assign(pods_.size(), 0);
-      int64_t rank = 0;
-      for (size_t i = 0; i < order.size(); ++i) {
-        if (i > 0 && PodUid(order[i]) != PodUid(order[i - 1])) ++rank;
-        uid_rank_[order[i]] = rank;
-      }
-    }
-    u.uid_rank = uid_rank_[p];
     return u;
   }
   const auto g = static_cast<int32_t>(-1 - key);
@@ -90,7 +63,6 @@ VictimUnit VictimUnitIndex::Build(PodIndex p, UnitKey key) {
   u.group = g;
   u.earliest_start = pods_[u.pods.front()].start;
   for (PodIndex q : u.pods) u.earliest_start = std::min(u.earliest_start, pods_[q].start);
-  u.uid = node.uid.empty() ? std::string_view(node.label) : std::string_view(node.uid);
   return u;
 }
 

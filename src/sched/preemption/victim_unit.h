@@ -12,11 +12,20 @@
 //    own PodGroup's), the pod's priority for bare pods.
 //  * Importance (most important first): higher priority; then kind (CompositePodGroup unit >
 //    PodGroup unit, which includes a lone pod of a `single` group, as upstream's NewPodVictim
-//    types it PodGroup > bare pod); then more pods; then earlier start; then uid.
+//    types it PodGroup > bare pod); then more pods; then earlier start. Nothing after that:
+//    equal units are equally important, and the callers sort stably, so ties keep the caller's
+//    list order, as upstream's sort.Slice does for lists of at most 12 (Go's insertion sort):
+//      - DefaultPreemption: the node's pods in NodeInfo order (NodePods: running pods in input
+//        order, then bindings in bind order; a removal moves the node's last pod into the gap,
+//        upstream framework/types.go removeFromSlice).
+//      - PodGroupEvaluator: every unit in order of its first running pod (AllSlots). Upstream
+//        lists them node by node (getCrossNodesVictims) and sorts lists longer than 12 with
+//        pdqsort, which is not stable: wasched does not reproduce either (docs/known-gaps.md
+//        "Order of equal victims").
 //
 //   VictimUnitIndex units(pods, groups);
 //   const VictimUnit& u = units.UnitOf(p);        // built lazily, cached
-//   std::sort(list.begin(), list.end(), MoreImportantUnit);
+//   std::stable_sort(list.begin(), list.end(), MoreImportantUnit);
 //
 // Start time: a pod's status.startTime, or "now" when it has none (PodInfo::start; upstream
 // pkg/scheduler/util GetPodStartTime), never its creationTimestamp. A unit's start is the
@@ -28,7 +37,6 @@
 #include <cstdint>
 #include <initializer_list>
 #include <span>
-#include <string_view>
 #include <string>
 #include <vector>
 
@@ -97,10 +105,6 @@ struct VictimUnit {
   bool whole_group = false;  // the unit is an `all` group (evicting it evicts every pod)
   int32_t group = -1;
   int64_t earliest_start = 0;
-  std::string_view uid;  // tie-break: the group's or the pod's uid, else its key (views into
-                         // the GroupNode / PodInfo / api::Pod, which outlive the index)
-  int64_t uid_rank = -1;  // single-pod units: rank of `uid` among all pods' uids (an integer
-                          // compare instead of a string compare); -1 for group units
 };
 
 // MoreImportantUnit: strict weak order, most important first (§6.2).
@@ -141,8 +145,6 @@ class VictimUnitIndex {
 
  private:
   VictimUnit Build(PodIndex p, UnitKey key);
-  // PodUid: the pod's uid, or its "ns/name" when it has none (stored in fallback_uids_).
-  std::string_view PodUid(PodIndex p);
   void CollectRunning(int32_t group, std::vector<PodIndex>* out, int depth) const;
 
   const std::vector<PodInfo>& pods_;
@@ -150,9 +152,7 @@ class VictimUnitIndex {
   std::vector<VictimUnit> units_;     // stable addresses not needed: callers copy or re-ask
   std::vector<int32_t> pod_slot_;     // pod → position in units_ + 1 (0 = not built)
   std::vector<int32_t> group_slot_;   // group → position in units_ + 1 (0 = not built)
-  std::vector<int64_t> uid_rank_;     // pod → rank of its uid (built on first use)
   std::vector<PodIndex> grouped_;     // pods whose pod_slot_ points at a group unit
-  std::vector<std::string> fallback_uids_;  // pod → its key when it has no uid (built on use)
   std::vector<int32_t> built_groups_; // groups whose group_slot_ is set
 };
 

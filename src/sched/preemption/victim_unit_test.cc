@@ -66,18 +66,46 @@ TEST(VictimUnits, SingleGroupPodsAreUnitsOfTheirOwnWithTheGroupsPriority) {
 }
 
 TEST(VictimUnits, ImportanceOrder) {
-  VictimUnit pod{{1}, 10, UnitKind::kPod, false, -1, 5, "pod-a"};  // uid_rank -1: strings
-  VictimUnit group{{2, 3}, 10, UnitKind::kPodGroup, true, 0, 9, "pg-g"};
-  VictimUnit bigger{{4, 5, 6}, 10, UnitKind::kPodGroup, true, 1, 9, "pg-h"};
-  VictimUnit cpg{{7}, 10, UnitKind::kCompositePodGroup, true, 2, 9, "cpg-c"};
-  VictimUnit higher{{8}, 11, UnitKind::kPod, false, -1, 9, "pod-z"};
-  VictimUnit older{{9}, 10, UnitKind::kPod, false, -1, 1, "pod-y"};
-  VictimUnit same_but_uid{{10}, 10, UnitKind::kPod, false, -1, 5, "pod-0"};
-  std::vector<VictimUnit> v = {pod, group, bigger, cpg, higher, older, same_but_uid};
-  std::sort(v.begin(), v.end(), MoreImportantUnit);
-  std::vector<std::string> uids;
-  for (const auto& u : v) uids.emplace_back(u.uid);
-  EXPECT_THAT(uids, ElementsAre("pod-z", "cpg-c", "pg-h", "pg-g", "pod-y", "pod-0", "pod-a"));
+  VictimUnit pod{{1}, 10, UnitKind::kPod, false, -1, 5};
+  VictimUnit group{{2, 3}, 10, UnitKind::kPodGroup, true, 0, 9};
+  VictimUnit bigger{{4, 5, 6}, 10, UnitKind::kPodGroup, true, 1, 9};
+  VictimUnit cpg{{7}, 10, UnitKind::kCompositePodGroup, true, 2, 9};
+  VictimUnit higher{{8}, 11, UnitKind::kPod, false, -1, 9};
+  VictimUnit older{{9}, 10, UnitKind::kPod, false, -1, 1};
+  VictimUnit same{{10}, 10, UnitKind::kPod, false, -1, 5};  // ties with `pod`
+  std::vector<VictimUnit> v = {pod, group, bigger, cpg, higher, older, same};
+  std::stable_sort(v.begin(), v.end(), MoreImportantUnit);
+  std::vector<PodIndex> first;
+  for (const auto& u : v) first.push_back(u.pods.front());
+  // Equal units (pods 1 and 10) keep their list order: no tie-break after the start time.
+  EXPECT_THAT(first, ElementsAre(8, 7, 4, 2, 9, 1, 10));
+}
+
+// r1-0448 against v1.37.2: upstream's MoreImportantVictim ends at the start time, so a
+// `disruptionMode: all` group unit of one running pod and a pod of a `single` group (both
+// PodGroup units of one pod, same priority, same start) are equal, whatever their names or uids.
+// wasched compared the uid / label strings after the start time until 2026-12-03.
+TEST(VictimUnits, EqualUnitsAreNotOrderedByUidOrLabel) {
+  TestCluster c;
+  c.AddNode("n1", 10);
+  const int32_t gang = c.AddGroup("a-gang", kLow, /*all=*/true);
+  const int32_t single = c.AddGroup("z-single", kLow, /*all=*/false);
+  const PodIndex b = c.AddPod("b-pod", kLow, "n1", single, /*start=*/7);
+  const PodIndex a = c.AddPod("a-gang-0", kLow, "n1", gang, /*start=*/7);
+  const PodIndex y = c.AddPod("y-bare", kLow, "n1", -1, /*start=*/7);
+  const PodIndex x = c.AddPod("x-bare", kLow, "n1", -1, /*start=*/7);
+  c.Build();
+  VictimUnitIndex units(c.pods(), c.groups());
+  const VictimUnit ua = units.UnitOf(a);
+  const VictimUnit ub = units.UnitOf(b);
+  ASSERT_EQ(ua.kind, UnitKind::kPodGroup);
+  ASSERT_EQ(ub.kind, UnitKind::kPodGroup);
+  EXPECT_FALSE(MoreImportantUnit(ua, ub));
+  EXPECT_FALSE(MoreImportantUnit(ub, ua));
+  const VictimUnit ux = units.UnitOf(x);
+  const VictimUnit uy = units.UnitOf(y);
+  EXPECT_FALSE(MoreImportantUnit(ux, uy));
+  EXPECT_FALSE(MoreImportantUnit(uy, ux));
 }
 
 // Issue 15: a unit's start is its pods' status.startTime (upstream preemption/types.go NewVictim
@@ -194,29 +222,6 @@ TEST(VictimUnits, RefreshRebuildsGroupUnitsFromCurrentPlacements) {
   units.Refresh();
   EXPECT_EQ(units.UnitOf(a).pods.size(), 1u);
   EXPECT_EQ(units.SlotOf(bare), bare_slot);  // single-pod units survive
-}
-
-}  // namespace
-}  // namespace wasched::sched::preemption
-
-namespace wasched::sched::preemption {
-namespace {
-
-TEST(VictimUnits, UidRankFollowsTheUidStringOrder) {
-  TestCluster c;
-  c.AddNode("n1", 10);
-  const PodIndex z = c.AddPod("zeta", test::kLow, "n1");
-  const PodIndex a = c.AddPod("alpha", test::kLow, "n1");
-  const PodIndex m = c.AddPod("mid", test::kLow, "n1");
-  c.Build();
-  VictimUnitIndex units(c.pods(), c.groups());
-  const VictimUnit ua = units.UnitOf(a);
-  const VictimUnit um = units.UnitOf(m);
-  const VictimUnit uz = units.UnitOf(z);
-  EXPECT_GE(ua.uid_rank, 0);
-  EXPECT_TRUE(MoreImportantUnit(ua, um));
-  EXPECT_TRUE(MoreImportantUnit(um, uz));
-  EXPECT_FALSE(MoreImportantUnit(uz, ua));
 }
 
 }  // namespace
