@@ -327,12 +327,32 @@ void TreeAlgorithm::AggregateOf(TreeIndex t, const plugins::Placement& placement
   }
 }
 
+int64_t TreeAlgorithm::FitScore(const Aggregate& a, __int128 add_cpu, __int128 add_mem) {
+  return plugins::kPlacementResourcesFitWeight *
+         plugins::MostAllocatedScore(a.alloc_cpu, a.req_cpu + add_cpu, a.alloc_mem,
+                                     a.req_mem + add_mem);
+}
+
 int64_t TreeAlgorithm::PlacementScore(const Aggregate& a, __int128 add_cpu, __int128 add_mem,
                                       int64_t pods, TreeIndex t) const {
-  const int64_t fit = plugins::MostAllocatedScore(a.alloc_cpu, a.req_cpu + add_cpu, a.alloc_mem,
-                                                  a.req_mem + add_mem);
   const int64_t count = plugins::ScorePodGroupPodsCount(pods, total_pods_[t]);
-  return plugins::kPlacementResourcesFitWeight * fit + plugins::kPodGroupPodsCountWeight * count;
+  return FitScore(a, add_cpu, add_mem) + plugins::kPodGroupPodsCountWeight * count;
+}
+
+int64_t TreeAlgorithm::BestTried(const std::vector<Tried>& tried) {
+  int64_t max_pods = 0;
+  for (const Tried& x : tried) max_pods = std::max(max_pods, x.pods);
+  int64_t best = -1;
+  int64_t best_score = -1;
+  for (const Tried& x : tried) {
+    const int64_t score =
+        x.fit + plugins::kPodGroupPodsCountWeight * plugins::ScorePodGroupPodsCount(x.pods, max_pods);
+    if (score > best_score) {
+      best_score = score;
+      best = x.id;
+    }
+  }
+  return best;
 }
 
 void TreeAlgorithm::FailSubtree(TreeIndex t, const std::string& message) {
@@ -502,13 +522,15 @@ Code TreeAlgorithm::Schedule(TreeIndex t, const plugins::Placement& parent, int3
   const size_t mark = snapshot_.Mark();
   int64_t kept = -1;  // candidate whose assumptions are still in the snapshot
   int64_t best = -1;
-  int64_t best_score = -1;
+  int64_t best_score = -1;  // normalised by total_pods_[t]: final once max_pods reaches it
+  int64_t max_pods = 0;
+  std::vector<Tried> tried;  // feasible trials, in evaluation order
   int32_t found = 0;
   while (!ranked.empty()) {
     std::pop_heap(ranked.begin(), ranked.end(), worse);
     const Ranked c = ranked.back();
     ranked.pop_back();
-    if (best >= 0 && c.bound <= best_score) break;
+    if (best >= 0 && max_pods >= total_pods_[t] && c.bound <= best_score) break;
     if (kept >= 0) {
       snapshot_.RevertTo(mark);
       kept = -1;
@@ -518,6 +540,9 @@ Code TreeAlgorithm::Schedule(TreeIndex t, const plugins::Placement& parent, int3
     if (code == Code::kSuccess) {
       AggregateOf(t, cands[c.index], agg);  // usage now includes the trial's pods
       const auto pods = static_cast<int64_t>(snapshot_.Mark() - mark + pinned_[t].size());
+      const int64_t fit = FitScore(agg, 0, 0);
+      tried.push_back({static_cast<int64_t>(c.index), fit, pods});
+      max_pods = std::max(max_pods, pods);
       const int64_t score = PlacementScore(agg, 0, 0, pods, t);
       if (score > best_score) {  // ties: the better bound, then label-value order
         best_score = score;
@@ -538,6 +563,7 @@ Code TreeAlgorithm::Schedule(TreeIndex t, const plugins::Placement& parent, int3
     return fail(any_resolvable ? Code::kUnschedulable : Code::kUnschedulableAndUnresolvable,
                 std::move(message));
   }
+  best = BestTried(tried);  // PodGroupPodsCount normalised by the largest count tried
   const auto chosen = static_cast<size_t>(best);
   if (kept != best) {
     if (kept >= 0) snapshot_.RevertTo(mark);
@@ -647,7 +673,9 @@ Code TreeAlgorithm::ScheduleInCluster(TreeIndex t, const plugins::TopologyKeyInd
   const size_t mark = snapshot_.Mark();
   int64_t kept = -1;  // domain whose assumptions are still in the snapshot
   int64_t best = -1;
-  int64_t best_score = -1;
+  int64_t best_score = -1;  // normalised by total_pods_[t]: final once max_pods reaches it
+  int64_t max_pods = 0;
+  std::vector<Tried> tried;  // feasible trials, in evaluation order
   int32_t found = 0;
   while (true) {
     const int32_t d = b.bounds.BestPos();
@@ -655,7 +683,7 @@ Code TreeAlgorithm::ScheduleInCluster(TreeIndex t, const plugins::TopologyKeyInd
     const int64_t bound = b.bounds.ScoreAt(d);
     popped.emplace_back(d, bound);
     b.bounds.Set(d, -1);
-    if (best >= 0 && bound <= best_score) break;
+    if (best >= 0 && max_pods >= total_pods_[t] && bound <= best_score) break;
     if (kept >= 0) {
       snapshot_.RevertTo(mark);
       kept = -1;
@@ -695,6 +723,8 @@ Code TreeAlgorithm::ScheduleInCluster(TreeIndex t, const plugins::TopologyKeyInd
         AggregateOf(t, candidate, agg);
       }
       const auto pods = static_cast<int64_t>(snapshot_.Mark() - mark + pinned_[t].size());
+      tried.push_back({d, FitScore(agg, 0, 0), pods});
+      max_pods = std::max(max_pods, pods);
       const int64_t score = PlacementScore(agg, 0, 0, pods, t);
       if (score > best_score) {  // ties: the better bound, then label-value order
         best_score = score;
@@ -727,6 +757,7 @@ Code TreeAlgorithm::ScheduleInCluster(TreeIndex t, const plugins::TopologyKeyInd
     return fail(any_resolvable ? Code::kUnschedulable : Code::kUnschedulableAndUnresolvable,
                 std::move(message));
   }
+  best = BestTried(tried);  // PodGroupPodsCount normalised by the largest count tried
   if (kept != best) {
     if (kept >= 0) snapshot_.RevertTo(mark);
     const Code again = Evaluate(t, placement(static_cast<int32_t>(best)), depth);

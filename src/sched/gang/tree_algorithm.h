@@ -50,8 +50,11 @@
 //
 // Placement score (documented choice, KEP-5732 defaults): NodeResourcesFit MostAllocated over the
 // placement's nodes (weight 1; bin-packing: the fullest domain that fits wins, keeping whole
-// domains free for later large groups) + PodGroupPodsCount, 100 · placed / group size (weight 1;
-// prefers a domain where more of the group fits when minCount < size).
+// domains free for later large groups) + PodGroupPodsCount, 100 · placed / the largest placed
+// count among the feasible placements tried (weight 1, upstream NormalizePlacementScore; prefers a
+// domain where more of the group fits when minCount < size). The bound of a candidate counts
+// 100 for PodGroupPodsCount; the search stops on bounds only once some feasible placement holds
+// every pod of the group (then no later placement can change the normalisation).
 // PlacementsToFind: pct = 100 for < 100 nodes across all candidates, else
 // max(5, 100 − 90 · nodes / 5000) (100 % for small clusters, 10 % at 5000 nodes, floor 5 %,
 // KEP-5732 PercentageOfPlacementsToScore), count = max(1, ceil(candidates · pct / 100)).
@@ -229,9 +232,23 @@ class TreeAlgorithm {
   [[nodiscard]] std::string PrunedReason(TreeIndex t, const plugins::Placement& placement,
                                          ResourceId short_of);
   // PlacementScore: NodeResourcesFit (MostAllocated over the placement, with `add_cpu` /
-  // `add_mem` more requested) + PodGroupPodsCount (100 · pods / total pods of the group).
+  // `add_mem` more requested) + PodGroupPodsCount (100 · pods / total pods of the group): the
+  // bound of a candidate, and the final score while some feasible placement holds all pods.
   [[nodiscard]] int64_t PlacementScore(const Aggregate& a, __int128 add_cpu, __int128 add_mem,
                                        int64_t pods, TreeIndex t) const;
+  // FitScore: the weighted NodeResourcesFit part of PlacementScore alone.
+  [[nodiscard]] static int64_t FitScore(const Aggregate& a, __int128 add_cpu, __int128 add_mem);
+  // Tried: a feasible trial of a search: candidate (or domain) id, weighted FitScore, and raw
+  // PodGroupPodsCount (scheduled + proposed pods of the group in it).
+  struct Tried {
+    int64_t id;
+    int64_t fit;
+    int64_t pods;
+  };
+  // BestTried: the id of the best of `tried` (non-empty) by fit + PodGroupPodsCount normalised
+  // by the largest pods among them (upstream NormalizePlacementScore over the feasible
+  // placements); ties: the earliest tried. O(|tried|).
+  [[nodiscard]] static int64_t BestTried(const std::vector<Tried>& tried);
 
   Framework& framework_;
   Snapshot& snapshot_;

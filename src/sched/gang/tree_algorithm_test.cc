@@ -11,6 +11,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "sched/plugins/placement_resources_fit/placement_resources_fit.h"
+#include "sched/plugins/pod_group_pods_count/pod_group_pods_count.h"
 #include "sched/scheduler.h"
 #include "support/builders.h"
 
@@ -383,6 +385,42 @@ TEST(TreeAlgorithm, MinimumFirstTriesChildrenBeyondTheQuorumAfterwards) {
   EXPECT_EQ(ConditionOf(r, "PodGroup", "default/pg-a"), "True/Scheduled");
   EXPECT_EQ(ConditionOf(r, "PodGroup", "default/pg-b"), "True/Scheduled");
   EXPECT_EQ(ConditionOf(r, "PodGroup", "default/pg-c"), "False/Unschedulable");
+}
+
+TEST(TreeAlgorithm, PodGroupPodsCountIsNormalisedByTheLargestFeasibleCount) {
+  // Differential case random.r1-0370 (upstream v1.37.2 NormalizePlacementScore): the count term
+  // is 100 · pods / the largest pods among the feasible placements, not / the group's size.
+  // There zone-a scored fit 65 + 100·3/4 = 140 and zone-c fit 43 + 100·4/4 = 143: zone-c wins.
+  EXPECT_EQ(plugins::ScorePodGroupPodsCount(3, 4), 75);
+  EXPECT_EQ(plugins::ScorePodGroupPodsCount(4, 4), 100);
+  // Reduced example: g has 6 pods (1 CPU, 1 GiB), minCount 2. zone-a (2 CPU, 2 GiB) holds 2
+  // pods, MostAllocated fit (100 + 100) / 2 = 100; zone-c (4 CPU, 16 GiB) holds 4, fit
+  // (100 + 25) / 2 = 62. Normalised by the largest count (4): a = 100 + 50 = 150 and
+  // c = 62 + 100 = 162, so zone-c. Divided by the group's size (6) a would win (133 vs 128).
+  EXPECT_EQ(plugins::MostAllocatedScore(2000, 2000, 2 * test::kGi, 2 * test::kGi) +
+                plugins::ScorePodGroupPodsCount(2, 4),
+            150);
+  EXPECT_EQ(plugins::MostAllocatedScore(4000, 4000, 16 * test::kGi, 4 * test::kGi) +
+                plugins::ScorePodGroupPodsCount(4, 4),
+            162);
+  api::ObjectSet s;
+  s.nodes.push_back(MakeNode().Name("a").Label("zone", "zone-a")
+                        .Capacity({{"cpu", 2000}, {"memory", 2 * test::kGi}, {"pods", 110}}).Obj());
+  s.nodes.push_back(MakeNode().Name("c").Label("zone", "zone-c")
+                        .Capacity({{"cpu", 4000}, {"memory", 16 * test::kGi}, {"pods", 110}}).Obj());
+  s.pod_groups.push_back(MakePodGroup().Name("g").MinCount(2).TopologyKey("zone").Obj());
+  for (int i = 0; i < 6; ++i) {
+    s.pods.push_back(MakePod().Name("g-" + std::to_string(i)).Group("g")
+                         .Req({{"cpu", 1000}, {"memory", test::kGi}}).Obj());
+  }
+  for (const auto search : {PlacementSearch::kUpstream, PlacementSearch::kComplete}) {
+    SchedulerOptions options{.verify = true};
+    options.placement = search;
+    const ScheduleResult r = Schedule(s, options);
+    const auto bound = Bound(r);
+    ASSERT_EQ(bound.size(), 4U);
+    for (const auto& [pod, node] : bound) EXPECT_EQ(node, "c") << pod;
+  }
 }
 
 TEST(TreeAlgorithm, PlacementsToFindInterpolates) {

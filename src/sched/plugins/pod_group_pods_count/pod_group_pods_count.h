@@ -3,11 +3,13 @@
 // PodGroupPodsCount: a PlacementScore plugin of topology-aware workload scheduling (KEP-5732
 // "PodGroupPodsCount ... scores placements based on the number of pods fitting into each
 // Placement"; kubernetes.io docs "Topology-Aware Workload Scheduling", default weight 1).
-// Score: 100 · (pods of the group placed in the placement, counting pods already running there)
-// / (all pods of the group: pending + placed; the whole subtree for a CompositePodGroup).
-// Choice: normalised by the group's size rather than by the best feasible placement, so a
-// score is known before the other placements are tried (TreeAlgorithm's branch and bound).
-// O(1).
+// Raw score (ScorePlacement): the pods of the group in the placement, counting pods already
+// scheduled (the whole subtree for a CompositePodGroup) plus the placement's proposed ones.
+// NormalizePlacementScore: MinScore + raw · (MaxScore − MinScore) / max raw over the feasible
+// placements scored together, i.e. 100 · raw / max raw in integer division (truncation), as
+// upstream pkg/scheduler/framework/plugins/podgrouppodscount/podgroup_pods_count.go (v1.37.2).
+// An upper bound of the normalised score before the other placements are known is
+// kMaxNodeScore (TreeAlgorithm's branch and bound). O(1).
 #pragma once
 
 #include <cstdint>
@@ -19,10 +21,12 @@ namespace wasched::sched::plugins {
 inline constexpr const char* kPodGroupPodsCountName = "PodGroupPodsCount";
 inline constexpr int64_t kPodGroupPodsCountWeight = 1;
 
-// ScorePodGroupPodsCount: the score in [0, kMaxNodeScore] of a placement holding `placed` of
-// the group's `total` pods (0 when total is 0).
-[[nodiscard]] inline int64_t ScorePodGroupPodsCount(int64_t placed, int64_t total) {
-  return total > 0 ? kMaxNodeScore * placed / total : 0;
+// ScorePodGroupPodsCount: the normalised score in [0, kMaxNodeScore] of a placement whose raw
+// count is `placed` when the largest raw count among the placements scored together is
+// `max_count` (0 when max_count is 0; upstream then fails the cycle, which cannot happen for a
+// feasible placement since it holds at least the quorum).
+[[nodiscard]] inline int64_t ScorePodGroupPodsCount(int64_t placed, int64_t max_count) {
+  return max_count > 0 ? kMaxNodeScore * placed / max_count : 0;
 }
 
 }  // namespace wasched::sched::plugins
