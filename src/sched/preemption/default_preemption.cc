@@ -169,13 +169,7 @@ const DefaultPreemption::NodeMemo& DefaultPreemption::Probe(
   if (*hit) {
     *ok = m.ok;
     *reason = m.reason;
-    c->node = n;
-    c->pdb_violations = m.pdb_violations;
-    c->pod_group_disruptions = m.pod_group_disruptions;
-    c->highest_priority = m.highest_priority;
-    c->sum_priorities = m.sum_priorities;
-    c->num_pods = m.num_pods;
-    c->highest_start = m.highest_start;
+    m.CopyCriteria(c);
     return m;
   }
   bool memoisable = false;
@@ -391,13 +385,7 @@ Outcome DefaultPreemption::Preempt(const Preemptor& preemptor, VictimUnitIndex& 
         b = tail < 0 ? head : Better(x.leaves[head], x.leaves[tail]) ? head : tail;
       }
       const NodeMemo& m = x.leaves[static_cast<size_t>(b)];
-      best.node = m.node;
-      best.pdb_violations = m.pdb_violations;
-      best.pod_group_disruptions = m.pod_group_disruptions;
-      best.highest_priority = m.highest_priority;
-      best.sum_priorities = m.sum_priorities;
-      best.num_pods = m.num_pods;
-      best.highest_start = m.highest_start;
+      m.CopyCriteria(&best);
       found = true;
       best_from_memo = true;
     }

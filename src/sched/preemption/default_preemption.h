@@ -128,6 +128,16 @@ class DefaultPreemption {
     int64_t sum_priorities = 0;
     int64_t num_pods = 0;
     int64_t highest_start = 0;
+    // CopyCriteria: this node's pickOneNodeForPreemption criteria into `c` (victims not kept).
+    void CopyCriteria(Candidate* c) const {
+      c->node = node;
+      c->pdb_violations = pdb_violations;
+      c->pod_group_disruptions = pod_group_disruptions;
+      c->highest_priority = highest_priority;
+      c->sum_priorities = sum_priorities;
+      c->num_pods = num_pods;
+      c->highest_start = highest_start;
+    }
   };
   // Better: a is preferred to b by pickOneNodeForPreemption's criteria (ties: lower node).
   // For Candidate and NodeMemo alike.
