@@ -115,9 +115,17 @@ class Framework {
   // DynamicResources Filter rejects it), and a nominated node is retried only when they can
   // (kubernetes pkg/scheduler/framework/plugins/dynamicresources). Devices held by victims are
   // not counted as freed: such a preemption is not attempted. O(claims × devices of n).
-  [[nodiscard]] bool HasDraClaims(const PodInfo& pod) const { return DraClaims(pod) != nullptr; }
+  // The claims are looked up once (DraClaims) and checked per node (DraFits).
   [[nodiscard]] bool DynamicResourcesFit(const PodInfo& pod, NodeIndex n) const {
     return DraFits(DraClaims(pod), n);
+  }
+  // DraClaims: the pod's DRA claims (nullptr when none or no plugin); looked up once per call.
+  [[nodiscard]] const DynamicResources::PodClaims* DraClaims(const PodInfo& pod) const {
+    return dra_ == nullptr ? nullptr : dra_->ClaimsOf(*pod.pod);
+  }
+  // DraFits: DynamicResourcesFit with the claims already looked up (nullptr fits anywhere).
+  [[nodiscard]] bool DraFits(const DynamicResources::PodClaims* claims, NodeIndex n) const {
+    return claims == nullptr || dra_->Fits(*claims, n);
   }
   // FitIsNodeLocal: PodFits's verdict for `pod` on a node depends only on the pods placed on that
   // node (NodePorts at most): the pod has no pod (anti-)affinity term and no topology spread
@@ -286,13 +294,6 @@ class Framework {
   // AffinityScore: InterPodAffinity's normalised, weighted score of node n. O(keys).
   [[nodiscard]] int64_t AffinityScore(const AffinityRange& range, NodeIndex n) const;
 
-  // DraClaims: the pod's DRA claims (nullptr when none or no plugin); looked up once per call.
-  [[nodiscard]] const DynamicResources::PodClaims* DraClaims(const PodInfo& pod) const {
-    return dra_ == nullptr ? nullptr : dra_->ClaimsOf(*pod.pod);
-  }
-  [[nodiscard]] bool DraFits(const DynamicResources::PodClaims* claims, NodeIndex n) const {
-    return claims == nullptr || dra_->Fits(*claims, n);
-  }
   bool restricted_ = false;
   std::span<const NodeIndex> allowed_;
   std::vector<int32_t> allowed_scratch_;  // positions of allowed nodes that fit (two-pass scan)

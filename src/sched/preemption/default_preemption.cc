@@ -225,7 +225,7 @@ bool DefaultPreemption::UseIndex(const PodInfo& pod, int32_t priority,
   last_width_ = pod.requests.size();
   // The memo's conditions: no budget counts and no filter reads other placements.
   if (!index_enabled_ || (budgets != nullptr && !budgets->empty()) || framework_.PodDependent(pod) ||
-      framework_.HasDraClaims(pod)) {
+      framework_.DraClaims(pod) != nullptr) {
     return false;
   }
   CandidateIndex& x = index_;
@@ -334,12 +334,12 @@ Outcome DefaultPreemption::Preempt(const Preemptor& preemptor, VictimUnitIndex& 
     }
     nodes_to_try = &resolvable_;
   }
-  if (framework_.HasDraClaims(pod)) {
+  if (const auto* claims = framework_.DraClaims(pod); claims != nullptr) {
     // DynamicResources' Filter: a node where the pod's claims cannot be allocated is not a
     // candidate (differential suite, random r1-0359 / r1-0469: GPU-less nodes were taken).
     dra_nodes_.clear();
     for (NodeIndex n : *nodes_to_try) {
-      if (framework_.DynamicResourcesFit(pod, n)) dra_nodes_.push_back(n);
+      if (framework_.DraFits(claims, n)) dra_nodes_.push_back(n);
     }
     nodes_to_try = &dra_nodes_;
   }
