@@ -83,7 +83,7 @@ func draIn(s *sc, ns string) error {
 	// One pod after the other: the first two find a free GPU, the third none.
 	for i := range 3 {
 		p := &v1.Pod{
-			ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("gpu-%d", i), Namespace: ns},
+			ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("pod-%d", i), Namespace: ns},
 			Spec: v1.PodSpec{
 				SchedulerName:  s.opts.schedulerName,
 				NodeSelector:   map[string]string{liveLabel: s.id},
