@@ -129,10 +129,14 @@ class SchedulingLoop {
     nlohmann::json allocation;
     std::vector<api::DeviceRequestAllocationResult> results;
   };
-  // PlanClaims: the claims of this scheduler's unbound pods (claim_plans_), and the pods that must
-  // wait for theirs (marked, claim_waits_ says why).
+  // PlanClaims: the claims of this scheduler's unbound pods (claim_plans_: the name as upstream's
+  // resourceclaim.Name resolves it, the consumer as BindTo), and the pods that must wait for
+  // theirs (marked unsupported for the engine; claim_waits_ holds upstream's reason). O(pods)
+  // compares, plus two store lookups per claim of a pod with claims.
   void PlanClaims(api::ObjectSet* objects);
-  // ClaimWrites: what binding `pod` writes first; an error when a claim cannot be written.
+  // ClaimWrites: what binding `pod` writes first (its planned claims; the allocation for those the
+  // engine allocated now or an earlier binding still in flight did); an error when an allocation
+  // cannot be expressed. `devices` is built on first need, once per cycle (O(slices' devices)).
   tl::expected<std::vector<ClaimToWrite>, std::string> ClaimWrites(
       const std::string& pod, const std::map<std::string, const sched::ClaimAllocation*>& allocs,
       std::optional<ClaimDevices>* devices, int64_t now);

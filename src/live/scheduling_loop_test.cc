@@ -570,7 +570,7 @@ TEST_F(DraLoopTest, PodGroupClaimIsReservedForTheGroup) {
   pg["spec"]["resourceClaims"] = {{{"name", "gpu"}, {"resourceClaimName", "shared"}}};
   Add("PodGroup", pg);
   AddClaim(GpuClaim("shared"));
-  for (const std::string& p : {"m0", "m1"}) {
+  for (const char* p : {"m0", "m1"}) {
     json pod = Pod(p, "pg", "1");
     pod["spec"]["resourceClaims"] = {{{"name", "gpu"}, {"resourceClaimName", "shared"}}};
     Add("Pod", pod);
