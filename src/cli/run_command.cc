@@ -257,6 +257,8 @@ int RunScheduler(const RunFlags& flags, const CLI::App& cmd, std::ostream& err) 
   loop_options.scheduler.scoring = config.scoring;
   loop_options.scheduler.placement = *placement;
   loop_options.scheduler.pod_group_preemption_policy = gates->pod_group_preemption_policy;
+  // PodGroup-level claims (KEP-5729): the engine shares them, the loop reserves them for the group.
+  loop_options.scheduler.dra_workload_resource_claims = gates->dra_workload_resource_claims;
   loop_options.source = rest->server;
   const FeatureGates gate_values = *gates;
   loop_options.prepare = [gate_values, &log](api::ObjectSet* objects) {

@@ -24,6 +24,10 @@ std::string GroupPath(const std::string& resource, const ObjectRef& group) {
                      group.namespace_, resource, group.name);
 }
 
+std::string ClaimPath(const std::string& ns, const std::string& name) {
+  return fmt::format("/apis/resource.k8s.io/v1/namespaces/{}/resourceclaims/{}", ns, name);
+}
+
 // Dump: JSON text; invalid UTF-8 (never expected from the API server) becomes U+FFFD instead of
 // an exception.
 std::string Dump(const json& doc) {
@@ -146,6 +150,65 @@ tl::expected<void, kube::KubeError> Writer::SetGroupCondition(const std::string&
   auto sent = client_->Send("PATCH", GroupPath(resource, group) + "/status", Dump(patch),
                             "application/strategic-merge-patch+json");
   if (!sent) return tl::unexpected(sent.error());
+  return {};
+}
+
+tl::expected<void, kube::KubeError> Writer::ReserveClaim(
+    const ClaimWrite& w, const std::shared_ptr<const std::string>& cached) {
+  const std::string path = ClaimPath(w.namespace_, w.name);
+  json claim;
+  if (cached) claim = json::parse(*cached, nullptr, /*allow_exceptions=*/false);
+  constexpr int kAttempts = 5;  // client-go retry.DefaultRetry.Steps
+  for (int attempt = 0; attempt < kAttempts; ++attempt) {
+    if (attempt > 0 || !claim.is_object()) {
+      auto got = client_->Get(path);
+      if (!got) return tl::unexpected(got.error());
+      claim = json::parse(*got, nullptr, /*allow_exceptions=*/false);
+      if (!claim.is_object()) {
+        return tl::unexpected(kube::KubeError{kube::KubeErrorKind::kDecode,
+                                              "GET " + path + ": not a JSON object", 200});
+      }
+    }
+    json next = claim;
+    auto step = PrepareClaimStatus(w, &next);
+    if (!step) return tl::unexpected(kube::KubeError{kube::KubeErrorKind::kConflict, step.error(), 0});
+    if (*step == ClaimStep::kNothingToDo) return {};
+    if (w.allocation) {
+      json protected_claim = claim;
+      if (AddDeleteProtection(&protected_claim)) {
+        auto updated = client_->Send("PUT", path, Dump(protected_claim));
+        if (!updated) {
+          if (updated.error().kind == kube::KubeErrorKind::kConflict) continue;
+          return tl::unexpected(updated.error());
+        }
+        claim = json::parse(*updated, nullptr, /*allow_exceptions=*/false);
+        next = claim;
+        step = PrepareClaimStatus(w, &next);
+        if (!step) {
+          return tl::unexpected(kube::KubeError{kube::KubeErrorKind::kConflict, step.error(), 0});
+        }
+        if (*step == ClaimStep::kNothingToDo) return {};
+      }
+    }
+    auto sent = client_->Send("PUT", path + "/status", Dump(next));
+    if (sent) return {};
+    if (sent.error().kind != kube::KubeErrorKind::kConflict) return tl::unexpected(sent.error());
+  }
+  return tl::unexpected(kube::KubeError{
+      kube::KubeErrorKind::kConflict,
+      fmt::format("claim {}/{}: still conflicting after {} attempts", w.namespace_, w.name,
+                  kAttempts),
+      409});
+}
+
+tl::expected<void, kube::KubeError> Writer::UnreserveClaim(const ObjectRef& claim,
+                                                           const std::string& pod_uid) {
+  auto sent = client_->Send("PATCH", ClaimPath(claim.namespace_, claim.name) + "/status",
+                            UnreservePatch(claim.uid, pod_uid),
+                            "application/strategic-merge-patch+json");
+  if (!sent && sent.error().kind != kube::KubeErrorKind::kNotFound) {
+    return tl::unexpected(sent.error());
+  }
   return {};
 }
 

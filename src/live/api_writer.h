@@ -12,6 +12,11 @@
 //   - SetGroupCondition: a PodGroup's condition (PodGroupInitiallyScheduled; the scheduling loop
 //     writes none on a CompositePodGroup, as v1.37.2) by a strategic-merge PATCH of its /status (the
 //     conditions merge by type: patchMergeKey in k8s.io/api scheduling/v1beta1 and v1alpha3);
+//   - ReserveClaim / UnreserveClaim: a ResourceClaim's finalizer (PUT of the claim), its
+//     status.allocation and status.reservedFor (PUT of resourceclaims/status, re-read and retried
+//     on a resourceVersion conflict: retry.DefaultRetry's 5 attempts), and the pod's reservation
+//     removed again by a strategic-merge PATCH of /status (the DynamicResources plugin's PreBind
+//     and Unreserve; payloads in live/claim_status.h);
 //   - Event: an events.k8s.io/v1 Event (reasons Scheduled, FailedScheduling, Preempted;
 //     reportingController "wasched"), as the scheduler's event recorder writes them.
 // Errors are KubeErrors (kube/kube_error.h); nothing throws. A Writer owns nothing but its client:
@@ -20,12 +25,14 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 
 #include <tl/expected.hpp>
 
 #include "kube/api_client.h"
 #include "kube/kube_error.h"
+#include "live/claim_status.h"
 #include "live/object_store.h"
 
 namespace wasched::live {
@@ -86,6 +93,17 @@ class Writer {
       const std::string& resource, const ObjectRef& group, const StoredCondition& condition,
       const StoredCondition* previous);
   [[nodiscard]] tl::expected<void, kube::KubeError> Event(const EventSpec& event);
+  // ReserveClaim: records `w` on its claim (PrepareClaimStatus), starting from `cached` (the
+  // claim as the watch delivered it; nullptr: read first). A claim `w` allocates gets the
+  // delete-protection finalizer first (an update of the claim). A 409 re-reads the claim and
+  // tries again, 5 attempts in all; PrepareClaimStatus's refusals are kConflict errors. Nothing
+  // is sent when the claim already shows the write. At most 1 + 2 × 5 requests.
+  [[nodiscard]] tl::expected<void, kube::KubeError> ReserveClaim(
+      const ClaimWrite& w, const std::shared_ptr<const std::string>& cached);
+  // UnreserveClaim: removes the pod `pod_uid` from status.reservedFor of `claim` (its UID as
+  // precondition; a claim gone counts as done).
+  [[nodiscard]] tl::expected<void, kube::KubeError> UnreserveClaim(const ObjectRef& claim,
+                                                                   const std::string& pod_uid);
 
  private:
   kube::ApiClient* client_;

@@ -102,6 +102,8 @@ void DecodeCache::Refresh(size_t type, std::vector<T> api::ObjectSet::*kind,
 void DecodeCache::UndoCallerChanges() {
   for (size_t p : overlaid_) objects_.pods[p].node_name.clear();
   overlaid_.clear();
+  for (size_t c : overlaid_claims_) objects_.resource_claims[c].allocation.reset();
+  overlaid_claims_.clear();
   const auto& resources = kube::SchedulingResources();
   for (size_t t = 0; t < slots_.size(); ++t) {
     if (resources[t].kind != "Pod") continue;
@@ -130,6 +132,22 @@ DecodedCluster DecodeCache::Decode(const ObjectStore& store, const Overlay& over
     }
     for (const Slot& s : slots_[t]) {
       out.object_errors.insert(out.object_errors.end(), s.errors.begin(), s.errors.end());
+    }
+    if (type.kind == "ResourceClaim" && !overlay.assumed_claims.empty()) {
+      size_t c = 0;
+      for (const Slot& s : slots_[t]) {
+        if (!s.present) continue;
+        api::ResourceClaim& claim = objects_.resource_claims[c];
+        if (!claim.allocation) {
+          auto assumed = overlay.assumed_claims.find(s.key);
+          if (assumed != overlay.assumed_claims.end()) {
+            claim.allocation = assumed->second;
+            overlaid_claims_.push_back(c);
+          }
+        }
+        ++c;
+      }
+      continue;
     }
     if (type.kind != "Pod" || overlay.assumed_nodes.empty()) continue;
     size_t p = 0;

@@ -6,7 +6,8 @@
 // others (client-go's informers hand out decoded objects too; k8s.io/client-go tools/cache).
 // The set equals what decoding the store's objects as one List per type with
 // codec::LoadTextsAndPaths gives (LoadOptions::keep_valid_objects): the same objects in the same
-// order (objects in key order), the pods of the overlay on their assumed nodes, and one
+// order (objects in key order), the pods of the overlay on their assumed nodes, the claims of
+// the overlay (those without status.allocation) with their assumed devices, and one
 // InputError per object left out; an error's field path starts at the object, not at a List's
 // `items[i]`.
 //
@@ -89,6 +90,7 @@ class DecodeCache {
   api::ObjectSet objects_;
   std::vector<std::vector<Slot>> slots_;  // per kube::SchedulingResources() type, key order
   std::vector<size_t> overlaid_;          // pods the last Decode gave an assumed node
+  std::vector<size_t> overlaid_claims_;   // claims the last Decode gave an assumed allocation
 };
 
 }  // namespace wasched::live

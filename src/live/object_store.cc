@@ -57,6 +57,18 @@ ObjectFacts FactsOf(const json& object) {
   facts.nominated_node_name = StringAt(object, "status", "nominatedNodeName");
   auto status = object.find("status");
   if (status != object.end() && status->is_object()) {
+    auto allocation = status->find("allocation");
+    facts.allocated = allocation != status->end() && allocation->is_object();
+    auto claims = status->find("resourceClaimStatuses");
+    if (claims != status->end() && claims->is_array()) {
+      for (const json& c : *claims) {
+        if (!c.is_object()) continue;
+        std::string entry, name;
+        if (auto it = c.find("name"); it != c.end() && it->is_string()) entry = *it;
+        if (auto it = c.find("resourceClaimName"); it != c.end() && it->is_string()) name = *it;
+        facts.resource_claim_statuses.emplace_back(std::move(entry), std::move(name));
+      }
+    }
     auto conditions = status->find("conditions");
     if (conditions != status->end() && conditions->is_array()) {
       for (const json& c : *conditions) {
@@ -81,6 +93,13 @@ ObjectFacts FactsOf(const json& object) {
 const StoredCondition* ObjectFacts::Condition(std::string_view type) const {
   for (const StoredCondition& c : conditions) {
     if (c.type == type) return &c;
+  }
+  return nullptr;
+}
+
+const std::string* ObjectFacts::ResourceClaimStatus(std::string_view entry) const {
+  for (const auto& [name, claim] : resource_claim_statuses) {
+    if (name == entry) return &claim;
   }
   return nullptr;
 }
@@ -206,6 +225,13 @@ size_t ObjectStore::CountUnbound(size_t type, const std::string& scheduler_name)
 size_t ObjectStore::Count(size_t type) const {
   std::lock_guard<std::mutex> lock(mu_);
   return types_[type].objects.size();
+}
+
+std::shared_ptr<const std::string> ObjectStore::Json(size_t type, const std::string& key) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  const auto& objects = types_[type].objects;
+  auto it = objects.find(key);
+  return it == objects.end() ? nullptr : it->second.json;
 }
 
 std::vector<StoredObject> ObjectStore::Objects(size_t type) const {

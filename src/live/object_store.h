@@ -28,6 +28,7 @@
 #include <string_view>
 #include <vector>
 
+#include "api/dra/resource_claim.h"
 #include "kube/kube_error.h"
 #include "kube/list_watch.h"
 
@@ -49,7 +50,9 @@ struct StoredCondition {
 
 // ObjectFacts: what the loop reads without decoding the object: metadata.uid,
 // metadata.resourceVersion, whether metadata.deletionTimestamp is set, spec.nodeName and
-// spec.schedulerName (pods), status.nominatedNodeName (pods) and status.conditions.
+// spec.schedulerName (pods), status.nominatedNodeName (pods), status.conditions,
+// status.resourceClaimStatuses (pods: entry name → generated claim name, "" when the controller
+// recorded none) and whether status.allocation is set (ResourceClaims).
 struct ObjectFacts {
   std::string uid;
   std::string resource_version;
@@ -58,7 +61,12 @@ struct ObjectFacts {
   std::string scheduler_name;
   std::string nominated_node_name;
   std::vector<StoredCondition> conditions;
+  std::vector<std::pair<std::string, std::string>> resource_claim_statuses;
+  bool allocated = false;
   [[nodiscard]] const StoredCondition* Condition(std::string_view type) const;
+  // ResourceClaimStatus: the claim name recorded for the pod's entry `entry`; nullptr when the
+  // entry has no status (the resourceclaim controller has not made its claim yet).
+  [[nodiscard]] const std::string* ResourceClaimStatus(std::string_view entry) const;
 };
 
 // StoredObject: one object as Objects() lists it: its key, its JSON (apiVersion and kind set,
@@ -73,8 +81,13 @@ struct StoredObject {
 // Overlay: changes the loop applies to its decoded copy only (never to the store): pods it assumed
 // on a node whose binding the watch has not shown yet ("ns/name" → node), as upstream's
 // scheduler cache assumes a pod before its bind returns (pkg/scheduler/backend/cache).
+// The claims it allocated whose status the watch has not shown yet ("ns/name" → the devices) are
+// shown allocated, as upstream's assume cache holds a claim after its status update
+// (pkg/scheduler/framework/plugins/dynamicresources, AssumeClaimAfterAPICall), so no later cycle
+// gives their devices again.
 struct Overlay {
   std::map<std::string, std::string> assumed_nodes;
+  std::map<std::string, std::vector<api::DeviceRequestAllocationResult>> assumed_claims;
 };
 
 class ObjectStore {
@@ -113,6 +126,8 @@ class ObjectStore {
   // Count: objects held for `type`.
   [[nodiscard]] size_t Count(size_t type) const;
 
+  // Json: the JSON of the object `key` of `type` (shared, not copied); nullptr when not held.
+  [[nodiscard]] std::shared_ptr<const std::string> Json(size_t type, const std::string& key) const;
   // Objects: every object of `type` in key order; the JSON is shared, not copied. O(n).
   [[nodiscard]] std::vector<StoredObject> Objects(size_t type) const;
   // Types: the number of resource types.

@@ -57,6 +57,30 @@ TEST(ObjectStore, ListThenEventsThenObjects) {
   EXPECT_EQ(store.Count(PodType()), 1u);
 }
 
+// The DRA facts the loop decides on: a pod's status.resourceClaimStatuses (an entry without a
+// name: no claim was made), a claim's status.allocation; and Json hands out the stored text.
+TEST(ObjectStore, ClaimFactsAndJson) {
+  ObjectStore store(kube::SchedulingResources().size());
+  store.Apply(PodType(), kube::WatchEventType::kAdded,
+              R"({"metadata":{"name":"p","namespace":"ns","uid":"u"},"spec":{"containers":[]},
+                  "status":{"resourceClaimStatuses":[{"name":"gpu","resourceClaimName":"p-gpu-abcde"},
+                                                     {"name":"none"}]}})");
+  auto p = store.Facts(PodType(), "ns/p");
+  ASSERT_TRUE(p.has_value());
+  ASSERT_NE(p->ResourceClaimStatus("gpu"), nullptr);
+  EXPECT_EQ(*p->ResourceClaimStatus("gpu"), "p-gpu-abcde");
+  ASSERT_NE(p->ResourceClaimStatus("none"), nullptr);
+  EXPECT_EQ(*p->ResourceClaimStatus("none"), "");
+  EXPECT_EQ(p->ResourceClaimStatus("other"), nullptr);
+  EXPECT_FALSE(p->allocated);
+  store.Apply(PodType(), kube::WatchEventType::kModified,
+              R"({"metadata":{"name":"c","namespace":"ns"},"status":{"allocation":{"devices":{}}}})");
+  EXPECT_TRUE(store.Facts(PodType(), "ns/c")->allocated);
+  ASSERT_NE(store.Json(PodType(), "ns/c"), nullptr);
+  EXPECT_THAT(*store.Json(PodType(), "ns/c"), HasSubstr(R"("allocation")"));
+  EXPECT_EQ(store.Json(PodType(), "ns/missing"), nullptr);
+}
+
 TEST(ObjectStore, WaitForChangeWakesOnAChangeAndTimesOut) {
   ObjectStore store(1);
   const uint64_t g = store.Generation();

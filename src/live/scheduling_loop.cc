@@ -52,27 +52,6 @@ EventSpec PodEvent(const ObjectRef& pod, const char* type, const char* reason, c
   return e;
 }
 
-// MarkPodsWithClaims: `run` does not write DRA allocations yet (claim status.allocation /
-// reservedFor), so a later cycle would see a device it gave away as free and give it again (a
-// breaker finding: one device bound to two pods). Until it does, unbound pods with claims — their
-// own (spec.resourceClaims) or their PodGroup's — wait as Unsupported with that reason.
-void MarkPodsWithClaims(api::ObjectSet* objects) {
-  std::set<std::string> groups_with_claims;
-  for (const api::PodGroup& g : objects->pod_groups) {
-    if (!g.resource_claims.empty()) groups_with_claims.insert(api::NamespacedName(g.meta));
-  }
-  for (api::Pod& pod : objects->pods) {
-    if (!pod.node_name.empty()) continue;
-    const bool group_claims =
-        pod.pod_group_name &&
-        groups_with_claims.count(pod.meta.namespace_ + "/" + *pod.pod_group_name) > 0;
-    if (!pod.resource_claims.empty() || group_claims) {
-      pod.unsupported_constraints.push_back(
-          "spec.resourceClaims (wasched run does not write DRA claim allocations yet)");
-    }
-  }
-}
-
 // SameButCounts: a and b differ only in their numbers ("0/49 nodes are available: 49 …" and
 // "0/50 nodes …"): an unschedulable pod's message after a node it cannot use was added.
 bool SameButCounts(const std::string& a, const std::string& b) {
@@ -105,7 +84,8 @@ SchedulingLoop::SchedulingLoop(ObjectStore* store, WriteQueue* writes, Metrics* 
     : store_(store), writes_(writes), metrics_(metrics), options_(std::move(options)),
       log_(std::move(log)), clock_(std::move(clock)), pod_type_(TypeIndex("Pod")),
       pod_group_type_(TypeIndex("PodGroup")), composite_type_(TypeIndex("CompositePodGroup")),
-      node_type_(TypeIndex("Node")),
+      node_type_(TypeIndex("Node")), claim_type_(TypeIndex("ResourceClaim")),
+      slice_type_(TypeIndex("ResourceSlice")), class_type_(TypeIndex("DeviceClass")),
       decode_(LoadOptionsForCluster(), options_.prepare) {}
 
 void SchedulingLoop::Run(const std::function<bool()>& stop, const std::function<bool()>& active) {
@@ -180,6 +160,15 @@ void SchedulingLoop::Prune() {
       ++it;
     }
   }
+  // A claim allocation is confirmed once the watch shows the claim allocated (or it is gone).
+  for (auto it = assumed_claims_.begin(); it != assumed_claims_.end();) {
+    auto facts = store_->Facts(claim_type_, it->first);
+    if (!facts || facts->uid != it->second.uid || facts->allocated) {
+      it = assumed_claims_.erase(it);
+    } else {
+      ++it;
+    }
+  }
   for (auto it = victims_.begin(); it != victims_.end();) {
     auto facts = store_->Facts(pod_type_, it->first);
     if (!facts || facts->uid != it->second.first) {
@@ -199,14 +188,89 @@ void SchedulingLoop::Prune() {
   }
 }
 
-void SchedulingLoop::Bind(const std::string& key, const std::string& uid,
-                          const std::string& node) {
+void SchedulingLoop::Bind(const std::string& key, const std::string& uid, const std::string& node,
+                          tl::expected<std::vector<ClaimToWrite>, std::string> claims) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     assumed_[key] = Assumed{node, uid};
     binding_.insert(key);
+    if (claims) {
+      for (const ClaimToWrite& c : *claims) {
+        if (!c.write.allocation) continue;
+        const std::string claim_key = c.write.namespace_ + "/" + c.write.name;
+        auto& assumed = assumed_claims_[claim_key];
+        if (assumed.uid == c.uid && !assumed.results.empty()) continue;  // a sibling's
+        assumed.uid = c.uid;
+        assumed.allocation = *c.write.allocation;
+        assumed.results.clear();
+        for (const nlohmann::json& r : (*c.write.allocation)["devices"]["results"]) {
+          assumed.results.push_back({r.value("request", ""), r.value("driver", ""),
+                                     r.value("pool", ""), r.value("device", "")});
+        }
+      }
+    }
   }
-  writes_->PushUrgent([this, key, uid, node](Writer& writer) {
+  writes_->PushUrgent([this, key, uid, node, claims = std::move(claims)](Writer& writer) {
+    // Forget the assumption, report it as upstream's failure handler does (PodScheduled=False
+    // SchedulerError and a FailedScheduling event with the failing plugin's error) and retry
+    // after a backoff (1 s doubling to 10 s per consecutive failure). `unwritten`: the claims
+    // whose allocation was not recorded (their assumed allocation goes too).
+    auto fail = [&](const std::string& message, const std::vector<std::string>& unwritten) {
+      const int64_t now = clock_();
+      log_(0, fmt::format("binding {} to {} failed: {}", key, node, message));
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        binding_.erase(key);
+        auto it = assumed_.find(key);
+        if (it != assumed_.end() && it->second.uid == uid) assumed_.erase(it);
+        for (const std::string& c : unwritten) assumed_claims_.erase(c);
+        auto& [failures, not_before] = backoff_[key];
+        failures = std::min(failures + 1, 5);
+        not_before = now + std::min<int64_t>(int64_t{1'000'000} << (failures - 1), 10'000'000);
+      }
+      const ObjectRef ref = RefOf(key, uid);
+      auto written = writer.SetPodScheduledFalse(ref, "SchedulerError", message, "");
+      metrics_->RecordWrite("patch", written.has_value());
+      metrics_->RecordAttempt("error", 0);
+      if (options_.events) {
+        (void)writer.Event(PodEvent(ref, "Warning", "FailedScheduling", "Scheduling", message));
+      }
+      store_->Poke();
+    };
+    // Upstream's Unreserve: the pod leaves status.reservedFor of the claims reserved for it
+    // (a PodGroup's reservation stays: other members may use the claim).
+    auto unreserve = [&](size_t written) {
+      for (size_t i = 0; i < written; ++i) {
+        const ClaimToWrite& c = (*claims)[i];
+        if (c.write.consumer.resource != "pods") continue;
+        auto done = writer.UnreserveClaim(
+            ObjectRef{c.write.namespace_, c.write.name, c.uid}, uid);
+        metrics_->RecordWrite("patch", done.has_value());
+      }
+    };
+    if (!claims) {
+      metrics_->RecordBinding(false);
+      fail(fmt::format("running PreBind plugin \"DynamicResources\": {}", claims.error()), {});
+      return;
+    }
+    // PreBind: every claim written before the binding.
+    for (size_t i = 0; i < claims->size(); ++i) {
+      const ClaimToWrite& c = (*claims)[i];
+      auto reserved = writer.ReserveClaim(c.write, c.cached);
+      metrics_->RecordWrite("update", reserved.has_value());
+      if (reserved) continue;
+      std::vector<std::string> unwritten;
+      for (size_t j = i; j < claims->size(); ++j) {
+        if ((*claims)[j].write.allocation) {
+          unwritten.push_back((*claims)[j].write.namespace_ + "/" + (*claims)[j].write.name);
+        }
+      }
+      unreserve(i);
+      metrics_->RecordBinding(false);
+      fail(fmt::format("running PreBind plugin \"DynamicResources\": {}", reserved.error().message),
+           unwritten);
+      return;
+    }
     // The node may have been deleted while this binding waited in the queue: the API server
     // binds to a missing node without complaint (a breaker finding: 152 pods bound to deleted
     // nodes), so the watch's view decides first.
@@ -231,29 +295,8 @@ void SchedulingLoop::Bind(const std::string& key, const std::string& uid,
       }
       return;
     }
-    // Forget the assumption, report it as upstream's failure handler does (PodScheduled=False
-    // SchedulerError and a FailedScheduling event with the Bind plugin's error) and retry after
-    // a backoff (1 s doubling to 10 s per consecutive failure).
-    const std::string message =
-        fmt::format("running Bind plugin \"DefaultBinder\": {}", bound.error().message);
-    log_(0, fmt::format("binding {} to {} failed: {}", key, node, bound.error().message));
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      binding_.erase(key);
-      auto it = assumed_.find(key);
-      if (it != assumed_.end() && it->second.uid == uid) assumed_.erase(it);
-      auto& [failures, not_before] = backoff_[key];
-      failures = std::min(failures + 1, 5);
-      not_before = now + std::min<int64_t>(int64_t{1'000'000} << (failures - 1), 10'000'000);
-    }
-    const ObjectRef ref = RefOf(key, uid);
-    auto written = writer.SetPodScheduledFalse(ref, "SchedulerError", message, "");
-    metrics_->RecordWrite("patch", written.has_value());
-    metrics_->RecordAttempt("error", 0);
-    if (options_.events) {
-      (void)writer.Event(PodEvent(ref, "Warning", "FailedScheduling", "Scheduling", message));
-    }
-    store_->Poke();
+    unreserve(claims->size());
+    fail(fmt::format("running Bind plugin \"DefaultBinder\": {}", bound.error().message), {});
   });
   if (options_.events) {
     (void)writes_->PushEvent([key, uid, node](Writer& writer) {
@@ -261,6 +304,112 @@ void SchedulingLoop::Bind(const std::string& key, const std::string& uid,
                                   fmt::format("Successfully assigned {} to {}", key, node)));
     });
   }
+}
+
+void SchedulingLoop::PlanClaims(api::ObjectSet* objects) {
+  claim_plans_.clear();
+  claim_waits_.clear();
+  const std::string& me = options_.scheduler.scheduler_name;
+  std::map<std::string, const api::PodGroup*> groups;  // built on the first pod with claims
+  bool groups_built = false;
+  for (api::Pod& pod : objects->pods) {
+    if (pod.resource_claims.empty() || !pod.node_name.empty() || pod.scheduler_name != me) {
+      continue;
+    }
+    if (!groups_built && options_.scheduler.dra_workload_resource_claims) {
+      for (const api::PodGroup& g : objects->pod_groups) {
+        if (!g.resource_claims.empty()) groups.emplace(api::NamespacedName(g.meta), &g);
+      }
+      groups_built = true;
+    }
+    const std::string key = api::NamespacedName(pod.meta);
+    const api::PodGroup* group = nullptr;
+    if (pod.pod_group_name) {
+      auto g = groups.find(pod.meta.namespace_ + "/" + *pod.pod_group_name);
+      if (g != groups.end()) group = g->second;
+    }
+    auto pod_facts = store_->Facts(pod_type_, key);
+    std::vector<PlannedClaim> plan;
+    std::string wait;
+    for (const api::PodResourceClaim& entry : pod.resource_claims) {
+      std::string name;
+      if (entry.resource_claim_name) {
+        name = *entry.resource_claim_name;
+      } else {
+        // resourceclaim.Name: a claim from a template is named in the pod's status.
+        const std::string* recorded =
+            pod_facts ? pod_facts->ResourceClaimStatus(entry.name) : nullptr;
+        if (recorded == nullptr) {
+          wait = fmt::format("pod \"{}\": ResourceClaim not created yet", key);
+          break;
+        }
+        if (recorded->empty()) {
+          // No claim was made for the entry: nothing wasched could record an allocation in.
+          wait = fmt::format("pod \"{}\": spec.resourceClaims[{}]: no ResourceClaim was created",
+                             key, entry.name);
+          break;
+        }
+        name = *recorded;
+      }
+      const std::string claim_key = pod.meta.namespace_ + "/" + name;
+      auto claim = store_->Facts(claim_type_, claim_key);
+      if (!claim) {
+        wait = fmt::format("resourceclaim.resource.k8s.io \"{}\" not found", name);
+        break;
+      }
+      if (claim->deleting) {
+        wait = fmt::format("resourceclaim \"{}\" is being deleted", name);
+        break;
+      }
+      plan.push_back(PlannedClaim{claim_key, pod.meta.namespace_, name,
+                                  ConsumerFor(pod, group, entry)});
+    }
+    if (!wait.empty()) {
+      pod.unsupported_constraints.push_back("spec.resourceClaims (" + wait + ")");
+      claim_waits_.emplace(key, std::move(wait));
+      continue;
+    }
+    claim_plans_.emplace(key, std::move(plan));
+  }
+}
+
+tl::expected<std::vector<SchedulingLoop::ClaimToWrite>, std::string> SchedulingLoop::ClaimWrites(
+    const std::string& pod, const std::map<std::string, const sched::ClaimAllocation*>& allocs,
+    std::optional<ClaimDevices>* devices, int64_t now) {
+  std::vector<ClaimToWrite> out;
+  auto plan = claim_plans_.find(pod);
+  if (plan == claim_plans_.end()) return out;
+  for (const PlannedClaim& c : plan->second) {
+    ClaimToWrite& w = out.emplace_back();
+    w.write.namespace_ = c.namespace_;
+    w.write.name = c.name;
+    w.write.consumer = c.consumer;
+    w.cached = store_->Json(claim_type_, c.key);
+    if (auto facts = store_->Facts(claim_type_, c.key)) w.uid = facts->uid;
+    auto allocated = allocs.find(c.key);
+    if (allocated == allocs.end()) {
+      // Allocated before: in the cluster, or by a binding of an earlier cycle still in flight.
+      std::lock_guard<std::mutex> lock(mu_);
+      auto assumed = assumed_claims_.find(c.key);
+      if (assumed != assumed_claims_.end() && assumed->second.uid == w.uid) {
+        w.write.allocation = assumed->second.allocation;
+      }
+      continue;
+    }
+    if (!*devices) {
+      std::vector<std::shared_ptr<const std::string>> slices, classes;
+      for (const StoredObject& o : store_->Objects(slice_type_)) slices.push_back(o.json);
+      for (const StoredObject& o : store_->Objects(class_type_)) classes.push_back(o.json);
+      devices->emplace(ClaimDevices::Build(slices, classes));
+    }
+    const nlohmann::json claim =
+        w.cached ? nlohmann::json::parse(*w.cached, nullptr, /*allow_exceptions=*/false)
+                 : nlohmann::json();
+    auto allocation = AllocationJson(*allocated->second, claim, **devices, now);
+    if (!allocation) return tl::unexpected(allocation.error());
+    w.write.allocation = std::move(*allocation);
+  }
+  return out;
 }
 
 codec::LoadOptions LoadOptionsForCluster() {
@@ -290,6 +439,7 @@ bool SchedulingLoop::CycleAfterPrune() {
       victims_.clear();
     }
     for (const auto& [key, a] : assumed_) overlay.assumed_nodes[key] = a.node;
+    for (const auto& [key, c] : assumed_claims_) overlay.assumed_claims[key] = c.results;
   }
   const double start = SteadySeconds();
   DecodedCluster decoded = decode_.Decode(*store_, overlay, options_.source);
@@ -310,7 +460,7 @@ bool SchedulingLoop::CycleAfterPrune() {
     objects = &kept;
   }
   (void)validation::MarkPodsWithUnsupportedSelectors(objects);
-  MarkPodsWithClaims(objects);
+  PlanClaims(objects);
   const sched::ScheduleResult result = sched::Schedule(*objects, options_.scheduler);
   const double seconds = SteadySeconds() - start;
   metrics_->RecordCycle(seconds);
@@ -376,6 +526,9 @@ bool SchedulingLoop::CycleAfterPrune() {
     return true;
   }
 
+  std::map<std::string, const sched::ClaimAllocation*> allocations;
+  for (const sched::ClaimAllocation& a : result.allocations) allocations.emplace(a.claim, &a);
+  std::optional<ClaimDevices> devices;  // built when a binding needs it
   for (const sched::Binding& b : result.bindings) {
     {
       std::lock_guard<std::mutex> lock(mu_);
@@ -386,7 +539,7 @@ bool SchedulingLoop::CycleAfterPrune() {
     auto facts = store_->Facts(pod_type_, b.pod);
     if (!facts || !facts->node_name.empty() || facts->scheduler_name != me) continue;
     metrics_->RecordAttempt("scheduled", seconds);
-    Bind(b.pod, facts->uid, b.node);
+    Bind(b.pod, facts->uid, b.node, ClaimWrites(b.pod, allocations, &devices, now));
   }
 
   PendingCounts pending;
@@ -407,15 +560,20 @@ bool SchedulingLoop::CycleAfterPrune() {
     if (p.reason != "Unschedulable" && p.reason != "SchedulerError" && p.reason != "Unsupported") {
       continue;
     }
-    // Upstream has no Unsupported reason: a pod wasched cannot place is a SchedulerError.
-    const std::string reason = p.reason == "Unsupported" ? "SchedulerError" : p.reason;
+    // Upstream has no Unsupported reason: a pod wasched cannot place is a SchedulerError; one
+    // that waits for its claims is Unschedulable with the DynamicResources plugin's reason.
+    auto claim_wait = claim_waits_.find(p.pod);
+    const bool waits_for_claim = claim_wait != claim_waits_.end();
+    const std::string reason =
+        waits_for_claim ? "Unschedulable" : p.reason == "Unsupported" ? "SchedulerError" : p.reason;
+    const std::string& pod_message = waits_for_claim ? claim_wait->second : p.message;
     const StoredCondition* cond = facts->Condition("PodScheduled");
-    const std::string text = reason + "\n" + p.message;
+    const std::string text = reason + "\n" + pod_message;
     // Unchanged, or changed only in its counts (a node the pod cannot use came or went:
     // upstream's queueing hints would not even retry it): not written again, so adding nodes does
     // not rewrite every pending pod (a breaker finding: 526 PATCHes per node added).
     if (cond != nullptr && cond->status == "False" && cond->reason == reason &&
-        SameButCounts(cond->message, p.message)) {
+        SameButCounts(cond->message, pod_message)) {
       written_status_[p.pod] = text;
       continue;
     }
@@ -423,7 +581,7 @@ bool SchedulingLoop::CycleAfterPrune() {
     if (written_before != written_status_.end() &&
         (written_before->second == text ||
          (written_before->second.rfind(reason + "\n", 0) == 0 &&
-          SameButCounts(written_before->second.substr(reason.size() + 1), p.message)))) {
+          SameButCounts(written_before->second.substr(reason.size() + 1), pod_message)))) {
       continue;
     }
     written_status_[p.pod] = text;
@@ -434,7 +592,7 @@ bool SchedulingLoop::CycleAfterPrune() {
       if (it != seen_.end()) ++it->second.attempts;
     }
     const ObjectRef ref = RefOf(p.pod, facts->uid);
-    const std::string message = p.message;
+    const std::string message = pod_message;
     log_(2, fmt::format("{} is {}: {}", p.pod, reason, message));
     writes_->PushNormal([this, ref, reason, message](Writer& writer) {
       auto written = writer.SetPodScheduledFalse(ref, reason, message, "");

@@ -15,7 +15,16 @@
 //   - pending pods of this scheduler (Unschedulable, SchedulerError; Unsupported is written as
 //     SchedulerError) → PodScheduled=False with the message, and a FailedScheduling event, only
 //     when that differs from what the pod shows in more than its counts;
-//   - pods with DRA claims are left pending (Unsupported): `run` does not write allocations yet;
+//   - DRA: before a pod with claims is bound, each claim gets what upstream's DynamicResources
+//     PreBind writes (live/claim_status.h): the allocation the engine made (with the
+//     delete-protection finalizer) and the pod — or its PodGroup, for a PodGroup's claim — in
+//     status.reservedFor, through resourceclaims/status with conflict handling; a failed claim
+//     write fails the binding as a refused bind does (forgotten, reported, backoff; the pod's own
+//     reservations removed again). Claims allocated but not yet shown by the watch count as
+//     allocated in later cycles (Overlay::assumed_claims). A pod whose claim cannot be written
+//     waits, Unschedulable with upstream's reason: a claim from a template the resourceclaim
+//     controller has not made yet (no status.resourceClaimStatuses entry, or one without a
+//     name), a claim that does not exist, or one being deleted;
 //   - a binding whose node the watch no longer shows fails without being sent;
 //   - PodGroupInitiallyScheduled → the PodGroup's /status, only when it differs (v1.37.2 writes
 //     no CompositePodGroup condition and no group DisruptionTarget, so neither does `run`).
@@ -34,11 +43,18 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
+#include <optional>
 #include <set>
 #include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+#include <tl/expected.hpp>
 
 #include "api/object_set.h"
 #include "kube/kubeconfig.h"
+#include "live/claim_status.h"
 #include "live/decode_cache.h"
 #include "live/metrics.h"
 #include "live/object_store.h"
@@ -94,7 +110,38 @@ class SchedulingLoop {
   // CycleAfterPrune: Cycle without its Prune (Run has just pruned to decide whether to cycle).
   bool CycleAfterPrune();
   void LogOnce(const std::string& line);
-  void Bind(const std::string& key, const std::string& uid, const std::string& node);
+  // PlannedClaim: a claim a pod uses ("ns/name") and who it is reserved for.
+  struct PlannedClaim {
+    std::string key;
+    std::string namespace_;
+    std::string name;
+    ClaimConsumer consumer;
+  };
+  // ClaimToWrite: one claim write of a binding, with the claim as the watch holds it.
+  struct ClaimToWrite {
+    ClaimWrite write;
+    std::string uid;
+    std::shared_ptr<const std::string> cached;
+  };
+  // AssumedClaim: a claim whose allocation was sent (or is about to be) and not yet watched.
+  struct AssumedClaim {
+    std::string uid;
+    nlohmann::json allocation;
+    std::vector<api::DeviceRequestAllocationResult> results;
+  };
+  // PlanClaims: the claims of this scheduler's unbound pods (claim_plans_: the name as upstream's
+  // resourceclaim.Name resolves it, the consumer as BindTo), and the pods that must wait for
+  // theirs (marked unsupported for the engine; claim_waits_ holds upstream's reason). O(pods)
+  // compares, plus two store lookups per claim of a pod with claims.
+  void PlanClaims(api::ObjectSet* objects);
+  // ClaimWrites: what binding `pod` writes first (its planned claims; the allocation for those the
+  // engine allocated now or an earlier binding still in flight did); an error when an allocation
+  // cannot be expressed. `devices` is built on first need, once per cycle (O(slices' devices)).
+  tl::expected<std::vector<ClaimToWrite>, std::string> ClaimWrites(
+      const std::string& pod, const std::map<std::string, const sched::ClaimAllocation*>& allocs,
+      std::optional<ClaimDevices>* devices, int64_t now);
+  void Bind(const std::string& key, const std::string& uid, const std::string& node,
+            tl::expected<std::vector<ClaimToWrite>, std::string> claims);
   // BackoffDue: some pod's bind backoff has expired (a cycle must retry it). Locks mu_.
   bool BackoffDue();
 
@@ -104,7 +151,8 @@ class SchedulingLoop {
   LoopOptions options_;
   Logger log_;
   WallClock clock_;
-  size_t pod_type_, pod_group_type_, composite_type_, node_type_;
+  size_t pod_type_, pod_group_type_, composite_type_, node_type_, claim_type_, slice_type_,
+      class_type_;
 
   mutable std::mutex mu_;                 // guards assumed_ and seen_ (bind workers write)
   std::map<std::string, Assumed> assumed_;  // "ns/name" → node
@@ -115,6 +163,10 @@ class SchedulingLoop {
   std::map<std::string, std::pair<int, int64_t>> backoff_;
   std::map<std::string, std::pair<std::string, int64_t>> victims_;  // key → (uid, deadline µs)
   std::map<std::string, std::string> written_status_;  // key → reason\nmessage last written
+  std::map<std::string, AssumedClaim> assumed_claims_;  // "ns/claim" (guarded by mu_)
+  // This cycle's claims of unbound pods ("ns/pod" → claims) and pods waiting for a claim (→ why).
+  std::map<std::string, std::vector<PlannedClaim>> claim_plans_;
+  std::map<std::string, std::string> claim_waits_;
   std::set<std::string> logged_;
   DecodeCache decode_;
 };

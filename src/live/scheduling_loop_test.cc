@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <set>
 #include <thread>
 
 #include "kube/resource_type.h"
@@ -339,34 +340,251 @@ TEST_F(LoopTest, AMessageThatChangesOnlyInItsCountsIsNotRewritten) {
               HasSubstr("0/1 nodes are available"));
 }
 
-// `run` writes no DRA allocation yet, so a pod with a claim waits (a breaker finding: one device
-// was given to two pods by consecutive cycles).
-TEST_F(LoopTest, PodsWithClaimsWaitUntilAllocationsAreWritten) {
-  Add("Node", Node("n1", "4"));
-  store_.Apply(TypeOf("DeviceClass"), kube::WatchEventType::kAdded,
+// DRA objects: a DeviceClass, a ResourceSlice of `gpus` GPUs on `node`, claims of one GPU.
+json DeviceClass() {
+  return {{"apiVersion", "resource.k8s.io/v1"},
+          {"kind", "DeviceClass"},
+          {"metadata", {{"name", "gpu"}, {"uid", "uid-class"}}},
+          {"spec", json::object()}};
+}
+
+json GpuSlice(const std::string& node, int gpus) {
+  json devices = json::array();
+  for (int i = 0; i < gpus; ++i) devices.push_back({{"name", "gpu-" + std::to_string(i)}});
+  return {{"apiVersion", "resource.k8s.io/v1"},
+          {"kind", "ResourceSlice"},
+          {"metadata", {{"name", node + "-gpus"}, {"uid", "uid-slice-" + node}}},
+          {"spec",
+           {{"driver", "gpu.example.com"},
+            {"nodeName", node},
+            {"pool", {{"name", node}, {"generation", 1}, {"resourceSliceCount", 1}}},
+            {"devices", devices}}}};
+}
+
+json GpuClaimSpec() {
+  return {{"devices",
+           {{"requests", {{{"name", "gpu"}, {"exactly", {{"deviceClassName", "gpu"}}}}}}}}};
+}
+
+json GpuClaim(const std::string& name) {
+  return {{"apiVersion", "resource.k8s.io/v1"},
+          {"kind", "ResourceClaim"},
+          {"metadata", {{"name", name}, {"namespace", "ns"}, {"uid", "uid-" + name}}},
+          {"spec", GpuClaimSpec()}};
+}
+
+std::string ClaimPath(const std::string& name) {
+  return "/apis/resource.k8s.io/v1/namespaces/ns/resourceclaims/" + name;
+}
+
+// PodWithClaim: a pod whose entry "gpu" names the claim `claim`.
+json PodWithClaim(const std::string& name, const std::string& claim) {
+  json pod = Pod(name, "", "1");
+  pod["spec"]["resourceClaims"] = {{{"name", "gpu"}, {"resourceClaimName", claim}}};
+  return pod;
+}
+
+class DraLoopTest : public LoopTest {
+ protected:
+  // AddClaim: the claim in the fake server and, as the server holds it, in the store.
+  void AddClaim(const json& claim) {
+    const std::string path = ClaimPath(claim["metadata"]["name"]);
+    server_.Put(path, claim);
+    store_.Apply(TypeOf("ResourceClaim"), kube::WatchEventType::kAdded, server_.Get(path).dump());
+  }
+  void AddCluster(const std::string& node, int gpus) {
+    Add("Node", Node(node, "8"));
+    store_.Apply(TypeOf("DeviceClass"), kube::WatchEventType::kAdded, DeviceClass().dump());
+    store_.Apply(TypeOf("ResourceSlice"), kube::WatchEventType::kAdded,
+                 GpuSlice(node, gpus).dump());
+  }
+  // SyncClaims: the claims as the watch would deliver them from the fake server.
+  void SyncClaims(const std::vector<std::string>& claims) {
+    for (const std::string& c : claims) {
+      store_.Apply(TypeOf("ResourceClaim"), kube::WatchEventType::kModified,
+                   server_.Get(ClaimPath(c)).dump());
+    }
+  }
+  json Claim(const std::string& name) { return server_.Get(ClaimPath(name)); }
+  size_t IndexOf(const std::string& request) {
+    const auto r = server_.Requests();
+    return std::find(r.begin(), r.end(), request) - r.begin();
+  }
+};
+
+// Issue 17's DRA case: 2 GPUs on one node, three pods each claiming one. Two are bound, their
+// claims allocated (distinct devices, node-local selector, delete-protection finalizer) and
+// reserved for the right pod, written before the binding; the third waits Unschedulable, also in
+// the cycles that run before the watch shows the allocations (a breaker finding: consecutive
+// cycles gave one device to two pods).
+TEST_F(DraLoopTest, TwoPodsGetDistinctGpusAndTheThirdWaits) {
+  AddCluster("n1", 2);
+  const std::vector<std::string> pods = {"u1", "u2", "u3"};
+  for (const std::string& p : pods) {
+    AddClaim(GpuClaim("c-" + p));
+    Add("Pod", PodWithClaim(p, "c-" + p));
+  }
+  ASSERT_TRUE(loop_->Cycle());
+  ASSERT_TRUE(writes_.WaitIdle(10));
+  ASSERT_EQ(Bound(pods), 2u);
+  std::set<std::string> devices;
+  for (const std::string& p : pods) {
+    const json claim = Claim("c-" + p);
+    if (server_.Get(PodPath(p))["spec"].value("nodeName", "").empty()) {
+      EXPECT_FALSE(claim.contains("status")) << p;
+      continue;
+    }
+    const json& status = claim["status"];
+    ASSERT_TRUE(status["allocation"].is_object()) << claim.dump();
+    const json& result = status["allocation"]["devices"]["results"][0];
+    EXPECT_EQ(result["request"], "gpu");
+    EXPECT_EQ(result["driver"], "gpu.example.com");
+    EXPECT_EQ(result["pool"], "n1");
+    devices.insert(result.value("device", ""));
+    EXPECT_EQ(status["allocation"]["nodeSelector"]["nodeSelectorTerms"][0]["matchFields"][0]
+                    ["values"][0],
+              "n1");
+    EXPECT_EQ(status["reservedFor"],
+              json::array({{{"resource", "pods"}, {"name", p}, {"uid", "uid-" + p}}}));
+    EXPECT_EQ(claim["metadata"]["finalizers"],
+              json::array({"resource.kubernetes.io/delete-protection"}));
+    EXPECT_LT(IndexOf("PUT " + ClaimPath("c-" + p) + "/status"),
+              IndexOf("POST " + PodPath(p) + "/binding"));
+  }
+  EXPECT_EQ(devices, (std::set<std::string>{"gpu-0", "gpu-1"}));
+  const std::string waiting = Bound({"u1"}) + Bound({"u2"}) == 2 ? "u3"
+                              : Bound({"u1"}) == 0              ? "u1"
+                                                                : "u2";
+  EXPECT_EQ(server_.Get(PodPath(waiting))["status"]["conditions"][0]["reason"], "Unschedulable");
+  // Before the watch shows anything, and after: the devices are not given again.
+  ASSERT_TRUE(loop_->Cycle());
+  ASSERT_TRUE(writes_.WaitIdle(10));
+  EXPECT_EQ(Bound(pods), 2u);
+  SyncClaims({"c-u1", "c-u2", "c-u3"});
+  ASSERT_TRUE(loop_->Cycle());
+  ASSERT_TRUE(writes_.WaitIdle(10));
+  EXPECT_EQ(Bound(pods), 2u);
+  Sync(pods, {});
+  ASSERT_TRUE(loop_->Cycle());
+  ASSERT_TRUE(writes_.WaitIdle(10));
+  EXPECT_EQ(Bound(pods), 2u);
+  EXPECT_TRUE(Claim("c-" + waiting)["status"].is_null());
+}
+
+// A claim from a template: until the resourceclaim controller made it and recorded it in
+// status.resourceClaimStatuses, the pod waits with upstream's reason; then it is bound and the
+// generated claim (owned by the pod, annotated with the entry) allocated.
+TEST_F(DraLoopTest, TemplateClaimWaitsForTheControllerThenIsAllocated) {
+  AddCluster("n1", 1);
+  store_.Apply(TypeOf("ResourceClaimTemplate"), kube::WatchEventType::kAdded,
                json{{"apiVersion", "resource.k8s.io/v1"},
-                    {"kind", "DeviceClass"},
-                    {"metadata", {{"name", "gpu"}}},
-                    {"spec", json::object()}}
+                    {"kind", "ResourceClaimTemplate"},
+                    {"metadata", {{"name", "one-gpu"}, {"namespace", "ns"}}},
+                    {"spec", {{"spec", GpuClaimSpec()}}}}
                    .dump());
-  store_.Apply(TypeOf("ResourceClaim"), kube::WatchEventType::kAdded,
-               json{{"apiVersion", "resource.k8s.io/v1"},
-                    {"kind", "ResourceClaim"},
-                    {"metadata", {{"name", "c1"}, {"namespace", "ns"}, {"uid", "uid-c1"}}},
-                    {"spec",
-                     {{"devices",
-                       {{"requests",
-                         {{{"name", "g"}, {"exactly", {{"deviceClassName", "gpu"}}}}}}}}}}}
-                   .dump());
-  json pod = Pod("u1", "", "1");
-  pod["spec"]["resourceClaims"] = {{{"name", "gpu"}, {"resourceClaimName", "c1"}}};
+  json pod = Pod("t1", "", "1");
+  pod["spec"]["resourceClaims"] = {{{"name", "gpu"}, {"resourceClaimTemplateName", "one-gpu"}}};
   Add("Pod", pod);
   ASSERT_TRUE(loop_->Cycle());
   ASSERT_TRUE(writes_.WaitIdle(10));
-  EXPECT_EQ(Bound({"u1"}), 0u);
-  const json c = server_.Get(PodPath("u1"))["status"]["conditions"][0];
+  EXPECT_EQ(Bound({"t1"}), 0u);
+  const json c = server_.Get(PodPath("t1"))["status"]["conditions"][0];
+  EXPECT_EQ(c["reason"], "Unschedulable");
+  EXPECT_EQ(c["message"], "pod \"ns/t1\": ResourceClaim not created yet");
+  EXPECT_TRUE(Requests("PUT").empty());
+  // The controller's work: the claim, then the pod's status.
+  json claim = GpuClaim("t1-gpu-x7k2p");
+  claim["metadata"]["annotations"] = {{"resource.kubernetes.io/pod-claim-name", "gpu"}};
+  claim["metadata"]["ownerReferences"] = {{{"apiVersion", "v1"},
+                                           {"kind", "Pod"},
+                                           {"name", "t1"},
+                                           {"uid", "uid-t1"},
+                                           {"controller", true}}};
+  AddClaim(claim);
+  pod = server_.Get(PodPath("t1"));
+  pod["status"]["resourceClaimStatuses"] = {{{"name", "gpu"}, {"resourceClaimName", "t1-gpu-x7k2p"}}};
+  server_.Put(PodPath("t1"), pod);
+  Sync({"t1"}, {});
+  ASSERT_TRUE(loop_->Cycle());
+  ASSERT_TRUE(writes_.WaitIdle(10));
+  EXPECT_EQ(Bound({"t1"}), 1u);
+  const json got = Claim("t1-gpu-x7k2p");
+  EXPECT_EQ(got["status"]["allocation"]["devices"]["results"][0]["device"], "gpu-0");
+  EXPECT_EQ(got["status"]["reservedFor"][0]["name"], "t1");
+}
+
+// A stale claim in the watch (the server has a newer resourceVersion): the 409 is answered by
+// reading the claim again and retrying, as upstream's retry.RetryOnConflict.
+TEST_F(DraLoopTest, ResourceVersionConflictIsRetriedWithTheFreshClaim) {
+  AddCluster("n1", 1);
+  AddClaim(GpuClaim("c1"));
+  json newer = Claim("c1");
+  newer["metadata"]["labels"] = {{"touched", "yes"}};
+  server_.Put(ClaimPath("c1"), newer);  // a new resourceVersion the store has not seen
+  Add("Pod", PodWithClaim("p1", "c1"));
+  ASSERT_TRUE(loop_->Cycle());
+  ASSERT_TRUE(writes_.WaitIdle(10));
+  EXPECT_EQ(Bound({"p1"}), 1u);
+  EXPECT_EQ(Requests("GET " + ClaimPath("c1")).size(), 1u);
+  const json got = Claim("c1");
+  EXPECT_EQ(got["metadata"]["labels"]["touched"], "yes");
+  EXPECT_EQ(got["status"]["reservedFor"][0]["name"], "p1");
+}
+
+// A claim write that fails (the server's claim is being deleted, which the watch has not shown
+// yet) fails the binding: nothing is bound, the pod reports the PreBind error and backs off, and
+// its assumed allocation is forgotten.
+TEST_F(DraLoopTest, FailedClaimWriteFailsTheBindingAndIsRetriedAfterABackoff) {
+  AddCluster("n1", 1);
+  AddClaim(GpuClaim("c1"));
+  Add("Pod", PodWithClaim("p1", "c1"));
+  json claim = Claim("c1");
+  json deleting = claim;
+  deleting["metadata"]["deletionTimestamp"] = "2026-12-03T10:00:00Z";
+  server_.Put(ClaimPath("c1"), deleting);
+  ASSERT_TRUE(loop_->Cycle());
+  ASSERT_TRUE(writes_.WaitIdle(10));
+  EXPECT_EQ(Bound({"p1"}), 0u);
+  EXPECT_TRUE(Requests("POST " + PodPath("p1") + "/binding").empty())
+      << ::testing::PrintToString(server_.Requests());
+  const json c = server_.Get(PodPath("p1"))["status"]["conditions"][0];
   EXPECT_EQ(c["reason"], "SchedulerError");
-  EXPECT_THAT(c.value("message", ""), HasSubstr("does not write DRA claim allocations"));
+  EXPECT_THAT(c.value("message", ""),
+              HasSubstr("running PreBind plugin \"DynamicResources\": claim ns/c1 got deleted"));
+  EXPECT_EQ(loop_->InFlight(), 0u);
+  // The claim is back as it was: after the backoff the pod is bound.
+  server_.Put(ClaimPath("c1"), claim);
+  SyncClaims({"c1"});
+  Sync({"p1"}, {});
+  now_ += 1'000'000;
+  ASSERT_TRUE(loop_->Cycle());
+  ASSERT_TRUE(writes_.WaitIdle(10));
+  EXPECT_EQ(Bound({"p1"}), 1u);
+}
+
+// A PodGroup's claim (KEP-5729): one claim for the whole gang, allocated once and reserved for
+// the PodGroup (upstream resourceclaim.BindTo), not for each pod.
+TEST_F(DraLoopTest, PodGroupClaimIsReservedForTheGroup) {
+  AddCluster("n1", 1);
+  json pg = PodGroup("pg", 2);
+  pg["spec"]["resourceClaims"] = {{{"name", "gpu"}, {"resourceClaimName", "shared"}}};
+  Add("PodGroup", pg);
+  AddClaim(GpuClaim("shared"));
+  for (const char* p : {"m0", "m1"}) {
+    json pod = Pod(p, "pg", "1");
+    pod["spec"]["resourceClaims"] = {{{"name", "gpu"}, {"resourceClaimName", "shared"}}};
+    Add("Pod", pod);
+  }
+  ASSERT_TRUE(loop_->Cycle());
+  ASSERT_TRUE(writes_.WaitIdle(10));
+  EXPECT_EQ(Bound({"m0", "m1"}), 2u);
+  const json got = Claim("shared");
+  EXPECT_EQ(got["status"]["allocation"]["devices"]["results"].size(), 1u);
+  EXPECT_EQ(got["status"]["reservedFor"],
+            json::array({{{"apiGroup", "scheduling.k8s.io"},
+                          {"resource", "podgroups"},
+                          {"name", "pg"},
+                          {"uid", "uid-pg"}}}));
 }
 
 // Run, the loop itself: after the watch confirmed earlier bindings, a new pod is still scheduled

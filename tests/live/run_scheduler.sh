@@ -2,7 +2,8 @@
 # Live test of `wasched run` (issue 17): a private v1.37.2 control plane without kube-scheduler,
 # and reference/cmd/wasched-live's scenarios against ${WASCHED:-build/src/wasched}, each of which
 # starts (and kills) `wasched run` itself: gang-fits, gang-no-fit, nodes-added-later,
-# preempt-gang, job, composite-tree, bind-failure, crash-recovery, leader, bad-setup, rbac.
+# preempt-gang, job, composite-tree, bind-failure, dra, crash-recovery, leader, bad-setup, rbac,
+# metrics, watch-loss.
 #
 #   tests/live/run_scheduler.sh [SCENARIO...]        default: all
 #   tests/live/run_scheduler.sh --upstream [SCENARIO...]

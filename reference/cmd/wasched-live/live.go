@@ -372,7 +372,8 @@ func (s *sc) token(ns, name string) (string, error) {
 
 // rbacScenario applies --rbac (deploy/rbac.yaml: ServiceAccount kube-system/wasched, its
 // ClusterRole and ClusterRoleBinding), runs `wasched run` with a token of that ServiceAccount
-// and leader election on, and passes gang-fits: the least rights are enough, Lease included.
+// and leader election on, and passes gang-fits and dra: the least rights are enough, Lease and
+// claim allocations included.
 func rbacScenario(s *sc) error {
 	objs, err := decodeFile(s.opts.rbacFile)
 	if err != nil {
@@ -413,6 +414,13 @@ func rbacScenario(s *sc) error {
 	if err := fitsIn(s, ns); err != nil {
 		return err
 	}
+	draNs, err := s.namespace("dra")
+	if err != nil {
+		return err
+	}
+	if err := draIn(s, draNs); err != nil {
+		return fmt.Errorf("dra: %w", err)
+	}
 	l, err := s.cs.CoordinationV1().Leases("kube-system").Get(s.ctx, lease, metav1.GetOptions{})
 	if err != nil {
 		return fmt.Errorf("Lease kube-system/%s: %w", lease, err)
@@ -420,7 +428,7 @@ func rbacScenario(s *sc) error {
 	if l.Spec.HolderIdentity == nil || *l.Spec.HolderIdentity != s.id {
 		return fmt.Errorf("Lease kube-system/%s held by %v, want %s", lease, l.Spec.HolderIdentity, s.id)
 	}
-	s.note("as system:serviceaccount:%s:%s; Lease kube-system/%s held", sa.Namespace, sa.Name, lease)
+	s.note("as system:serviceaccount:%s:%s; Lease kube-system/%s held; claims written", sa.Namespace, sa.Name, lease)
 	return nil
 }
 

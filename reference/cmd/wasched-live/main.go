@@ -44,6 +44,7 @@ func scenarios() []scenario {
 		{"job", true, false, 2 * time.Minute, jobScenario},
 		{"composite-tree", true, false, 2 * time.Minute, compositeTree},
 		{"bind-failure", true, false, 3 * time.Minute, bindFailure},
+		{"dra", true, false, 2 * time.Minute, draScenario},
 		{"crash-recovery", false, true, 4 * time.Minute, crashRecovery},
 		{"leader", false, true, 3 * time.Minute, leader},
 		{"bad-setup", false, true, 3 * time.Minute, badSetup},
