@@ -1,7 +1,7 @@
 // File: bench/preemption_bench.cc
 //
 // Preemption benchmarks (spec/perf-anchors.md §1.1 PreemptionAsync, §1.3(d) CPGPreemptionCPG;
-// design.md target: ≤ 100 µs per preemptor at 5000 nodes / 20k running pods).
+// issue 16 target: ≤ 25 µs per preemptor at 5000 nodes / 20k running pods).
 //
 //  * BM_DefaultPreemption: PreemptionAsync/5000Nodes — perf::PreemptionShape (nodes 4 CPU /
 //    32Gi / 110 pods; 20000 low-priority pods 900m / 500Mi, 4 per node; high-priority

@@ -11,9 +11,9 @@
 //                   process); below 1 = cheaper than filtering and scoring every node per pod.
 //
 //   BM_RackGangs          podgroup/tas: 5000 nodes (racks of 10), 2250 gangs × 4 pods, each gang
-//                         in one rack (perf-anchors §1.3(c); target ≤ 20 µs per gang)
+//                         in one rack (perf-anchors §1.3(c); issue 16 target ≤ 3 µs per gang)
 //   BM_CompositeZoneRack  cpg/CPGTopologyAwareScheduling: 5000 nodes, 1500 CPGs (zone, minGroupCount
-//                         2) × 2 PodGroups (rack, minCount 4) × 4 pods (§1.3(d); target ≤ 50 µs per CPG)
+//                         2) × 2 PodGroups (rack, minCount 4) × 4 pods (§1.3(d); target ≤ 6 µs per CPG)
 //   BM_S21                bug S21 (volcano#4899): 1000 nodes in 100 ten-node racks, all in one
 //                         tier-2 domain; one CompositePodGroup (tier-2, minGroupCount 100) of 100
 //                         PodGroups × 10 node-exclusive pods (rack): decided in < 50 ms (target)

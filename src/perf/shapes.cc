@@ -180,26 +180,26 @@ std::vector<Shape> MakeShapes() {
   auto add = [&](Shape s) { shapes.push_back(std::move(s)); };
   add({"SchedulingBasic/5000Nodes_10000Pods",
        "node-default × 5000, 1000 pod-default running, 10000 pending", Measure::kThroughput, "pods/s", 1.0,
-       Direction::kHigherIsBetter, 500000.0,
+       Direction::kHigherIsBetter, 1250000.0,
        [](Scale s) { return SchedulingBasicShape(Pick(s, 5000, 50), Pick(s, 1000, 10), Pick(s, 10000, 100)); }, /*prepare=*/{}, /*load=*/{}});
   add({"GangScheduling/5000Nodes_1000Gangs_3000Pods", "1000 gangs × 3 gang-pods, minCount 3",
-       Measure::kTimePerUnit, "µs/PodGroup", 1e6, Direction::kLowerIsBetter, 10.0,
+       Measure::kTimePerUnit, "µs/PodGroup", 1e6, Direction::kLowerIsBetter, 3.0,
        [](Scale s) { return GangShape(Pick(s, 5000, 50), Pick(s, 1000, 10), 3); }, /*prepare=*/{}, /*load=*/{}});
   add({"GangScheduling/5000Nodes_10Gangs_50000Pods_5000PerGroup", "10 gangs × 5000 gang-pods, minCount 5000",
-       Measure::kTimePerUnit, "ms/PodGroup", 1e3, Direction::kLowerIsBetter, 5.0,
+       Measure::kTimePerUnit, "ms/PodGroup", 1e3, Direction::kLowerIsBetter, 1.5,
        [](Scale s) { return GangShape(Pick(s, 5000, 50), Pick(s, 10, 2), Pick(s, 5000, 50)); }, /*prepare=*/{}, /*load=*/{}});
   add({"TopologyAware/5000Nodes_2250Gangs_9000Pods", "2250 gangs × 4 pods, each in one rack (10 nodes/rack)",
-       Measure::kTimePerUnit, "µs/gang", 1e6, Direction::kLowerIsBetter, 20.0,
+       Measure::kTimePerUnit, "µs/gang", 1e6, Direction::kLowerIsBetter, 3.0,
        [](Scale s) { return RackGangShape(Pick(s, 5000, 200), Pick(s, 2250, 20), 4); }, /*prepare=*/{}, /*load=*/{}});
   add({"CompositePodGroup/5000Nodes_1500CPGs_2Groups_4Pods",
        "1500 CompositePodGroups (zone) × 2 PodGroups (rack) × 4 pods, minGroupCount 2",
-       Measure::kTimePerUnit, "µs/CompositePodGroup", 1e6, Direction::kLowerIsBetter, 50.0,
+       Measure::kTimePerUnit, "µs/CompositePodGroup", 1e6, Direction::kLowerIsBetter, 6.0,
        [](Scale s) { return CompositeShape(Pick(s, 5000, 200), Pick(s, 1500, 15), 2, 4); }, /*prepare=*/{}, /*load=*/{}});
   add({"Preemption/5000Nodes_20000Running", "20000 low-priority pods (4 per node), 5000 high-priority preemptors",
-       Measure::kTimePerUnit, "µs/preemptor", 1e6, Direction::kLowerIsBetter, 100.0,
+       Measure::kTimePerUnit, "µs/preemptor", 1e6, Direction::kLowerIsBetter, 25.0,
        [](Scale s) { return PreemptionShape(Pick(s, 5000, 50), Pick(s, 20000, 200), Pick(s, 5000, 50)); }, /*prepare=*/{}, /*load=*/{}});
   add({"Memory/5000Nodes_150000Pods", "resident memory of one Schedule run: 5000 nodes, 150000 running pods",
-       Measure::kResidentBytes, "MiB", 1.0, Direction::kLowerIsBetter, 100.0, [](Scale s) {
+       Measure::kResidentBytes, "MiB", 1.0, Direction::kLowerIsBetter, 25.0, [](Scale s) {
          ShapeInput in = SchedulingBasicShape(Pick(s, 5000, 50), Pick(s, 150000, 1500), 0);
          in.units = static_cast<int64_t>(in.objects.pods.size());
          return in;

@@ -255,8 +255,10 @@ NodeIndex Framework::FindNode(const PodInfo& pod) {
   if (use_score_index_ && DraClaims(pod) == nullptr) {
     if (pod.signature >= 0 &&
         (snapshot_ == nullptr || !inter_pod_affinity_->HasAntiAffinityPods(*snapshot_))) {
-      // No pod-dependent filter can reject a node (today's common case): O(1) checks.
-      if (!PodDependent(pod) && !ScoreDependent(pod)) {
+      // No pod-dependent filter can reject a node (today's common case): O(1) checks. A pod with
+      // no PodFilters bit (every pod with a signature) is not pod-dependent while no placed pod
+      // has required anti-affinity, which the condition above has just checked.
+      if ((pod.pod_filters == 0 || !PodDependent(pod)) && !ScoreDependent(pod)) {
         return FindNodeIndexed(signatures_[pod.signature], {});
       }
     } else if (snapshot_ != nullptr) {
@@ -359,6 +361,7 @@ NodeIndex Framework::FindNodeAllowed(const PodInfo& pod) {
   NodeIndex best = kNoNode;
   int64_t best_score = -1;
   if (cls.raw_affinity.empty() && !ipa && !pts) {
+    if (claims == nullptr && !dyn && pod.signature >= 0) return FindNodeAllowedMemo(pod);
     for (NodeIndex n : allowed_) {
       if (PositionIn(cls, n) < 0 || !plugins::Fits(pod, nodes_, n) || !DraFits(claims, n) ||
           (dyn && !PodFits(pod, n))) {
@@ -397,6 +400,44 @@ NodeIndex Framework::FindNodeAllowed(const PodInfo& pod) {
     if (s > best_score) {
       best_score = s;
       best = cls.feasible[pos];
+    }
+  }
+  return best;
+}
+
+NodeIndex Framework::FindNodeAllowedMemo(const PodInfo& pod) {
+  const PodClass& cls = classes_[pod.static_class];
+  const std::vector<NodeIndex>& log = nodes_.change_log();
+  AllowedMemo& m = allowed_memo_;
+  const size_t count = allowed_.size();
+  auto score_at = [&](size_t i) -> int64_t {
+    const NodeIndex n = allowed_[i];
+    if (PositionIn(cls, n) < 0 || !plugins::Fits(pod, nodes_, n)) return -1;
+    return DynamicScore(pod, n);  // ≥ 0
+  };
+  if (m.restriction != restriction_ || m.signature != pod.signature ||
+      m.epoch != nodes_.log_epoch() || m.cursor > log.size() || log.size() - m.cursor > count) {
+    m.scores.resize(count);
+    for (size_t i = 0; i < count; ++i) m.scores[i] = score_at(i);
+    m.restriction = restriction_;
+    m.signature = pod.signature;
+    m.epoch = nodes_.log_epoch();
+  } else {
+    for (size_t j = m.cursor; j < log.size(); ++j) {
+      const auto it = std::lower_bound(allowed_.begin(), allowed_.end(), log[j]);
+      if (it != allowed_.end() && *it == log[j]) {
+        const auto i = static_cast<size_t>(it - allowed_.begin());
+        m.scores[i] = score_at(i);
+      }
+    }
+  }
+  m.cursor = log.size();
+  NodeIndex best = kNoNode;
+  int64_t best_score = -1;
+  for (size_t i = 0; i < count; ++i) {
+    if (m.scores[i] > best_score) {
+      best_score = m.scores[i];
+      best = allowed_[i];
     }
   }
   return best;

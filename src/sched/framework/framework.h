@@ -180,6 +180,7 @@ class Framework {
   void Restrict(std::span<const NodeIndex> nodes) {
     restricted_ = true;
     allowed_ = nodes;
+    ++restriction_;  // a new view: the allowed-node score memo starts over
   }
   void Unrestrict() {
     restricted_ = false;
@@ -297,6 +298,22 @@ class Framework {
   bool restricted_ = false;
   std::span<const NodeIndex> allowed_;
   std::vector<int32_t> allowed_scratch_;  // positions of allowed nodes that fit (two-pass scan)
+  // FindNodeAllowedMemo: the restricted single-pass scan for a pod with a signature (its
+  // verdict and score on a node depend on that node's usage only), answered from the allowed
+  // nodes' scores of the same signature kept since the last call and refreshed from the
+  // NodeTable change log: a gang's identical members placed in one placement score each allowed
+  // node once plus the nodes that changed, not every node per member. Same answer as the scan
+  // (first allowed node of the highest score). O(changes × log |allowed| + |allowed|).
+  NodeIndex FindNodeAllowedMemo(const PodInfo& pod);
+  struct AllowedMemo {
+    uint64_t restriction = 0;  // restriction_ it was built under (0: never)
+    int32_t signature = -1;
+    uint64_t epoch = 0;        // NodeTable::log_epoch()
+    size_t cursor = 0;         // change-log entries already applied
+    std::vector<int64_t> scores;  // per allowed position: DynamicScore, or -1 (no fit)
+  };
+  AllowedMemo allowed_memo_;
+  uint64_t restriction_ = 0;  // Restrict calls so far
 };
 
 // ScopedRestriction: Framework::Restrict for a scope; a no-op when `all` (the placement is the

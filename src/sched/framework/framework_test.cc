@@ -94,6 +94,85 @@ TEST(FrameworkTest, ScoreIndexAgreesWithScanUnderRandomChanges) {
   EXPECT_EQ(table.FirstOvercommitted(), -1);
 }
 
+// A restricted scan (a placement's nodes) answers pods with a signature from the allowed nodes'
+// scores kept since its last call (FindNodeAllowedMemo): through random restrictions, members of
+// several signatures, assumptions inside and outside the allowed nodes, reverts and change-log
+// resets, it must choose exactly the node the plain restricted scan (no signature) chooses.
+TEST(FrameworkTest, RestrictedScoreMemoAgreesWithTheScan) {
+  std::mt19937 rng(7);
+  std::vector<api::Node> nodes;
+  for (int i = 0; i < 30; ++i) {
+    nodes.push_back(MakeNode()
+                        .Name(fmt::format("n{:02}", i))
+                        .Capacity({{"cpu", 1000 * (1 + static_cast<int64_t>(rng() % 4))},
+                                   {"memory", kGi * (1 + static_cast<int64_t>(rng() % 8))},
+                                   {"pods", 110}})
+                        .Obj());
+  }
+  std::vector<const api::Node*> ptrs;
+  for (const auto& n : nodes) ptrs.push_back(&n);
+  ResourceTable resources;
+  NodeTable table(ptrs, resources);
+  Framework memo(table, resources, ScoringStrategy::kLeastAllocated);
+  Framework scan(table, resources, ScoringStrategy::kLeastAllocated);
+  std::vector<api::Pod> specs;
+  for (int i = 0; i < 400; ++i) {
+    specs.push_back(MakePod()
+                        .Name(fmt::format("p{}", i))
+                        .Req({{"cpu", 250 * (1 + static_cast<int64_t>(rng() % 3))},
+                              {"memory", 512LL * 1024 * 1024 *
+                                             (1 + static_cast<int64_t>(rng() % 2))}})
+                        .Obj());
+  }
+  std::vector<PodInfo> pods(specs.size());
+  PodTemplates templates(resources);
+  for (size_t i = 0; i < specs.size(); ++i) {
+    PodInfo& pi = pods[i];
+    pi.pod = &specs[i];
+    pi.requests = templates[templates.Intern(specs[i])].requests;
+    pi.request_cpu = pi.nonzero_cpu = specs[i].containers[0].requests.at("cpu");
+    pi.request_memory = pi.nonzero_memory = specs[i].containers[0].requests.at("memory");
+    pi.static_class = memo.ClassOf(specs[i]);
+    ASSERT_EQ(scan.ClassOf(specs[i]), pi.static_class);
+    pi.signature = memo.SignatureOf(pi);
+    ASSERT_GE(pi.signature, 0);
+  }
+  Snapshot snapshot(table, pods);
+  const size_t start = snapshot.Mark();
+  int answered = 0, memo_reused = 0;
+  for (int round = 0; round < 60; ++round) {
+    if (round % 10 == 9) snapshot.RevertTo(start);  // a big revert (the log may reset)
+    std::vector<NodeIndex> allowed;
+    for (NodeIndex n = 0; n < table.size(); ++n) {
+      if (rng() % 3 == 0) allowed.push_back(n);
+    }
+    memo.Restrict(allowed);
+    scan.Restrict(allowed);
+    for (int k = 0; k < 12; ++k) {
+      const auto i = static_cast<size_t>(rng() % pods.size());
+      if (pods[i].node != kNoNode) continue;
+      PodInfo plain = pods[i];
+      plain.signature = -1;  // the plain restricted scan
+      const NodeIndex a = memo.FindNode(pods[i]);
+      const NodeIndex b = scan.FindNode(plain);
+      ASSERT_EQ(a, b) << "round " << round << " pod " << i;
+      ++answered;
+      memo_reused += k > 0;
+      if (a != kNoNode && rng() % 4 != 0) snapshot.Assume(static_cast<PodIndex>(i), a);
+      // A change outside the restriction (another placement's pod) or a revert.
+      const auto j = static_cast<size_t>(rng() % pods.size());
+      if (rng() % 3 == 0 && pods[j].node == kNoNode) {
+        snapshot.Assume(static_cast<PodIndex>(j), static_cast<NodeIndex>(rng() % table.size()));
+      }
+    }
+    memo.Unrestrict();
+    scan.Unrestrict();
+    if (round % 2 == 1) snapshot.RevertTo(start);
+  }
+  EXPECT_GT(answered, 300);
+  EXPECT_GT(memo_reused, 300);
+}
+
 // RandomTerm: a required (anti-)affinity term drawn from the shapes the fast path must get
 // right and those it must leave to the scan: matchLabels on `group` or `app`, a matchExpressions
 // selector (not indexable), a null selector, namespaces, namespaceSelector, matchLabelKeys; per

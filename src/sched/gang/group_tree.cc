@@ -138,6 +138,20 @@ GroupTree::GroupTree(const api::ObjectSet& objects) {
   }
 
   // Runtime hierarchy validation (KEP-6012): every node of a refused tree carries the message.
+  // Its rules are a cycle or a CompositePodGroup deeper than kMaxSchedulingTreeDepth, which the
+  // links above already show when CompositePodGroup names are unique (both then follow the same
+  // parent links, root at depth 1): only then is the validation skipped (it builds maps of the
+  // whole forest: 6% of the CompositePodGroup shape). Duplicate names (invalid input) always run
+  // it, as its walk may reach a group twice.
+  bool may_be_refused = false;
+  for (size_t i = 1; i < cpg_by_name_.size() && !may_be_refused; ++i) {
+    may_be_refused = cpg_by_name_[i - 1].first == cpg_by_name_[i].first;
+  }
+  for (const GroupTreeNode& n : nodes_) {
+    if (may_be_refused) break;
+    may_be_refused = n.is_composite && (n.cyclic || n.depth > validation::kMaxSchedulingTreeDepth);
+  }
+  if (!may_be_refused) return;
   for (const validation::HierarchyProblem& p : validation::FindInvalidHierarchies(objects)) {
     for (const api::CompositePodGroup* c : p.composite_pod_groups) {
       nodes_[CompositeOf(static_cast<int32_t>(c - objects.composite_pod_groups.data()))].problem =

@@ -124,5 +124,82 @@ TEST(GroupTree, GangOverBasicIsNoProblem) {
   EXPECT_TRUE(tree.node(0).problem.empty());
 }
 
+// The validation is skipped when the links show no cycle and no CompositePodGroup deeper than
+// kMaxSchedulingTreeDepth (names unique, as ValidateForSchedule requires): on random forests
+// (parents drawn among the names and a few missing ones, so with cycles, missing parents, deep
+// chains) every node carries exactly the message FindInvalidHierarchies gives it.
+TEST(GroupTree, ProblemsMatchTheValidationOnRandomForests) {
+  uint64_t seed = 0x9e3779b97f4a7c15ULL;
+  auto next = [&](uint64_t bound) {
+    seed ^= seed << 13;
+    seed ^= seed >> 7;
+    seed ^= seed << 17;
+    return static_cast<int>(seed % bound);
+  };
+  int refused = 0, deep = 0, cyclic = 0;
+  for (int round = 0; round < 400; ++round) {
+    api::ObjectSet objects;
+    const int cpgs = 1 + next(80);
+    const bool chain = round % 4 == 0;  // a chain (depth up to 80), sometimes closed into a loop
+    for (int i = 0; i < cpgs; ++i) {
+      auto c = MakeCompositePodGroup().Name("c" + std::to_string(i)).MinGroupCount(1);
+      if (chain) {
+        if (i > 0) c.Parent("c" + std::to_string(i - 1));
+        if (i == 0 && next(3) == 0) c.Parent("c" + std::to_string(cpgs - 1));
+      } else if (next(3) != 0) {
+        c.Parent("c" + std::to_string(next(cpgs + 3)));  // ≥ cpgs: missing
+      }
+      objects.composite_pod_groups.push_back(c.Obj());
+    }
+    for (int i = 0; i < 5; ++i) {
+      objects.pod_groups.push_back(
+          Leaf("pg" + std::to_string(i), "c" + std::to_string(next(cpgs))));
+    }
+    const GroupTree tree(objects);
+    std::vector<std::string> want(static_cast<size_t>(tree.size()));
+    for (const validation::HierarchyProblem& p : validation::FindInvalidHierarchies(objects)) {
+      ++refused;
+      deep += p.message.find("depth") != std::string::npos;
+      cyclic += p.message.find("cyclic") != std::string::npos;
+      for (const api::CompositePodGroup* c : p.composite_pod_groups) {
+        want[static_cast<size_t>(
+            tree.CompositeOf(static_cast<int32_t>(c - objects.composite_pod_groups.data())))] =
+            p.message;
+      }
+      for (const api::PodGroup* pg : p.pod_groups) {
+        const auto index = static_cast<int32_t>(pg - objects.pod_groups.data());
+        want[static_cast<size_t>(tree.LeafOf(index))] = p.message;
+      }
+    }
+    for (TreeIndex t = 0; t < tree.size(); ++t) {
+      ASSERT_EQ(tree.node(t).problem, want[static_cast<size_t>(t)])
+          << "round " << round << " node " << t;
+    }
+  }
+  // The forests do hold both kinds of refused trees.
+  EXPECT_GT(deep, 5);
+  EXPECT_GT(cyclic, 20);
+  EXPECT_EQ(refused, deep + cyclic);
+}
+
+// A chain exactly kMaxSchedulingTreeDepth deep is scheduled (the validation is skipped for it).
+TEST(GroupTree, HierarchyAtTheDepthLimitIsNoProblem) {
+  api::ObjectSet objects;
+  objects.composite_pod_groups.push_back(MakeCompositePodGroup().Name("c1").MinGroupCount(1).Obj());
+  for (int i = 2; i <= validation::kMaxSchedulingTreeDepth; ++i) {
+    objects.composite_pod_groups.push_back(MakeCompositePodGroup()
+                                               .Name("c" + std::to_string(i))
+                                               .Parent("c" + std::to_string(i - 1))
+                                               .MinGroupCount(1)
+                                               .Obj());
+  }
+  objects.pod_groups.push_back(
+      Leaf("pg1", "c" + std::to_string(validation::kMaxSchedulingTreeDepth)));
+  GroupTree tree(objects);
+  ASSERT_EQ(tree.roots().size(), 1U);
+  EXPECT_EQ(tree.node(0).depth, validation::kMaxSchedulingTreeDepth + 1);
+  for (TreeIndex t = 0; t < tree.size(); ++t) EXPECT_TRUE(tree.node(t).problem.empty()) << t;
+}
+
 }  // namespace
 }  // namespace wasched::sched

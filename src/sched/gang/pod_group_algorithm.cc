@@ -31,6 +31,7 @@ GroupAttempt PodGroupAlgorithm::Greedy(std::span<const PodIndex> order, int32_t 
   GroupAttempt a;
   if (stop_at_quorum_ && scheduled >= min_count) return a;  // quorum met: nothing to place
   const size_t mark = snapshot_.Mark();
+  a.placed.reserve(order.size());  // one allocation, not one per doubling
   int32_t now_scheduled = scheduled;
   Code feasible = Code::kWait;
   for (size_t i = 0; i < order.size(); ++i) {

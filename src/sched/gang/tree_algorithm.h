@@ -170,12 +170,17 @@ class TreeAlgorithm {
     ResourceId pruned = -1;  // a demanded resource the free capacity cannot hold, or -1
   };
   void AggregateOf(TreeIndex t, const plugins::Placement& placement, Aggregate& out);
-  // DomainSums: per-domain sums of one label key, kept current from NodeTable::change_log()
-  // (a domain whose node changed is re-summed, O(domain size)); so ranking k whole-domain
-  // candidates costs O(k × R), not O(their nodes).
+  // DomainSums: per-domain sums of one label key, kept current from NodeTable::change_log():
+  // a changed node's domain gets the difference between the node's contribution now and when it
+  // was last summed (`seen`), O(R) per changed node; a small domain (≤ 16 nodes), a domain whose
+  // sums may have saturated or a node with a negative contribution is re-summed instead (O(domain
+  // size), once per SumsOf call), so the sums equal a recomputation's. Ranking k whole-domain candidates costs O(k × R), not O(their nodes).
   struct DomainSums {
     std::vector<int64_t> alloc_cpu, alloc_mem, req_cpu, req_mem;
     std::vector<int64_t> free;  // [domain × resources + r]
+    // seen[n × (4 + resources) + k]: node n's last summed contribution: allocatable cpu and
+    // memory, non-zero requested cpu and memory, then free capacity per resource.
+    std::vector<int64_t> seen;
     int32_t resources = 0;
     size_t cursor = 0;
     uint64_t epoch = 0;
@@ -221,6 +226,12 @@ class TreeAlgorithm {
   // from the BoundIndex (same order, same stop rule, same outcome as ranking them all).
   Code ScheduleInCluster(TreeIndex t, const plugins::TopologyKeyIndex& index, int32_t depth);
   void Resum(const plugins::TopologyKeyIndex& index, DomainSums& sums, int32_t d) const;
+  // Contribution: node n's terms of the sums (see DomainSums::seen) into out[0 .. 4 + R).
+  void Contribution(NodeIndex n, int32_t resources, int64_t* out) const;
+  // ApplyChange: moves node n's contribution to domain d's sums from `seen` to its current
+  // value; false (nothing changed) when the difference cannot be applied exactly (a sum at an
+  // int64 bound, an overflow, a negative term): the caller re-sums the domain.
+  bool ApplyChange(DomainSums& sums, int32_t d, NodeIndex n) const;
   [[nodiscard]] std::string PrunedMessage(ResourceId r) const;
   // PrunedReason: why `placement`, pruned for group t because its aggregate free capacity is
   // short of `short_of`, cannot host the group (issue 20 item 11): when the group's first pending

@@ -431,5 +431,44 @@ TEST(TreeAlgorithm, PlacementsToFindInterpolates) {
   EXPECT_EQ(TreeAlgorithm::PlacementsToFind(5000, 3), 1);     // at least one
 }
 
+// The per-domain sums of a domain above 16 nodes move by each changed node's difference (not a
+// re-sum of the domain): with racks of 20 nodes whose totals saturate (20 × 1Ei of memory), come
+// within 2^62 of INT64_MAX (20 × 2^58, pods of 2^58), hold an over-committed running pod (free
+// capacity clamped at 0) and plain ones, verify mode finds every cycle's sums equal to a
+// recomputation, and every gang binds.
+TEST(TreeAlgorithm, DomainSumsFollowTheChangesExactly) {
+  api::ObjectSet s;
+  const int64_t sizes[] = {int64_t{1} << 60, int64_t{1} << 58, 64 * test::kGi};
+  for (int rack = 0; rack < 3; ++rack) {
+    for (int i = 0; i < 20; ++i) {
+      s.nodes.push_back(MakeNode()
+                            .Name(fmt::format("n{}-{}", rack, i))
+                            .Capacity({{"cpu", 4000}, {"memory", sizes[rack]}, {"pods", 110}})
+                            .Label(kRack, fmt::format("r{}", rack))
+                            .Obj());
+    }
+  }
+  // A running pod over the node's cpu (kubelet admitted it): that node's free cpu stays 0.
+  s.pods.push_back(MakePod().Name("running").Req({{"cpu", 5000}}).Node("n2-0").Obj());
+  for (int g = 0; g < 24; ++g) {
+    const std::string name = fmt::format("g{:02}", g);
+    s.pod_groups.push_back(MakePodGroup().Name(name).MinCount(2).TopologyKey(kRack).Obj());
+    for (int i = 0; i < 2; ++i) {
+      s.pods.push_back(MakePod()
+                           .Name(fmt::format("{}-{}", name, i))
+                           .Group(name)
+                           .Req({{"cpu", 700},
+                                 {"memory", g % 3 == 1 ? int64_t{1} << 58 : test::kGi}})
+                           .Obj());
+    }
+  }
+  std::vector<std::string> violations;
+  const ScheduleResult r =
+      Schedule(s, SchedulerOptions{.verify = true, .verify_violations = &violations});
+  EXPECT_THAT(violations, ::testing::IsEmpty());
+  EXPECT_EQ(r.bindings.size(), 48u);
+  EXPECT_TRUE(r.pending.empty());
+}
+
 }  // namespace
 }  // namespace wasched::sched

@@ -160,9 +160,13 @@ std::optional<QueuedUnit> SchedulingQueue::Pop() {
 }
 
 void SchedulingQueue::Done(const QueuedUnit& unit) {
-  parked_.erase(IdOf(unit));
-  pod_dependent_parked_.erase(IdOf(unit));
   Entry& e = EntryOf(IdOf(unit));
+  // Only a parked entry is in the parked sets (SetState keeps them): a unit done after its Pop
+  // (in flight, the usual case) skips two tree lookups.
+  if (IsParked(e.state)) {
+    parked_.erase(IdOf(unit));
+    pod_dependent_parked_.erase(IdOf(unit));
+  }
   LeaveQueue(e, IdOf(unit));
   const uint32_t stamp = e.stamp;  // heap items of the old entry stay stale
   e = Entry{};

@@ -178,6 +178,23 @@ TEST_F(SchedulingQueueTest, DoneForgetsTheUnit) {
   EXPECT_EQ(q.Attempts(u), 0);
 }
 
+// Done on a parked unit (not in flight) also takes it out of the parked sets: an event later
+// must not visit a forgotten entry, and the counts drop.
+TEST_F(SchedulingQueueTest, DoneForgetsAParkedUnit) {
+  const QueuedUnit u = Group(2);
+  q.Add(u);
+  ASSERT_TRUE(q.Pop());
+  q.AddUnschedulable(u, kRejectorFilter | kRejectorPodDependent);
+  ASSERT_EQ(q.UnschedulableCount(), 1u);
+  q.Done(u);
+  EXPECT_EQ(q.UnschedulableCount(), 0u);
+  EXPECT_EQ(q.StateOf(u), UnitQueueState::kAbsent);
+  q.OnEvent(ClusterEvent{EventKind::kAssignedPodAdd});
+  q.MoveAllToActive();
+  EXPECT_EQ(q.StateOf(u), UnitQueueState::kAbsent);
+  EXPECT_FALSE(q.Pop());
+}
+
 // Gang hints (spec §4.2): a unit rejected by GangScheduling in hierarchy 7 moves on a new member
 // pod, a PodGroup add, a minCount decrease, a CompositePodGroup add or update of hierarchy 7; a
 // minCount increase or an event of another hierarchy does not.

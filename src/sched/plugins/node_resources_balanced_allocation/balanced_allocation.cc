@@ -1,43 +1,4 @@
+// File: sched/plugins/node_resources_balanced_allocation/balanced_allocation.cc
+//
+// BalancedAllocationScore is inline in the header (it runs per node of a scan).
 #include "sched/plugins/node_resources_balanced_allocation/balanced_allocation.h"
-
-#include <cmath>
-
-#include "util/saturating.h"
-namespace wasched::sched::plugins {
-namespace {
-
-// BalanceScore: (1 − std of the cpu and memory requested/allocatable fractions) × 100, truncated,
-// fractions capped at 1, a resource with zero allocatable left out (one fraction: std 0).
-int64_t BalanceScore(int64_t cpu_requested, int64_t cpu_alloc, int64_t mem_requested,
-                     int64_t mem_alloc) {
-  double fractions[2];
-  int count = 0;
-  if (cpu_alloc != 0) {
-    const double f = static_cast<double>(cpu_requested) / static_cast<double>(cpu_alloc);
-    fractions[count++] = f > 1 ? 1 : f;
-  }
-  if (mem_alloc != 0) {
-    const double f = static_cast<double>(mem_requested) / static_cast<double>(mem_alloc);
-    fractions[count++] = f > 1 ? 1 : f;
-  }
-  const double std_dev = count == 2 ? std::fabs((fractions[0] - fractions[1]) / 2) : 0.0;
-  return static_cast<int64_t>((1 - std_dev) * 100.0);
-}
-
-}  // namespace
-
-int64_t BalancedAllocationScore(const PodInfo& pod, const NodeTable& nodes, NodeIndex n) {
-  if (pod.request_cpu == 0 && pod.request_memory == 0) return 0;  // best-effort: Skip
-  const int64_t cpu_alloc = nodes.Allocatable(kCpu, n);
-  const int64_t mem_alloc = nodes.Allocatable(kMemory, n);
-  const int64_t cpu = nodes.Requested(kCpu, n);
-  const int64_t mem = nodes.Requested(kMemory, n);
-  const int64_t with_pod =
-      BalanceScore(SaturatingAdd(cpu, pod.request_cpu), cpu_alloc,
-                   SaturatingAdd(mem, pod.request_memory), mem_alloc);
-  const int64_t without_pod = BalanceScore(cpu, cpu_alloc, mem, mem_alloc);
-  // Both in [50, 100], so the difference is in [−50, 50] and the result in [50, 100].
-  return 50 + (50 + with_pod - without_pod) / 2;
-}
-
-}  // namespace wasched::sched::plugins
