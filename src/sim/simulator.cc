@@ -22,6 +22,7 @@
 #include "sched/scheduler.h"
 #include "sim/csv.h"
 #include "sim/job_objects.h"
+#include "util/split_mix64.h"
 
 namespace wasched::sim {
 namespace {
@@ -92,20 +93,6 @@ struct SparseBucket {
   int64_t pending_jobs = 0, running_jobs = 0;
   bool counted = false;                // an event instant fell into the bucket
   int64_t level_busy = 0, level_partial = 0;  // units held after the bucket's last event
-};
-
-// SplitMix64: a portable seeded generator (std distributions differ across libraries).
-struct SplitMix64 {
-  uint64_t state;
-  uint64_t Next() {
-    uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-  }
-  uint64_t Below(uint64_t n) { return n == 0 ? 0 : Next() % n; }
-  // Unit: uniform in (0, 1).
-  double Unit() { return (static_cast<double>(Next() >> 11) + 0.5) * 0x1.0p-53; }
 };
 
 Percentiles ComputePercentiles(std::vector<int64_t> v) {
