@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -303,6 +304,27 @@ TEST(SimulateCluster, GeneratedNodesHaveZonesAndRacks) {
   EXPECT_NE(bad.error().find("\"gpu=8\""), std::string::npos) << bad.error();
   EXPECT_FALSE(GenerateCluster("nodes=0"));
   EXPECT_FALSE(GenerateCluster("memory=lots"));
+}
+
+TEST(SimulateCluster, TenThousandNodesOfEightGpus) {
+  // The issue 16 scale: 80,000 GPUs in 2 zones of 4 racks of 1250 nodes, unique names.
+  auto nodes = GenerateCluster("nodes=10000,gpus=8");
+  ASSERT_TRUE(nodes) << nodes.error();
+  ASSERT_EQ(nodes->size(), 10000u);
+  int64_t gpus = 0;
+  std::map<std::string, int> racks;
+  std::set<std::string> names;
+  for (const api::Node& n : *nodes) {
+    gpus += n.allocatable.at("nvidia.com/gpu");
+    ++racks[n.meta.labels.at(kRackLabel)];
+    names.insert(n.meta.name);
+  }
+  EXPECT_EQ(gpus, 80000);
+  EXPECT_EQ(names.size(), 10000u);
+  ASSERT_EQ(racks.size(), 8u);
+  for (const auto& [rack, count] : racks) EXPECT_EQ(count, 1250) << rack;
+  EXPECT_EQ(nodes->back().meta.name, "node-9999");
+  EXPECT_EQ(nodes->back().meta.labels.at(kRackLabel), "zone-1-rack-3");
 }
 
 TEST(SimulateCluster, OpenbNodeListCsvAndYaml) {
