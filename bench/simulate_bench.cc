@@ -52,7 +52,8 @@ void BM_SimulateScaled(benchmark::State& state, sim::Policy policy) {
     return;
   }
   auto nodes = sim::GenerateCluster("nodes=10000,gpus=8,cpus=96,memory=768Gi,zones=2,racksPerZone=4");
-  auto trace = sim::ScaleTrace(*source, {.jobs = state.range(0), .target_gpus = 80000, .reference_gpus = 512, .seed = 1});
+  auto trace = sim::ScaleTrace(
+      *source, {.jobs = state.range(0), .target_gpus = 80000, .reference_gpus = 512, .seed = 1});
   if (!nodes || !trace) {
     state.SkipWithError("cannot build the scaled shape");
     return;
@@ -68,8 +69,9 @@ void BM_SimulateScaled(benchmark::State& state, sim::Policy policy) {
   state.counters["completed"] = static_cast<double>(result.completed);
   state.counters["schedulerCalls"] = static_cast<double>(result.scheduler_calls);
   // Seconds of CPU per scheduler call (the run's time over its calls).
-  state.counters["perCall"] = benchmark::Counter(static_cast<double>(result.scheduler_calls),
-                                                 benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+  state.counters["perCall"] =
+      benchmark::Counter(static_cast<double>(result.scheduler_calls),
+                         benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
 
 BENCHMARK_CAPTURE(BM_SimulatePhilly, basic, sim::Policy::kBasic)->Unit(benchmark::kSecond)->Iterations(1);

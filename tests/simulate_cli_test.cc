@@ -101,9 +101,9 @@ TEST(SimulateCli, BadInputAndUsage) {
 // --scale-trace: a seeded resample of the trace (sim::ScaleTrace) replayed instead of it.
 TEST(SimulateCli, ScaleTraceIsSeededAndCounted) {
   auto run = [](const char* seed) {
-    return test::RunCommand({WASCHED_BINARY, "simulate", "--trace", kData + "philly/philly-200.csv", "--format", "philly",
-                             "--generate-cluster", "nodes=8,gpus=8", "--scale-trace", "600", "--seed", seed,
-                             "--policy", "gang", "-o", "json"});
+    return test::RunCommand({WASCHED_BINARY, "simulate", "--trace", kData + "philly/philly-200.csv", "--format",
+                             "philly", "--generate-cluster", "nodes=8,gpus=8", "--scale-trace", "600", "--seed",
+                             seed, "--policy", "gang", "-o", "json"});
   };
   const auto a = run("5");
   const auto b = run("5");

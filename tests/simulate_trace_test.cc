@@ -117,7 +117,9 @@ TEST(SimulateTrace, KalosWorkersBecomePods) {
 
 // SameJobs: every field of two traces' jobs equal (the bytes the simulator sees).
 bool SameJobs(const Trace& a, const Trace& b) {
-  if (a.jobs.size() != b.jobs.size() || a.gpu_resource != b.gpu_resource || a.units_per_gpu != b.units_per_gpu) return false;
+  if (a.jobs.size() != b.jobs.size() || a.gpu_resource != b.gpu_resource || a.units_per_gpu != b.units_per_gpu) {
+    return false;
+  }
   for (size_t i = 0; i < a.jobs.size(); ++i) {
     const TraceJob& x = a.jobs[i];
     const TraceJob& y = b.jobs[i];

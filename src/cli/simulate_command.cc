@@ -151,8 +151,9 @@ int RunSimulate(const SimulateOptions& o, std::ostream& out, std::ostream& err) 
         units = SaturatingAdd(units, it->second);
       }
     }
+    const double gpus = static_cast<double>(units) / static_cast<double>(trace->units_per_gpu);
     auto scaled = sim::ScaleTrace(*trace, {.jobs = o.scale_jobs,
-                                           .target_gpus = static_cast<double>(units) / static_cast<double>(trace->units_per_gpu),
+                                           .target_gpus = gpus,
                                            .reference_gpus = static_cast<double>(o.scale_reference_gpus),
                                            .seed = o.seed});
     if (!scaled) {
@@ -280,8 +281,8 @@ std::optional<int> RunSimulateIfSelected(CLI::App& app, int argc, const char* co
   cmd->add_option("--preemption", o->preemption, "on or off")->check(CLI::IsMember({"on", "off"}))->capture_default_str();
   auto seed_text = std::make_shared<std::string>("1");
   cmd->add_option("--seed", *seed_text,
-                  "Seed for node failures and --scale-trace's draws, an integer in [0, 18446744073709551615] (same inputs and seed, same "
-                  "output bytes)")
+                  "Seed for node failures and --scale-trace's draws, an integer in [0, 18446744073709551615] "
+                  "(same inputs and seed, same output bytes)")
       ->type_name("N")
       ->capture_default_str();
   cmd->add_option("--node-failures", o->node_failures,
@@ -327,8 +328,9 @@ std::optional<int> RunSimulateIfSelected(CLI::App& app, int argc, const char* co
     }
   }
   // --scale-trace / --scale-reference-gpus: parsed here so that the error names the range.
-  for (const auto& [flag, text, value] : {std::tuple{"--scale-trace", scale_text.get(), &o->scale_jobs},
-                                          std::tuple{"--scale-reference-gpus", reference_text.get(), &o->scale_reference_gpus}}) {
+  for (const auto& [flag, text, value] :
+       {std::tuple{"--scale-trace", scale_text.get(), &o->scale_jobs},
+        std::tuple{"--scale-reference-gpus", reference_text.get(), &o->scale_reference_gpus}}) {
     if (cmd->count(flag) == 0) continue;
     const auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), *value);
     if (text->empty() || ec != std::errc() || end != text->data() + text->size() || *value < 1 ||

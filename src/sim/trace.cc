@@ -380,12 +380,14 @@ tl::expected<Trace, std::string> ScaleTrace(const Trace& source, const ScaleOpti
     return tl::unexpected(fmt::format("--scale-trace {}: want a job count in [1, {}]", options.jobs, kMaxScaledJobs));
   }
   if (!(options.reference_gpus > 0)) {
-    return tl::unexpected(fmt::format("--scale-reference-gpus {}: want a GPU count of at least 1", options.reference_gpus));
+    return tl::unexpected(
+        fmt::format("--scale-reference-gpus {}: want a GPU count of at least 1", options.reference_gpus));
   }
   if (!(options.target_gpus > 0)) {
-    return tl::unexpected(fmt::format("--scale-trace {}: the cluster has no GPUs; the scaled trace keeps the load per GPU, "
-                                      "so it needs a cluster with GPUs",
-                                      options.jobs));
+    return tl::unexpected(fmt::format(
+        "--scale-trace {}: the cluster has no GPUs; the scaled trace keeps the load per GPU, so it needs a cluster "
+        "with GPUs",
+        options.jobs));
   }
   if (n == 0) return tl::unexpected(fmt::format("--scale-trace {}: the trace has no jobs", options.jobs));
   const int64_t first = source.jobs.front().submit_seconds;
@@ -396,8 +398,8 @@ tl::expected<Trace, std::string> ScaleTrace(const Trace& source, const ScaleOpti
   const double horizon = static_cast<double>(span) * stretch;
   if (!(horizon <= static_cast<double>(kMaxSpanSeconds))) {
     return tl::unexpected(fmt::format(
-        "--scale-trace {}: the scaled trace would span {:.0f} s (the trace's {} s × {} / {} jobs × {:g} / {:g} GPUs), "
-        "more than {} s (10 years); give fewer jobs or a larger cluster",
+        "--scale-trace {}: the scaled trace would span {:.0f} s (the trace's {} s × {} / {} jobs × {:g} / {:g} "
+        "GPUs), more than {} s (10 years); give fewer jobs or a larger cluster",
         options.jobs, horizon, span, options.jobs, n, options.reference_gpus, options.target_gpus, kMaxSpanSeconds));
   }
   struct Draw {
