@@ -98,5 +98,55 @@ TEST(SimulateCli, BadInputAndUsage) {
   EXPECT_EQ(missing.out, "");
 }
 
+// --scale-trace: a seeded resample of the trace (sim::ScaleTrace) replayed instead of it.
+TEST(SimulateCli, ScaleTraceIsSeededAndCounted) {
+  auto run = [](const char* seed) {
+    return test::RunCommand({WASCHED_BINARY, "simulate", "--trace", kData + "philly/philly-200.csv", "--format",
+                             "philly", "--generate-cluster", "nodes=8,gpus=8", "--scale-trace", "600", "--seed",
+                             seed, "--policy", "gang", "-o", "json"});
+  };
+  const auto a = run("5");
+  const auto b = run("5");
+  const auto c = run("6");
+  ASSERT_EQ(a.exit_code, 0) << a.err;
+  ASSERT_EQ(c.exit_code, 0) << c.err;
+  EXPECT_EQ(a.out, b.out);
+  EXPECT_NE(a.out, c.out);
+  const auto doc = nlohmann::json::parse(a.out);
+  EXPECT_EQ(doc["jobs"], 600);
+  EXPECT_EQ(doc["runs"][0]["jobs"], 600);
+  EXPECT_EQ(doc["runs"][0]["completed"], 600);
+  // The stretched horizon: 600 of the slice's 200 jobs (a 860,603 s span) on 64 GPUs against
+  // R = 512 span 24 × as long, about 20.7M s (unscaled, the run's makespan is 860,669 s).
+  EXPECT_GT(doc["runs"][0]["makespanSeconds"].get<int64_t>(), 15'000'000);
+}
+
+TEST(SimulateCli, ScaleTraceBadValuesNameTheOption) {
+  for (const char* value : {"0", "-1", "abc", "10000001", "1e6", ""}) {
+    const auto r = test::RunCommand({WASCHED_BINARY, "simulate", "--trace", kData + "philly/philly-200.csv", "--format",
+                                     "philly", "--generate-cluster", "nodes=2", "--scale-trace", value});
+    EXPECT_EQ(r.exit_code, 2) << value;
+    EXPECT_EQ(r.out, "") << value;
+    EXPECT_EQ(r.err, std::string("error: --scale-trace ") + value + ": want an integer in [1, 10000000]\n") << value;
+  }
+  const auto reference = test::RunCommand({WASCHED_BINARY, "simulate", "--trace", kData + "philly/philly-200.csv",
+                                           "--format", "philly", "--generate-cluster", "nodes=2", "--scale-trace", "10",
+                                           "--scale-reference-gpus", "0"});
+  EXPECT_EQ(reference.exit_code, 2);
+  EXPECT_EQ(reference.err, "error: --scale-reference-gpus 0: want an integer in [1, 10000000]\n");
+  // 10M jobs from 200 on 2 GPUs against R = 512 would span centuries.
+  const auto too_long = test::RunCommand({WASCHED_BINARY, "simulate", "--trace", kData + "philly/philly-200.csv",
+                                          "--format", "philly", "--generate-cluster", "nodes=1,gpus=2",
+                                          "--scale-trace", "10000000"});
+  EXPECT_EQ(too_long.exit_code, 2);
+  EXPECT_EQ(too_long.out, "");
+  EXPECT_EQ(too_long.err.rfind("error: --scale-trace 10000000: the scaled trace would span ", 0), 0u) << too_long.err;
+  const auto unused = test::RunCommand({WASCHED_BINARY, "simulate", "--trace", kData + "philly/philly-200.csv",
+                                        "--format", "philly", "--generate-cluster", "nodes=2", "--scale-reference-gpus",
+                                        "64", "--max-jobs", "5", "-o", "json"});
+  EXPECT_EQ(unused.exit_code, 0) << unused.err;
+  EXPECT_EQ(unused.err, "warning: --scale-reference-gpus applies to --scale-trace only; ignored\n");
+}
+
 }  // namespace
 }  // namespace wasched

@@ -13,6 +13,7 @@
 #include <memory>
 #include <ostream>
 #include <sstream>
+#include <tuple>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -26,6 +27,7 @@
 #include "sim/trace.h"
 #include "util/atomic_file.h"
 #include "util/field_value.h"
+#include "util/saturating.h"
 
 namespace wasched::cli {
 namespace {
@@ -140,6 +142,25 @@ int RunSimulate(const SimulateOptions& o, std::ostream& out, std::ostream& err) 
         << ": no node offers " << trace->gpu_resource << ", the resource the " << o.format
         << " trace's jobs request, so every job would be rejected: " << ResourceHint(*trace) << "\n";
     return kExitInvalidInput;
+  }
+  if (o.scale_jobs > 0) {
+    // The load per GPU is kept relative to the cluster's GPUs (milli-GPUs count as 1/1000).
+    int64_t units = 0;
+    for (const api::Node& n : *nodes) {
+      if (auto it = n.allocatable.find(trace->gpu_resource); it != n.allocatable.end() && it->second > 0) {
+        units = SaturatingAdd(units, it->second);
+      }
+    }
+    const double gpus = static_cast<double>(units) / static_cast<double>(trace->units_per_gpu);
+    auto scaled = sim::ScaleTrace(*trace, {.jobs = o.scale_jobs,
+                                           .target_gpus = gpus,
+                                           .reference_gpus = static_cast<double>(o.scale_reference_gpus),
+                                           .seed = o.seed});
+    if (!scaled) {
+      err << "error: " << EscapeForTerminal(scaled.error()) << "\n";
+      return kExitUsage;
+    }
+    *trace = std::move(*scaled);
   }
   // Output files: named, not stdout, distinct, not the trace, and writable before the runs start.
   for (const auto& [flag, path] : {std::pair{"--timeseries", &o.timeseries}, std::pair{"--report", &o.report}}) {
@@ -260,8 +281,8 @@ std::optional<int> RunSimulateIfSelected(CLI::App& app, int argc, const char* co
   cmd->add_option("--preemption", o->preemption, "on or off")->check(CLI::IsMember({"on", "off"}))->capture_default_str();
   auto seed_text = std::make_shared<std::string>("1");
   cmd->add_option("--seed", *seed_text,
-                  "Seed for node failures, an integer in [0, 18446744073709551615] (same inputs and seed, same "
-                  "output bytes)")
+                  "Seed for node failures and --scale-trace's draws, an integer in [0, 18446744073709551615] "
+                  "(same inputs and seed, same output bytes)")
       ->type_name("N")
       ->capture_default_str();
   cmd->add_option("--node-failures", o->node_failures,
@@ -279,6 +300,19 @@ std::optional<int> RunSimulateIfSelected(CLI::App& app, int argc, const char* co
                   "Replay only the first N data rows of the trace file (file order, not the N earliest jobs; the "
                   "file is read only that far; 0 = all)")
       ->check(CLI::Range(int64_t{0}, int64_t{1} << 40));
+  auto scale_text = std::make_shared<std::string>();
+  cmd->add_option("--scale-trace", *scale_text,
+                  "Replay N jobs (1-10000000) resampled from the trace instead of the trace itself: jobs drawn with "
+                  "replacement (--seed), their submit times keeping the trace's arrival curve stretched over the "
+                  "horizon H x (N / trace jobs) x (R / cluster GPUs), so each GPU sees the load the whole trace offers "
+                  "R GPUs (R = --scale-reference-gpus); e.g. 1000000 Philly jobs on 10000 x 8 GPUs span 8.5 days")
+      ->type_name("N");
+  auto reference_text = std::make_shared<std::string>("512");
+  cmd->add_option("--scale-reference-gpus", *reference_text,
+                  "R for --scale-trace: the GPUs the trace is taken to load, 1-10000000 (512 = 64 x 8, on which the "
+                  "whole Philly trace offers 73% of the GPU time)")
+      ->type_name("R")
+      ->capture_default_str();
   if (!IsSelected(argc, argv, "simulate")) return std::nullopt;
   if (auto code = ParseOrExitCode(app, argc, argv, out, err)) return code;
   if (cmd->count("--gpus-per-pod") > 0 && o->format != "philly") {
@@ -292,6 +326,22 @@ std::optional<int> RunSimulateIfSelected(CLI::App& app, int argc, const char* co
       err << "error: --seed " << EscapeForTerminal(text) << ": want an integer in [0, 18446744073709551615]\n";
       return kExitUsage;
     }
+  }
+  // --scale-trace / --scale-reference-gpus: parsed here so that the error names the range.
+  for (const auto& [flag, text, value] :
+       {std::tuple{"--scale-trace", scale_text.get(), &o->scale_jobs},
+        std::tuple{"--scale-reference-gpus", reference_text.get(), &o->scale_reference_gpus}}) {
+    if (cmd->count(flag) == 0) continue;
+    const auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), *value);
+    if (text->empty() || ec != std::errc() || end != text->data() + text->size() || *value < 1 ||
+        *value > sim::kMaxScaledJobs) {
+      err << "error: " << flag << " " << EscapeForTerminal(*text) << ": want an integer in [1, " << sim::kMaxScaledJobs
+          << "]\n";
+      return kExitUsage;
+    }
+  }
+  if (cmd->count("--scale-reference-gpus") > 0 && cmd->count("--scale-trace") == 0) {
+    err << "warning: --scale-reference-gpus applies to --scale-trace only; ignored\n";
   }
   for (const char* flag : {"--timeseries", "--report"}) {
     if (cmd->count(flag) > 0 && (flag[2] == 't' ? o->timeseries : o->report).empty()) {

@@ -22,6 +22,7 @@
 #include "sched/scheduler.h"
 #include "sim/csv.h"
 #include "sim/job_objects.h"
+#include "util/split_mix64.h"
 
 namespace wasched::sim {
 namespace {
@@ -94,20 +95,6 @@ struct SparseBucket {
   int64_t level_busy = 0, level_partial = 0;  // units held after the bucket's last event
 };
 
-// SplitMix64: a portable seeded generator (std distributions differ across libraries).
-struct SplitMix64 {
-  uint64_t state;
-  uint64_t Next() {
-    uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-  }
-  uint64_t Below(uint64_t n) { return n == 0 ? 0 : Next() % n; }
-  // Unit: uniform in (0, 1).
-  double Unit() { return (static_cast<double>(Next() >> 11) + 0.5) * 0x1.0p-53; }
-};
-
 Percentiles ComputePercentiles(std::vector<int64_t> v) {
   Percentiles p;
   p.count = static_cast<int64_t>(v.size());
@@ -152,6 +139,7 @@ class Engine {
       s.cpu_cap = s.cpu_free = get(api::kResourceCPU);
       s.mem_cap = s.mem_free = get(api::kResourceMemory);
       s.up = !nodes[n].unschedulable;
+      CountFree(s, +1);
       if (options_.preemption) objects_.nodes.push_back(nodes[n]);
       total_units_ += s.gpu_cap;
       node_index_.emplace(nodes[n].meta.name, static_cast<int32_t>(n));
@@ -233,6 +221,16 @@ class Engine {
   api::Node& NodeObject(int32_t n) { return options_.preemption ? objects_.nodes[n] : node_objs_[n]; }
 
   [[nodiscard]] bool AnyWork() const { return !pending_.empty() || running_jobs_ > 0; }
+
+  // CountFree: adds (sign +1) or removes (-1) node s's share of free_up_units_ and
+  // free_up_nodes_; called around every change of its gpu_free or up, so that the per-instant
+  // questions "free GPUs on up nodes" and "some up node has a free GPU" are O(1), not a scan of
+  // every node.
+  void CountFree(const NodeState& s, int sign) {
+    if (!s.up) return;
+    free_up_units_ += sign * s.gpu_free;
+    free_up_nodes_ += s.gpu_free > 0 ? sign : 0;
+  }
 
   [[nodiscard]] int64_t PodGpu(const TraceJob& j, int32_t i) const {
     return i == j.pod_count - 1 ? j.last_pod_gpu : j.gpu_per_pod;
@@ -370,7 +368,9 @@ class Engine {
     JobRun& r = jobs_[j];
     const int32_t n = r.pod_node[i];
     NodeState& s = nodes_[n];
+    CountFree(s, -1);
     s.gpu_free += PodGpu(tj, i);
+    CountFree(s, +1);
     s.cpu_free += tj.cpu_milli_per_pod;
     s.mem_free += tj.memory_bytes_per_pod;
     s.dirty = true;
@@ -438,6 +438,7 @@ class Engine {
     if (f.repair) {
       if (!s.up) {
         s.up = true;
+        CountFree(s, +1);
         NodeObject(f.node).unschedulable = false;
         dirty_ = true;
         freed_ = true;
@@ -446,6 +447,7 @@ class Engine {
     }
     if (!s.up) return;
     ++result_.node_failures;
+    CountFree(s, -1);
     s.up = false;
     NodeObject(f.node).unschedulable = true;
     std::vector<int32_t> victims;
@@ -511,8 +513,7 @@ class Engine {
     }
     const bool gang = options_.policy != Policy::kBasic;
     while (true) {
-      int64_t free_units = 0;
-      for (const NodeState& s : nodes_) free_units += s.up ? s.gpu_free : 0;
+      const int64_t free_units = free_up_units_;
       window_.clear();
       int64_t cumulative = 0;
       int pods = 0;
@@ -674,7 +675,9 @@ class Engine {
     if (r.pod_node[i] != kNoNode) return;
     const int64_t g = PodGpu(tj, i);
     NodeState& s = nodes_[n];
+    CountFree(s, -1);
     s.gpu_free -= g;
+    CountFree(s, +1);
     s.cpu_free -= tj.cpu_milli_per_pod;
     s.mem_free -= tj.memory_bytes_per_pod;
     s.dirty = true;
@@ -721,13 +724,7 @@ class Engine {
   void UpdateStall(int64_t t) {
     bool stalled = false;
     if (!pending_.empty()) {
-      if (partial_units_ > 0) {
-        stalled = true;
-      } else {
-        for (const NodeState& s : nodes_) {
-          if (s.up && s.gpu_free > 0) { stalled = true; break; }
-        }
-      }
+      stalled = partial_units_ > 0 || free_up_nodes_ > 0;
     }
     if (!stalled) {
       EndStall(t);
@@ -927,6 +924,8 @@ class Engine {
   int64_t total_units_ = 0, max_node_units_ = 0, max_node_cpu_ = 0, max_node_mem_ = 0;
   int64_t min_rack_units_ = 0, min_zone_units_ = 0;
   int64_t busy_units_ = 0, partial_units_ = 0;
+  int64_t free_up_units_ = 0;  // Σ gpu_free over up nodes (CountFree)
+  int64_t free_up_nodes_ = 0;  // up nodes with gpu_free > 0 (CountFree)
   int64_t running_jobs_ = 0;
   int64_t now_ = 0, last_completion_ = 0;
   int64_t stall_start_ = -1;  // start of the current stall span (UpdateStall), -1 = none

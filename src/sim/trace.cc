@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <tuple>
 #include <unordered_map>
 
 #include <fmt/format.h>
@@ -12,6 +13,7 @@
 
 #include "sim/csv.h"
 #include "util/field_value.h"
+#include "util/split_mix64.h"
 #include "validation/names.h"
 
 namespace wasched::sim {
@@ -370,6 +372,63 @@ tl::expected<Trace, std::string> ImportTrace(const std::string& path, TraceForma
   auto text = ReadCsvFile(path, "trace file", options.max_jobs > 0 ? static_cast<size_t>(options.max_jobs) : 0);
   if (!text) return tl::unexpected(EscapeForTerminal(text.error()));
   return ParseTraceText(*text, path, format, options);
+}
+
+tl::expected<Trace, std::string> ScaleTrace(const Trace& source, const ScaleOptions& options) {
+  const int64_t n = static_cast<int64_t>(source.jobs.size());
+  if (options.jobs < 1 || options.jobs > kMaxScaledJobs) {
+    return tl::unexpected(fmt::format("--scale-trace {}: want a job count in [1, {}]", options.jobs, kMaxScaledJobs));
+  }
+  if (!(options.reference_gpus > 0)) {
+    return tl::unexpected(
+        fmt::format("--scale-reference-gpus {}: want a GPU count of at least 1", options.reference_gpus));
+  }
+  if (!(options.target_gpus > 0)) {
+    return tl::unexpected(fmt::format(
+        "--scale-trace {}: the cluster has no GPUs; the scaled trace keeps the load per GPU, so it needs a cluster "
+        "with GPUs",
+        options.jobs));
+  }
+  if (n == 0) return tl::unexpected(fmt::format("--scale-trace {}: the trace has no jobs", options.jobs));
+  const int64_t first = source.jobs.front().submit_seconds;
+  const int64_t span = source.jobs.back().submit_seconds - first + 1;  // H, whole seconds
+  // H' / H = (N / n) × (R / G).
+  const double stretch = static_cast<double>(options.jobs) / static_cast<double>(n) *
+                         (options.reference_gpus / options.target_gpus);
+  const double horizon = static_cast<double>(span) * stretch;
+  if (!(horizon <= static_cast<double>(kMaxSpanSeconds))) {
+    return tl::unexpected(fmt::format(
+        "--scale-trace {}: the scaled trace would span {:.0f} s (the trace's {} s × {} / {} jobs × {:g} / {:g} "
+        "GPUs), more than {} s (10 years); give fewer jobs or a larger cluster",
+        options.jobs, horizon, span, options.jobs, n, options.reference_gpus, options.target_gpus, kMaxSpanSeconds));
+  }
+  struct Draw {
+    int64_t submit;
+    int64_t k;
+    int64_t source;
+  };
+  std::vector<Draw> draws(static_cast<size_t>(options.jobs));
+  SplitMix64 rng{options.seed};
+  for (int64_t k = 0; k < options.jobs; ++k) {
+    const auto j = static_cast<int64_t>(rng.Below(static_cast<uint64_t>(n)));
+    const double u = rng.Unit();
+    const double at = (static_cast<double>(source.jobs[j].submit_seconds - first) + u) * stretch;
+    draws[k] = {std::min(static_cast<int64_t>(std::floor(at)), kMaxSpanSeconds), k, j};
+  }
+  std::sort(draws.begin(), draws.end(),
+            [](const Draw& a, const Draw& b) { return std::tie(a.submit, a.k) < std::tie(b.submit, b.k); });
+  Trace out;
+  out.gpu_resource = source.gpu_resource;
+  out.units_per_gpu = source.units_per_gpu;
+  out.jobs.reserve(draws.size());
+  const int64_t t0 = draws.front().submit;
+  for (const Draw& d : draws) {
+    const TraceJob& from = source.jobs[d.source];
+    TraceJob& job = out.jobs.emplace_back(from);  // every field of the source job, then its own name and time
+    job.name = fmt::format("{}-s{}", from.name, d.k);
+    job.submit_seconds = d.submit - t0;
+  }
+  return out;
 }
 
 }  // namespace wasched::sim

@@ -90,4 +90,37 @@ struct ImportOptions {
 [[nodiscard]] tl::expected<Trace, std::string> ParseTraceText(const std::string& text, const std::string& file,
                                                               TraceFormat format, const ImportOptions& options);
 
+// kMaxScaledJobs: the largest --scale-trace (memory is about 250 B a job before simulating).
+inline constexpr int64_t kMaxScaledJobs = 10'000'000;
+// kDefaultReferenceGpus: the default R, the default generated cluster (64 nodes × 8 GPUs), on
+// which the whole Philly trace offers about 73% of the GPU-seconds (374 GPUs busy on average).
+inline constexpr double kDefaultReferenceGpus = 512;
+
+// ScaleOptions: how ScaleTrace resamples a trace (`wasched simulate --scale-trace`).
+struct ScaleOptions {
+  int64_t jobs = 0;             // N: jobs in the scaled trace, in [1, kMaxScaledJobs]
+  double target_gpus = 0;       // G: GPUs of the simulated cluster (> 0; milli-GPUs / 1000 for openb)
+  double reference_gpus = kDefaultReferenceGpus;  // R: GPUs the source trace is taken to load
+  uint64_t seed = 1;
+};
+
+// ScaleTrace: a trace of `options.jobs` jobs resampled from `source` (its jobs sorted by submit,
+// the first at 0, as ImportTrace returns them) with a seed, so that the offered load per GPU on a
+// cluster of G GPUs stays what the source offers R GPUs. The model:
+// - job k (k = 0…N-1) is a copy of source job j drawn uniformly with replacement (duration, pods,
+//   requests, priority, GPU models kept), named "<source name>-s<k>", `line` = the source row's
+//   line;
+// - submit times keep the source's arrival-rate curve (bursts, days, weeks) stretched over the
+//   horizon H' = H × (N / n) × (R / G), where H is the source's span in whole seconds (last
+//   submit - first + 1) and n its job count: the copy of a job submitted at s_j lands at
+//   floor((s_j + u) × H' / H) with u uniform in (0, 1) (spread over its source second's
+//   stretched span). Arrivals per second per GPU, and so the offered
+//   GPU-seconds per GPU-second, then equal the source's on R GPUs in expectation: a 1,000,000-job
+//   Philly trace on 10,000 × 8 GPUs spans H' = 108.9 days × 12.16 × 0.0064 ≈ 8.5 days.
+// Jobs are returned sorted by (submit, k), the first submit made 0. Deterministic: the same source,
+// options and seed give the same jobs on every platform (SplitMix64, integer draws, IEEE doubles).
+// Errors (the option in the message): N outside [1, kMaxScaledJobs]; G or R not positive; H'
+// longer than kMaxSpanSeconds. Complexity: O(N log N) time, O(N) memory.
+[[nodiscard]] tl::expected<Trace, std::string> ScaleTrace(const Trace& source, const ScaleOptions& options);
+
 }  // namespace wasched::sim
