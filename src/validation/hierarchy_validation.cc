@@ -100,7 +100,8 @@ class Checker {
 
   // Walk: the tree under `root`, preorder, iterative (a chain of any length neither copies a
   // path per level nor recurses; issue 20 item 22). Each group has one parent and cycles were
-  // found while climbing, so every group is reached once. O(groups of the tree).
+  // found while climbing, so every group is reached once (a duplicate name is skipped, see
+  // below). O(groups of the tree).
   void Walk(const api::CompositePodGroup* root, Tree* tree) {
     std::vector<std::pair<const api::CompositePodGroup*, int>> stack = {{root, 1}};
     while (!stack.empty()) {
@@ -113,6 +114,10 @@ class Checker {
       }
       if (auto it = child_composites_.find(key); it != child_composites_.end()) {
         for (auto c = it->second.rbegin(); c != it->second.rend(); ++c) {
+          // A second CompositePodGroup of an existing name (refused by ValidateForSchedule, but
+          // a caller may skip it) is not the one its name resolves to: walking it could loop
+          // (root "a" → "b" → the other "a" → "b" …), so only the resolved one is walked.
+          if (composites_.at(KeyOf((*c)->meta)) != *c) continue;
           stack.emplace_back(*c, depth + 1);
         }
       }

@@ -144,5 +144,17 @@ TEST(HierarchyValidationTest, CyclesAreRefusedMissingParentsWait) {
   EXPECT_THAT(problems[0].message, HasSubstr("cyclic"));
 }
 
+TEST(HierarchyValidationTest, DuplicateNamesFormingACycleByNameEnd) {
+  // Found by a random forest test: root "a", "b" under "a", and a second "a" under "b". The walk
+  // down from the root followed "a" → "b" → the second "a" → "b" … for ever. Only the
+  // CompositePodGroup a name resolves to (the first) is walked.
+  api::ObjectSet objects;
+  objects.composite_pod_groups.push_back(Cpg("a", std::nullopt));
+  objects.composite_pod_groups.push_back(Cpg("b", "a"));
+  objects.composite_pod_groups.push_back(Cpg("a", "b"));
+  objects.pod_groups.push_back(Pg("pg", "b"));
+  EXPECT_THAT(FindInvalidHierarchies(objects), IsEmpty());
+}
+
 }  // namespace
 }  // namespace wasched::validation
