@@ -10,9 +10,10 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <functional>
 #include <deque>
+#include <functional>
 #include <map>
+#include <set>
 #include <type_traits>
 #include <unordered_map>
 
@@ -163,8 +164,12 @@ class Run {
   // engine, a group whose hierarchy is incomplete or refused.
   [[nodiscard]] bool AddPod(const api::Pod& pod, int32_t input_order);
   // ExportState: writes what this engine decided into `store` (the objects it was built over,
-  // by input index): assumed pods' spec.nodeName, the groups' conditions. O(P + G).
-  void ExportState(api::ObjectSet& store) const;
+  // by input index): assumed pods' spec.nodeName, the groups' conditions; adds to `lost` the
+  // groups the caller took a placed member from (LostKey). O(P + G).
+  void ExportState(api::ObjectSet& store, std::set<std::string>& lost) const;
+  // MarkLost: after Start, the groups of `lost` (from an earlier engine) keep their exemption
+  // from the gang atomicity check. O(|lost| log G).
+  void MarkLost(const std::set<std::string>& lost);
   [[nodiscard]] const std::vector<PodInfo>& pods() const { return pods_; }
   [[nodiscard]] const NodeTable& nodes() const { return *nodes_; }
   [[nodiscard]] const std::vector<PodIndex>& call_bound() const { return call_bound_; }
@@ -1471,7 +1476,20 @@ bool Run::AddPod(const api::Pod& pod, int32_t input_order) {
   return true;
 }
 
-void Run::ExportState(api::ObjectSet& store) const {
+// LostKey: a tree node's key in ExportState's `lost` set (kinds may share names).
+std::string LostKey(const GroupTreeNode& n) { return (n.is_composite ? "C " : "P ") + n.key; }
+
+void Run::MarkLost(const std::set<std::string>& lost) {
+  if (lost.empty()) return;
+  for (TreeIndex t = 0; t < tree_->size(); ++t) {
+    if (lost.count(LostKey(tree_->node(t))) != 0) lost_member_[static_cast<size_t>(t)] = 1;
+  }
+}
+
+void Run::ExportState(api::ObjectSet& store, std::set<std::string>& lost) const {
+  for (TreeIndex t = 0; t < tree_->size(); ++t) {
+    if (lost_member_[static_cast<size_t>(t)] != 0) lost.insert(LostKey(tree_->node(t)));
+  }
   for (const PodInfo& pi : pods_) {
     if (pi.node == kNoNode || pi.running_at_input) continue;
     store.pods[static_cast<size_t>(pi.input_order)].node_name = nodes_->node(pi.node).meta.name;
@@ -1534,7 +1552,8 @@ ScheduleResult Run::Assemble(bool final) {
   std::vector<int32_t> bound, pending;
   if (!final) {
     for (PodIndex p : call_bound_) {
-      if (bound_now_[p] && !dead_[p] && pods_[p].node != kNoNode) bound.push_back(p);
+      // A pod bound and then chosen as a victim in the same call is reported as evicted only.
+      if (bound_now_[p] && !dead_[p] && !terminating_[p] && pods_[p].node != kNoNode) bound.push_back(p);
     }
     std::sort(bound.begin(), bound.end());
     bound.erase(std::unique(bound.begin(), bound.end()), bound.end());
@@ -1720,6 +1739,7 @@ struct Scheduler::Impl {
   bool pod_slot_valid = false;
   std::vector<PodIndex> pod_index;  // store index → the engine's PodIndex (-1: not in it)
   std::map<std::string, std::string, std::less<>> terminating;  // victims awaiting Delete → node
+  std::set<std::string> lost_groups;  // groups the caller took a placed member from (verify)
 
   api::Pod& PodAt(int32_t slot) {
     const auto i = static_cast<size_t>(slot);
@@ -1732,7 +1752,7 @@ struct Scheduler::Impl {
     // The engine is dropped: its pointers into the store may dangle from here on.
     for (api::Pod& pod : added) store.pods.push_back(std::move(pod));
     added.clear();
-    run->ExportState(store);
+    run->ExportState(store, lost_groups);
     run.reset();
     pod_index.clear();
   }
@@ -1843,6 +1863,7 @@ struct Scheduler::Impl {
     run = std::make_unique<Run>(objects, options);
     run->Start();
     if (borrowed != nullptr) return;
+    run->MarkLost(lost_groups);
     pod_index.assign(store.pods.size(), -1);
     const std::vector<PodInfo>& pods = run->pods();
     for (size_t p = 0; p < pods.size(); ++p) pod_index[static_cast<size_t>(pods[p].input_order)] = static_cast<PodIndex>(p);
@@ -1896,7 +1917,7 @@ struct Scheduler::Impl {
     const NodeTable& nodes = run->nodes();
     // The assumed bindings are the cache's: spec.nodeName, as upstream's assumed pods.
     for (PodIndex p : run->call_bound()) {
-      if (pods[p].node == kNoNode || run->dead(p)) continue;
+      if (pods[p].node == kNoNode || run->dead(p) || run->terminating(p)) continue;
       PodAt(pods[p].input_order).node_name = nodes.node(pods[p].node).meta.name;
     }
     for (PodIndex p : run->call_evicted()) {

@@ -151,7 +151,8 @@ struct Nomination {
 //  * result.bindings: the pods this call bound (assumed: the caller binds them and reports
 //    BindSucceeded / BindFailed), sorted by pod.
 //  * result.evictions: the victims this call chose (kAwaitDelete: the caller deletes them and
-//    reports each Delete), sorted by pod.
+//    reports each Delete), sorted by pod. A pod bound and then chosen as a victim within one
+//    call is listed here only (never bound: the caller just deletes it).
 //  * result.pending, result.groups, result.allocations: the state now (every pending pod with
 //    its reason / held message, every group with its conditions), as `schedule` reports them.
 //  * nominations: every pending preemptor with a nominated node, sorted by pod.

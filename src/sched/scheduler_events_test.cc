@@ -115,13 +115,14 @@ TEST(SchedulerEventsTest, BindFailedForgetsThePodAndRetriesIt) {
 
 TEST(SchedulerEventsTest, BindFailedReleasesTheNodeForAnotherPod) {
   // The failed pod's node goes to whoever is retried first; the other stays pending. The bound
-  // pod was assumed before a rebuild (the Add of b), so it is forgotten as a running pod.
+  // pod was assumed before a rebuild (the Add of node n0), so it is forgotten as a running pod.
   Engine e;
   e.s.Add(Node("n1", 1000));
   e.s.Add(MakePod().Name("a").Req({{"cpu", 1000}}).CreationTimestamp(1).Obj());
   Decisions d = e.s.ScheduleUntilIdle();
   ASSERT_THAT(Bound(d), ElementsAre("default/a@n1"));
-  e.s.Add(MakePod().Name("b").Req({{"cpu", 1000}}).CreationTimestamp(2).Obj());
+  e.s.Add(MakePod().Name("b").Req({{"cpu", 1000}}).CreationTimestamp(2).Obj());  // incremental
+  e.s.Add(Node("n0", 500));  // too small for either: only forces the rebuild
   d = e.s.ScheduleUntilIdle();
   EXPECT_THAT(Bound(d), IsEmpty());
   EXPECT_THAT(Pending(d), ElementsAre("default/b"));
