@@ -29,15 +29,30 @@
 //     `need` pods are placed some such node is untouched;
 //   * determinism on a sample of steps: the same input twice gives byte-identical JSON.
 //
+// A second property (EventApiKeepsInvariantsAndLivenessAfterEveryEvent, issue 16) drives the
+// long-lived engine's event API with the same scenarios: each event's changes go into one
+// sched::Scheduler as Add / Update / Delete events in a random order (pods before their groups,
+// nodes after their pods, …); the caller binds each decided pod (in half the cases a random
+// eighth of the bindings fail: BindFailed), reports the others as BindSucceeded or as the pod's
+// Update, and deletes the victims (EvictionActuation::kAwaitDelete), then calls again until a
+// call evicts nothing and no binding failed. After every call: verify mode, the same external
+// checks (a gang whose member's binding failed is skipped by the step's gang checks until its
+// retry), liveness after a call without evictions or failed bindings, the engine's cached
+// spec.nodeName of every pod equal to the cluster's, and on a sample of cases two Schedulers fed
+// the same events decide byte-identically.
+//
 // Count: exactly kInterleavings cases with a fixed seed (10,000; fewer under ASan/UBSan, where a
 // Schedule call is ~20× slower — see kInterleavings). WASCHED_INTERLEAVINGS=<n> and
 // WASCHED_INTERLEAVING_SEED=<n> in the environment override count and seed for long local runs.
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
+#include <functional>
+#include <memory>
 #include <iostream>
 #include <map>
 #include <numeric>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <string>
@@ -745,6 +760,206 @@ void InterleavingProperty() {
   RC_CLASSIFY(examined > 0, "liveness examined a pending group");
 }
 
+// ---------------------------------------------------------------------------------------------
+// The second property: the same scenarios drive the long-lived engine's event API directly
+// (sched::Scheduler, issue 16). The world's changes of each event go in as Add / Update /
+// Delete events in a random order; the caller binds each decided pod (a random eighth of the
+// bindings fail in half the cases: BindFailed), reports the rest as BindSucceeded or as the pod's
+// Update, and deletes the victims (kAwaitDelete). The same checks run after every call.
+
+// Rng: a small deterministic generator seeded from the case (the event order, failed binds).
+struct Rng {
+  uint64_t state;
+  uint32_t Next() {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<uint32_t>(state >> 33);
+  }
+};
+
+// Driver: one Scheduler, or two fed identically (determinism sample), with verify on.
+struct Driver {
+  std::vector<std::string> violations;
+  std::vector<std::string> twin_violations;  // the twin's (the same as the first engine's)
+  std::vector<std::unique_ptr<sched::Scheduler>> engines;
+
+  explicit Driver(int count) {
+    for (int i = 0; i < count; ++i) {
+      sched::SchedulerOptions o;
+      o.verify = true;
+      o.verify_violations = i == 0 ? &violations : &twin_violations;
+      o.evictions = sched::EvictionActuation::kAwaitDelete;
+      engines.push_back(std::make_unique<sched::Scheduler>(o));
+    }
+  }
+  template <typename Fn>
+  void Each(Fn&& fn) {
+    for (auto& e : engines) fn(*e);
+  }
+};
+
+// FeedDiff: the events that take the engine's cluster from `before` to `after`, in a random
+// order: Delete of every object gone, Add of every new one, Update of a PodGroup whose minCount
+// changed.
+void FeedDiff(Driver& d, const api::ObjectSet& before, const api::ObjectSet& after, Rng& rng) {
+  std::vector<std::function<void(sched::Scheduler&)>> ops;
+  auto diff = [&](const auto& old_list, const auto& new_list, sched::ObjectKind kind, auto changed) {
+    std::map<std::string, size_t> old_by, new_by;
+    for (size_t i = 0; i < old_list.size(); ++i) old_by[old_list[i].meta.name] = i;
+    for (size_t i = 0; i < new_list.size(); ++i) new_by[new_list[i].meta.name] = i;
+    for (const auto& [name, i] : old_by) {
+      if (new_by.count(name) == 0) {
+        const std::string ns = old_list[i].meta.namespace_;
+        ops.push_back([kind, ns, name](sched::Scheduler& s) { s.Delete(kind, ns, name); });
+      }
+    }
+    for (const auto& [name, i] : new_by) {
+      auto obj = new_list[i];
+      auto it = old_by.find(name);
+      if (it == old_by.end()) {
+        ops.push_back([obj](sched::Scheduler& s) { s.Add(obj); });
+      } else if (changed(old_list[it->second], obj)) {
+        ops.push_back([obj](sched::Scheduler& s) { s.Update(obj); });
+      }
+    }
+  };
+  auto never = [](const auto&, const auto&) { return false; };
+  diff(before.nodes, after.nodes, sched::ObjectKind::kNode, never);
+  diff(before.pods, after.pods, sched::ObjectKind::kPod, never);
+  diff(before.pod_groups, after.pod_groups, sched::ObjectKind::kPodGroup,
+       [](const api::PodGroup& a, const api::PodGroup& b) { return api::MinCount(a.scheduling_policy) != api::MinCount(b.scheduling_policy); });
+  diff(before.composite_pod_groups, after.composite_pod_groups, sched::ObjectKind::kCompositePodGroup, never);
+  for (size_t i = ops.size(); i > 1; --i) std::swap(ops[i - 1], ops[rng.Next() % i]);
+  for (auto& op : ops) d.Each(op);
+}
+
+// RootOf: the root group of pod group `g` in `o` (itself when it has no parent there).
+std::string RootOf(const api::ObjectSet& o, std::string g) {
+  for (int depth = 0; depth < 8; ++depth) {
+    std::optional<std::string> parent;
+    for (const auto& pg : o.pod_groups) {
+      if (pg.meta.name == g) parent = pg.parent_composite_pod_group_name;
+    }
+    for (const auto& c : o.composite_pod_groups) {
+      if (c.meta.name == g) parent = c.parent_composite_pod_group_name;
+    }
+    if (!parent) break;
+    g = *parent;
+  }
+  return g;
+}
+
+std::string Render(const sched::Decisions& d) {
+  return codec::EncodeScheduleResultJson(d.result) + fmt::format("{}", d.nominations.size());
+}
+
+void EventApiProperty() {
+  const Scenario s = GenScenario();
+  const bool fail_binds = Uniform(0, 2) == 1;
+  Rng rng{static_cast<uint64_t>(Uniform(0, 1 << 30))};
+  const bool sample_determinism = Uniform(0, 10) == 0;
+  Driver driver(sample_determinism ? 2 : 1);
+  World w;
+  w.objects.nodes = s.nodes;
+  w.objects.priority_classes.push_back(MakePriorityClass().Name("low").Value(kLow).Obj());
+  w.objects.priority_classes.push_back(MakePriorityClass().Name("high").Value(kHigh).Obj());
+  for (const api::PriorityClass& pc : w.objects.priority_classes) driver.Each([&](sched::Scheduler& e) { e.Add(pc); });
+  FeedDiff(driver, api::ObjectSet{}, api::ObjectSet{.nodes = s.nodes}, rng);
+  std::string log;
+  int evictions = 0, failed_binds = 0;
+  for (size_t step = 0; step < s.events.size(); ++step) {
+    const api::ObjectSet previous = w.objects;
+    const std::string what = ApplyEvent(w, s, s.events[step]);
+    log += fmt::format("step {}: {}\n", step, what);
+    FeedDiff(driver, previous, w.objects, rng);
+    for (int run = 0; run < 6; ++run) {
+      const api::ObjectSet before = w.objects;
+      std::vector<sched::Decisions> all;
+      driver.Each([&](sched::Scheduler& e) { all.push_back(e.ScheduleUntilIdle()); });
+      const sched::Decisions& d = all.front();
+      std::vector<std::string> violations;
+      for (auto& v : driver.violations) violations.push_back("verify mode: " + v);
+      driver.violations.clear();
+      if (all.size() > 1 && Render(all[0]) != Render(all[1])) {
+        violations.push_back("determinism: the same events gave different decisions");
+      }
+      // The caller: binds (some fail), then deletes the victims.
+      std::set<std::string> failed, failed_roots;
+      for (const sched::Binding& b : d.result.bindings) {
+        if (fail_binds && rng.Next() % 8 == 0) failed.insert(b.pod);
+      }
+      std::map<std::string, std::string> bound;
+      for (const sched::Binding& b : d.result.bindings) {
+        if (failed.count(b.pod) == 0) bound[b.pod] = b.node;
+      }
+      for (api::Pod& p : w.objects.pods) {
+        const std::string key = Key(p);
+        if (failed.count(key) != 0) {
+          if (p.pod_group_name) failed_roots.insert(RootOf(w.objects, *p.pod_group_name));
+          driver.Each([&](sched::Scheduler& e) { e.BindFailed(p.meta.namespace_, p.meta.name); });
+          continue;
+        }
+        auto it = bound.find(key);
+        if (it == bound.end()) continue;
+        p.node_name = it->second;
+        if (rng.Next() % 2 == 0) {
+          driver.Each([&](sched::Scheduler& e) { e.BindSucceeded(p.meta.namespace_, p.meta.name); });
+        } else {
+          driver.Each([&](sched::Scheduler& e) { e.Update(p); });
+        }
+      }
+      failed_binds += static_cast<int>(failed.size());
+      sched::ScheduleResult checked = d.result;
+      checked.bindings.clear();
+      for (const sched::Binding& b : d.result.bindings) {
+        if (failed.count(b.pod) != 0) continue;
+        // A gang whose member's binding failed is partly bound until the retry: as upstream,
+        // not a decision of the engine's, so the step's gang checks skip its whole tree.
+        bool skip = false;
+        for (const api::Pod& p : w.objects.pods) {
+          if (Key(p) == b.pod && p.pod_group_name) skip = failed_roots.count(RootOf(w.objects, *p.pod_group_name)) != 0;
+        }
+        if (!skip) checked.bindings.push_back(b);
+      }
+      // A pod the call bound and then chose as a victim (a retried binding taken by a later
+      // preemptor in the same call) is reported as evicted only: the caller deletes a pod that
+      // never ran, which the step's "evicted pod was running" check does not expect.
+      std::set<std::string> was_running;
+      for (const api::Pod& p : before.pods) {
+        if (!p.node_name.empty()) was_running.insert(Key(p));
+      }
+      std::erase_if(checked.evictions, [&](const sched::Eviction& e) { return was_running.count(e.pod) == 0; });
+      std::set<std::string> victims;
+      for (const sched::Eviction& e : d.result.evictions) victims.insert(e.pod);
+      std::vector<std::pair<std::string, std::string>> gone;
+      std::erase_if(w.objects.pods, [&](const api::Pod& p) {
+        if (victims.count(Key(p)) == 0) return false;
+        gone.emplace_back(p.meta.namespace_, p.meta.name);
+        return true;
+      });
+      for (const auto& [ns, name] : gone) driver.Each([&](sched::Scheduler& e) { e.Delete(sched::ObjectKind::kPod, ns, name); });
+      CheckStep(before, w.objects, checked, violations);
+      if (d.result.evictions.empty() && failed.empty()) CheckLiveness(w.objects, violations);
+      // The engine's cache holds what the API server holds.
+      for (const api::Pod& p : w.objects.pods) {
+        const api::Pod* cached = driver.engines.front()->FindPod(p.meta.namespace_, p.meta.name);
+        if (cached == nullptr || cached->node_name != p.node_name) {
+          violations.push_back("cache: " + Key(p) + " on '" + p.node_name + "' in the cluster, '" +
+                               (cached == nullptr ? "<absent>" : cached->node_name) + "' in the engine");
+        }
+      }
+      evictions += static_cast<int>(d.result.evictions.size());
+      if (!violations.empty()) {
+        RC_FAIL(fmt::format("step {} ({}{}) violated:\n{}events:\n{}cluster before the call:\n{}", step, what,
+                            run == 0 ? "" : fmt::format(", call {}", run), Join(violations), log, Describe(before)));
+      }
+      if (d.result.evictions.empty() && failed.empty()) break;
+    }
+  }
+  RC_CLASSIFY(evictions > 0, "some eviction");
+  RC_CLASSIFY(failed_binds > 0, "some failed binding");
+  RC_CLASSIFY(!w.objects.composite_pod_groups.empty(), "trees");
+}
+
 // The external checks can fail: hand-made states that break each of them.
 api::ObjectSet TwoRacks() {
   api::ObjectSet o;
@@ -814,6 +1029,27 @@ TEST(EventInterleavingProperty, InvariantsAndLivenessHoldAfterEveryEvent) {
   metadata.id = "EventInterleavingProperty/InvariantsAndLivenessHoldAfterEveryEvent";
   metadata.description = "invariants and liveness after every event";
   const auto result = rc::detail::checkTestable(&InterleavingProperty, metadata, params);
+  std::ostringstream message;
+  rc::detail::printResultMessage(result, message);
+  if (result.template is<rc::detail::SuccessResult>()) {
+    EXPECT_EQ(result.template get<rc::detail::SuccessResult>().numSuccess, params.maxSuccess);
+    std::cout << message.str() << std::endl;
+  } else {
+    FAIL() << message.str();
+  }
+}
+
+TEST(EventInterleavingProperty, EventApiKeepsInvariantsAndLivenessAfterEveryEvent) {
+  rc::detail::TestParams params;
+  params.seed = kSeed;
+  params.maxSuccess = kInterleavings;
+  if (const char* n = std::getenv("WASCHED_INTERLEAVINGS")) params.maxSuccess = std::atoi(n);
+  if (const char* seed = std::getenv("WASCHED_INTERLEAVING_SEED")) params.seed = std::strtoull(seed, nullptr, 10);
+  params.maxSize = 100;
+  rc::detail::TestMetadata metadata;
+  metadata.id = "EventInterleavingProperty/EventApiKeepsInvariantsAndLivenessAfterEveryEvent";
+  metadata.description = "the event API: invariants and liveness after every event";
+  const auto result = rc::detail::checkTestable(&EventApiProperty, metadata, params);
   std::ostringstream message;
   rc::detail::printResultMessage(result, message);
   if (result.template is<rc::detail::SuccessResult>()) {

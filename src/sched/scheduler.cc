@@ -10,8 +10,11 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <deque>
 #include <functional>
 #include <map>
+#include <set>
+#include <type_traits>
 #include <unordered_map>
 
 #include <fmt/format.h>
@@ -126,13 +129,64 @@ class Run {
   Run(const api::ObjectSet& objects, const SchedulerOptions& options)
       : objects_(objects),
         options_(options),
-        queue_(options.clock != nullptr ? *options.clock : fixed_clock_) {}
+        queue_(options.clock != nullptr ? *options.clock : fixed_clock_),
+        await_deletes_(options.evictions == EvictionActuation::kAwaitDelete) {}
 
   ScheduleResult Execute();
+
+  // --- The long-lived engine's hooks (Scheduler, below) ---
+  // Start: builds the cache, the groups and the queue from the objects. Once. O(P + N + G).
+  void Start();
+  // RunCycles: pops and schedules units until the queue is idle (Execute's loop).
+  void RunCycles();
+  // BeginCall: forgets the previous call's bindings and evictions (one call's decisions).
+  void BeginCall() {
+    call_bound_.clear();
+    evictions_.clear();
+  }
+  // ForgetBinding: the caller could not bind p (upstream ForgetPod after a failed binding
+  // cycle): p leaves its node and its unit goes to backoff (kRejectorError). O(requests +
+  // log units). REQUIRES: p placed by this engine (bound now, or assumed before a rebuild).
+  void ForgetBinding(PodIndex p);
+  // DeletePod: the pod is gone from the cluster: its node is released, it is never scheduled
+  // again (the slot is dead) and the queue gets an assigned-pod delete when it was placed.
+  // O(requests + parked units' hints).
+  void DeletePod(PodIndex p);
+  // MarkTerminating: a victim whose deletion the caller has not reported yet (after a rebuild):
+  // it keeps its node, is never a victim or a scheduled pod again. O(requests) + O(P) once.
+  void MarkTerminating(PodIndex p);
+  // AddPod: a pending pod added to the running engine (issue 16 stage 3): appended to every
+  // per-pod vector, joined to its PodGroup, queued (a bare pod) or its group unit told (the
+  // gang's Pod/Add hint, or queued when absent). O(requests + log units). `pod` must stay at its
+  // address while the engine lives; `input_order` is its index in the objects the engine would be
+  // rebuilt from. False (nothing changed) when the pod needs what only a rebuild sets up: a
+  // running or ended pod, DRA claims, gates, unmodelled constraints, a resource name new to the
+  // engine, a group whose hierarchy is incomplete or refused.
+  [[nodiscard]] bool AddPod(const api::Pod& pod, int32_t input_order);
+  // ExportState: writes what this engine decided into `store` (the objects it was built over,
+  // by input index): assumed pods' spec.nodeName, the groups' conditions; adds to `lost` the
+  // groups the caller took a placed member from (LostKey). O(P + G).
+  void ExportState(api::ObjectSet& store, std::set<std::string>& lost) const;
+  // MarkLost: after Start, the groups of `lost` (from an earlier engine) keep their exemption
+  // from the gang atomicity check. O(|lost| log G).
+  void MarkLost(const std::set<std::string>& lost);
+  [[nodiscard]] const std::vector<PodInfo>& pods() const { return pods_; }
+  [[nodiscard]] const NodeTable& nodes() const { return *nodes_; }
+  [[nodiscard]] const std::vector<PodIndex>& call_bound() const { return call_bound_; }
+  [[nodiscard]] const std::vector<PodIndex>& call_evicted() const { return call_evicted_; }
+  [[nodiscard]] bool terminating(PodIndex p) const { return terminating_[p]; }
+  [[nodiscard]] bool dead(PodIndex p) const { return dead_[p]; }
+  [[nodiscard]] NodeIndex nominated(PodIndex p) const { return nominated_[p]; }
+  // Assemble: the result, sorted. `final`: the last call (Execute): the groups' conditions
+  // are moved out and bindings are every pod bound; otherwise they are copied and bindings
+  // are this call's.
+  ScheduleResult Assemble(bool final);
 
  private:
   void BuildCache();
   void BuildGroups();
+  // Classify: a pending pod's static class and signatures, once per pod template.
+  void Classify(PodIndex p);
   void Enqueue();
   void ScheduleBarePod(PodIndex p);
   void EnqueueTrees();
@@ -176,6 +230,16 @@ class Run {
   // marks the victims' groups disrupted (GroupResult::disrupted), queues the event.
   void ApplyEvictions(const preemption::Outcome& outcome, const preemption::Preemptor& who);
   void MarkDisrupted(TreeIndex t);
+  // WaitsForVictims: kAwaitDelete, pod p's nominated node still holds a victim it preempted
+  // (terminating): it does not preempt again (upstream PodEligibleToPreemptOthers). O(pods on
+  // the node). GroupWaitsForVictims: any of `todo` waits. O(todo + their nodes' pods).
+  [[nodiscard]] bool WaitsForVictims(PodIndex p) const;
+  [[nodiscard]] bool GroupWaitsForVictims(const std::vector<PodIndex>& todo) const;
+  // UnitOf: the queue unit pod p travels in (its bare-pod unit, or its hierarchy root's).
+  [[nodiscard]] QueuedUnit UnitOf(PodIndex p) const;
+  // MarkLostMember: the caller removed a placed member of p's groups: their gang atomicity is
+  // no longer this engine's decision (verify skips it).
+  void MarkLostMember(PodIndex p);
   // GroupUnit: the queue unit of a root: a standalone PodGroup (TreeIndex == GroupIndex) or a
   // root CompositePodGroup.
   [[nodiscard]] QueuedUnit GroupUnit(TreeIndex root) const;
@@ -200,8 +264,6 @@ class Run {
   // key, nullopt when none is placed, a node lacks the label or the values differ. Output only
   // (Assemble), O(pods of the subtree), no allocation beyond the result.
   [[nodiscard]] std::optional<TopologyDomain> DomainOf(TreeIndex t);
-  // Assemble: the result, sorted. Runs once, last: it moves the groups' conditions out.
-  ScheduleResult Assemble();
 
   const api::ObjectSet& objects_;
   const SchedulerOptions& options_;
@@ -239,6 +301,17 @@ class Run {
   std::vector<bool> disrupted_group_;
   std::vector<NodeIndex> nominated_;
   bool preemption_retry_ = false;
+  // The long-lived engine's state: victims whose deletion the caller reports
+  // (SchedulerOptions::evictions == kAwaitDelete), pods deleted by the caller (dead slots, never
+  // scheduled or reported again), and this call's bindings and evictions.
+  bool await_deletes_ = false;
+  std::vector<bool> terminating_;
+  std::vector<bool> dead_;
+  size_t terminating_count_ = 0;
+  std::vector<PodIndex> call_bound_;
+  std::vector<PodIndex> call_evicted_;
+  std::vector<char> lost_member_;  // per tree node: the caller removed a placed member
+  std::unique_ptr<PriorityResolver> priorities_;  // built once (BuildCache), for AddPod
   // PreEnqueueRoot scratch, sized to the forest once (BuildGroups).
   std::vector<TreeIndex> pre_enqueue_order_;
   std::vector<int32_t> pre_enqueue_count_;
@@ -275,7 +348,8 @@ void Run::BuildCache() {
   framework_->set_use_score_index(options_.score_index);
   snapshot_->set_dynamic_resources(dra_.get());
 
-  PriorityResolver priorities(objects_.priority_classes);
+  priorities_ = std::make_unique<PriorityResolver>(objects_.priority_classes);
+  const PriorityResolver& priorities = *priorities_;
   // The "now" of a pod without status.startTime (GetPodStartTime): the caller's clock, whose
   // epoch is the timestamps' (scheduler.h), else later than every recorded start. A caller's
   // clock does not move during a run.
@@ -333,17 +407,7 @@ void Run::BuildCache() {
       }
       continue;
     }
-    // Class and signature once per pod template (sched/framework/pod_template.h).
-    PodTemplate& t = templates_.at(pi.template_id);
-    if (t.static_class < 0) {
-      t.static_class = framework_->ClassOf(*pi.pod);
-      pi.static_class = t.static_class;
-      t.signature = framework_->SignatureOf(pi);
-      t.affinity_signature = framework_->AffinitySignatureOf(pi);
-    }
-    pi.static_class = t.static_class;
-    pi.signature = t.signature;
-    pi.affinity_signature = t.affinity_signature;
+    Classify(static_cast<PodIndex>(p));
     if (!pi.pod->unsupported_constraints.empty()) {
       // A hard constraint wasched does not model (a DRA selector it cannot evaluate): placing
       // the pod without it could be wrong, so it waits.
@@ -375,6 +439,21 @@ void Run::BuildCache() {
       }
     }
   }
+}
+
+void Run::Classify(PodIndex p) {
+  // Class and signature once per pod template (sched/framework/pod_template.h).
+  PodInfo& pi = pods_[p];
+  PodTemplate& t = templates_.at(pi.template_id);
+  if (t.static_class < 0) {
+    t.static_class = framework_->ClassOf(*pi.pod);
+    pi.static_class = t.static_class;
+    t.signature = framework_->SignatureOf(pi);
+    t.affinity_signature = framework_->AffinitySignatureOf(pi);
+  }
+  pi.static_class = t.static_class;
+  pi.signature = t.signature;
+  pi.affinity_signature = t.affinity_signature;
 }
 
 void Run::BuildGroups() {
@@ -441,6 +520,9 @@ void Run::BuildGroups() {
   disrupted_group_.assign(static_cast<size_t>(tree_->size()), false);
   pre_enqueue_count_.assign(static_cast<size_t>(tree_->size()), 0);
   pre_enqueue_ready_.assign(static_cast<size_t>(tree_->size()), 0);
+  terminating_.assign(pods_.size(), false);
+  dead_.assign(pods_.size(), false);
+  lost_member_.assign(static_cast<size_t>(tree_->size()), 0);
 }
 
 void Run::Enqueue() {
@@ -618,6 +700,7 @@ QueuedUnit Run::GroupUnit(TreeIndex root) const {
 void Run::Bind(PodIndex p) {
   if (post_filter_) post_filter_->OnBind(p);
   bound_now_[p] = true;
+  call_bound_.push_back(p);
   if (bind_count_[p] < UINT8_MAX) ++bind_count_[p];
   pending_reason_.Reset(p);
   pending_message_.Reset(p);
@@ -707,8 +790,9 @@ void Run::ScheduleBarePod(PodIndex p) {
     // UnschedulableAndUnresolvable): its class has statically feasible nodes. The FitError
     // message (Diagnose, O(F × R)) is built only when the pod stays pending.
     std::string post;
-    if (!framework_->StaticallyFeasible(pods_[p].static_class).empty() && !preemption_retry_) {
-      if (PreemptForBarePod(p, &post)) {
+    if (!framework_->StaticallyFeasible(pods_[p].static_class).empty() && !preemption_retry_ &&
+        !WaitsForVictims(p)) {
+      if (PreemptForBarePod(p, &post) && !await_deletes_) {
         queue_.ForgetInFlightEvents();  // the retry sees the victims gone
         preemption_retry_ = true;
         ScheduleBarePod(p);
@@ -874,7 +958,7 @@ void Run::ScheduleGroup(TreeIndex root) {
     return;
   }
   std::string post;
-  if (a.code == Code::kUnschedulable && !preemption_retry_) {
+  if (a.code == Code::kUnschedulable && !preemption_retry_ && !GroupWaitsForVictims(todo)) {
     // PodGroupPostFilter: the simulation re-runs the same algorithm on the snapshot without the
     // candidate victims and reports its placements (reverted).
     auto simulate = [&] {
@@ -893,7 +977,7 @@ void Run::ScheduleGroup(TreeIndex root) {
       snapshot_->RevertTo(mark);
       return r;
     };
-    if (PreemptForGroup(root, todo, simulate, &post)) {
+    if (PreemptForGroup(root, todo, simulate, &post) && !await_deletes_) {
       queue_.ForgetInFlightEvents();  // the retry sees the victims gone
       preemption_retry_ = true;
       ScheduleGroup(root);
@@ -928,6 +1012,7 @@ void Run::ScheduleTree(TreeIndex root) {
         if (pods_[p].node == kNoNode && !gated_[p]) todo.push_back(p);
       }
     }
+    const bool waits = GroupWaitsForVictims(todo);  // kAwaitDelete: no second preemption
     auto simulate = [&] {
       preemption::SimulationResult r;
       const size_t mark = snapshot_->Mark();
@@ -940,14 +1025,17 @@ void Run::ScheduleTree(TreeIndex root) {
       snapshot_->RevertTo(mark);
       return r;
     };
-    if (PreemptForGroup(root, todo, simulate, &post)) {
+    const bool evicted = !waits && PreemptForGroup(root, todo, simulate, &post);
+    if (evicted && !await_deletes_) {
       queue_.ForgetInFlightEvents();  // the retry sees the victims gone
       preemption_retry_ = true;
       ScheduleTree(root);
       preemption_retry_ = false;
       return;
     }
-    if (!post.empty()) {
+    if (evicted) {
+      a = tree_algorithm_->Run(root);  // the victims still hold their nodes: the outcomes again
+    } else if (!post.empty()) {
       a = tree_algorithm_->Run(root);  // the simulation replaced the outcomes: run once more
       a.message = WithGroupPreemption(std::move(a.message), post);
     }
@@ -1092,8 +1180,29 @@ bool Run::PreemptForGroup(TreeIndex root, const std::vector<PodIndex>& todo,
 void Run::MarkDisrupted(TreeIndex t) { disrupted_group_[t] = true; }
 
 void Run::ApplyEvictions(const preemption::Outcome& outcome, const preemption::Preemptor& who) {
+  std::vector<NodeIndex> victim_nodes;
+  if (await_deletes_) {
+    for (PodIndex q : outcome.victims) victim_nodes.push_back(pods_[q].node);
+  }
   preemption::Evicted ev = post_filter_->Evict(outcome, who);
+  for (size_t i = 0; i < victim_nodes.size(); ++i) {
+    // The caller deletes the victim (kAwaitDelete): until its Delete it keeps its node (Evict
+    // released it: put back), is never a victim again (Evict took it off the pods per node) nor
+    // scheduled (gated).
+    const PodIndex q = outcome.victims[i];
+    if (victim_nodes[i] != kNoNode && pods_[q].node == kNoNode) snapshot_->Restore(q, victim_nodes[i]);
+    if (!terminating_[q]) {
+      terminating_[q] = true;
+      ++terminating_count_;
+    }
+    gated_[q] = true;
+    pending_reason_.Reset(q);
+    pending_message_.Reset(q);
+    call_evicted_.push_back(q);
+    for (TreeIndex t = pods_[q].group; t >= 0; t = tree_->node(t).parent) MarkDisrupted(t);
+  }
   for (PodIndex q : outcome.victims) {
+    if (await_deletes_) break;
     evicted_[q] = true;
     // Actuation deletes the victim (spec §6.3 step 5): a deleted pod is never scheduled again,
     // so it leaves every later cycle like a held pod (group todo lists, PreEnqueue member
@@ -1107,17 +1216,30 @@ void Run::ApplyEvictions(const preemption::Outcome& outcome, const preemption::P
   }
   for (int32_t g : ev.groups) MarkDisrupted(g);
   for (Eviction& e : ev.evictions) evictions_.push_back(std::move(e));
-  queue_.OnEvent(ClusterEvent{EventKind::kAssignedPodDelete});
+  if (!await_deletes_) queue_.OnEvent(ClusterEvent{EventKind::kAssignedPodDelete});
 }
 
 void Run::Verify() const {
   std::vector<char> once(static_cast<size_t>(tree_->size()), 0);
-  for (TreeIndex t = 0; t < tree_->size(); ++t) once[static_cast<size_t>(t)] = SatisfiedOnce(t) ? 1 : 0;
+  // A group the caller took a placed member from (a failed binding, a deletion) is no longer as
+  // this engine decided it: its atomicity is skipped, as a group satisfied once.
+  for (TreeIndex t = 0; t < tree_->size(); ++t) {
+    once[static_cast<size_t>(t)] = SatisfiedOnce(t) || lost_member_[static_cast<size_t>(t)] != 0 ? 1 : 0;
+  }
   const verify::RunView view{*nodes_,   resources_, pods_,       *tree_,
                              bound_now_, evicted_,   bind_count_, overcommitted_at_input_,
                              once};
   std::vector<std::string> violations;
-  verify::CheckRun(view, violations);
+  if (terminating_count_ == 0) {
+    verify::CheckRun(view, violations);
+  } else {
+    // Victims whose deletion the caller has not reported yet still hold their nodes: a whole
+    // `all` unit is gone only once every Delete arrived, so gang atomicity waits for that.
+    verify::CheckUsage(view, violations);
+    verify::CheckNoOvercommit(view, violations);
+    verify::CheckBindings(view, violations);
+    verify::CheckTopology(view, violations);
+  }
   for (const verify::DomainSumsView& sums : tree_algorithm_->CachedDomainSums()) {
     verify::CheckDomainSums(*nodes_, sums, violations);
   }
@@ -1151,9 +1273,18 @@ void Run::Verify() const {
 }
 
 ScheduleResult Run::Execute() {
+  Start();
+  RunCycles();
+  return Assemble(true);
+}
+
+void Run::Start() {
   BuildCache();
   BuildGroups();
   Enqueue();
+}
+
+void Run::RunCycles() {
   // Units that failed are parked in the unschedulable pool; an event whose hint says kQueue
   // (a binding matching a pod affinity term or spread selector, an eviction) moves one to
   // backoff. When the active queue drains, a run on its own clock steps the clock to the
@@ -1165,6 +1296,10 @@ ScheduleResult Run::Execute() {
   // (the simulator) is never stepped: it moves time itself.
   for (;;) {
     while (auto unit = queue_.Pop()) {
+      if (!unit->is_group && dead_[static_cast<size_t>(unit->index)]) {  // deleted while queued
+        queue_.Done(*unit);
+        continue;
+      }
       if (unit->is_group) {
         ScheduleGroup(unit->index);
       } else {
@@ -1179,7 +1314,190 @@ ScheduleResult Run::Execute() {
     if (options_.clock != nullptr || !next) break;
     fixed_clock_.SetTime(*next);
   }
-  return Assemble();
+}
+
+bool Run::WaitsForVictims(PodIndex p) const {
+  const NodeIndex n = nominated_[p];
+  if (terminating_count_ == 0 || n == kNoNode) return false;
+  for (PodIndex q : snapshot_->PodsOn(n)) {
+    if (terminating_[q]) return true;
+  }
+  return false;
+}
+
+bool Run::GroupWaitsForVictims(const std::vector<PodIndex>& todo) const {
+  if (terminating_count_ == 0) return false;
+  return std::any_of(todo.begin(), todo.end(), [&](PodIndex p) { return WaitsForVictims(p); });
+}
+
+QueuedUnit Run::UnitOf(PodIndex p) const {
+  const PodInfo& pi = pods_[p];
+  if (pi.group == kNoGroup) return {false, p, pi.priority, pi.creation, pi.input_order};
+  return GroupUnit(tree_->node(pi.group).root);
+}
+
+void Run::MarkLostMember(PodIndex p) {
+  for (TreeIndex t = pods_[p].group; t >= 0; t = tree_->node(t).parent) lost_member_[t] = 1;
+}
+
+void Run::ForgetBinding(PodIndex p) {
+  PodInfo& pi = pods_[p];
+  if (pi.node == kNoNode || dead_[p] || terminating_[p]) return;
+  const NodeIndex n = pi.node;
+  post_filter_->OnRemove(p);
+  snapshot_->Remove(p);
+  bound_now_[p] = false;
+  if (bind_count_[p] > 0) --bind_count_[p];  // the binding did not happen
+  if (pi.running_at_input) {  // assumed before a rebuild: pending again, classified as such
+    pi.running_at_input = false;
+    Classify(p);
+  }
+  MarkLostMember(p);
+  // Upstream handleBindingCycleError: ForgetPod, an AssignedPodDelete for the others, and the pod
+  // back to the queue with no rejector plugin: backoff.
+  ClusterEvent deleted{EventKind::kAssignedPodDelete};
+  deleted.pod = p;
+  queue_.OnEvent(deleted);
+  pending_reason_[p] = api::kReasonSchedulerError;
+  pending_message_[p] = fmt::format("binding rejected: the pod's binding to node {} failed; retried after backoff",
+                                    nodes_->node(n).meta.name);
+  queue_.AddUnschedulable(UnitOf(p), kRejectorError);
+}
+
+void Run::DeletePod(PodIndex p) {
+  if (dead_[p]) return;
+  PodInfo& pi = pods_[p];
+  const bool placed = pi.node != kNoNode;
+  if (terminating_[p]) {
+    // A victim's deletion: it was taken off the pods per node when it was chosen.
+    terminating_[p] = false;
+    --terminating_count_;
+    evicted_[p] = true;
+  } else if (placed) {
+    post_filter_->OnRemove(p);
+    MarkLostMember(p);
+  }
+  if (placed) snapshot_->Remove(p);
+  dead_[p] = true;
+  gated_[p] = true;
+  in_scope_[p] = false;
+  bound_now_[p] = false;
+  nominated_[p] = kNoNode;
+  pending_reason_.Reset(p);
+  pending_message_.Reset(p);
+  if (placed) {
+    ClusterEvent deleted{EventKind::kAssignedPodDelete};
+    deleted.pod = p;
+    queue_.OnEvent(deleted);
+  }
+}
+
+void Run::MarkTerminating(PodIndex p) {
+  if (terminating_[p] || dead_[p] || pods_[p].node == kNoNode) return;
+  post_filter_->OnRemove(p);
+  terminating_[p] = true;
+  ++terminating_count_;
+  gated_[p] = true;
+}
+
+bool Run::AddPod(const api::Pod& pod, int32_t input_order) {
+  if (dra_ || !pod.node_name.empty() || pod.phase == "Succeeded" || pod.phase == "Failed" ||
+      !pod.resource_claims.empty() || !pod.scheduling_gates.empty() ||
+      !pod.unsupported_constraints.empty()) {
+    return false;
+  }
+  TreeIndex leaf = kNoTreeNode;
+  if (pod.pod_group_name) {
+    leaf = tree_->FindPodGroup(pod.meta.namespace_, *pod.pod_group_name);
+    if (leaf != kNoTreeNode) {
+      const GroupTreeNode& n = tree_->node(leaf);
+      if (n.is_composite || n.root < 0 || !tree_->node(n.root).problem.empty()) return false;
+    }
+  }
+  const size_t resources = resources_.size();
+  PodInfo pi;
+  pi.pod = &pod;
+  pi.template_id = templates_.Intern(pod);
+  if (resources_.size() != resources) return false;  // the node table would need a new column
+  const PodTemplate& t = templates_[pi.template_id];
+  pi.requests = t.requests;
+  pi.request_cpu = t.request_cpu;
+  pi.request_memory = t.request_memory;
+  pi.nonzero_cpu = t.nonzero_cpu;
+  pi.nonzero_memory = t.nonzero_memory;
+  pi.pod_filters = t.pod_filters;
+  pi.priority = priorities_->Resolve(pod.priority, pod.priority_class_name);
+  pi.creation = pod.meta.creation_timestamp.value_or(0);
+  pi.start = PodStartTime(
+      pod, options_.clock != nullptr
+               ? std::chrono::duration_cast<std::chrono::seconds>(options_.clock->Now()).count()
+               : kStartedLast);
+  pi.input_order = input_order;
+  const auto p = static_cast<PodIndex>(pods_.size());
+  pods_.push_back(pi);
+  bound_now_.push_back(false);
+  bind_count_.push_back(0);
+  in_scope_.push_back(true);
+  gated_.push_back(false);
+  evicted_.push_back(false);
+  nominated_.push_back(kNoNode);
+  terminating_.push_back(false);
+  dead_.push_back(false);
+  Classify(p);
+  if (!pod.pod_group_name) {
+    if (pod.scheduler_name != options_.scheduler_name) {
+      in_scope_[p] = false;
+      pending_reason_[p] = "NotHandled";
+      pending_message_[p] = fmt::format(
+          "spec.schedulerName is \"{}\"; wasched schedules only pods of \"{}\"",
+          pod.scheduler_name, options_.scheduler_name);
+      return true;
+    }
+    queue_.Add({false, p, pods_[p].priority, pods_[p].creation, pods_[p].input_order});
+    return true;
+  }
+  if (leaf == kNoTreeNode) {  // PreEnqueue holds it until its PodGroup appears (a rebuild)
+    pending_reason_[p] = kHeld;
+    pending_message_[p] = plugins::PreEnqueue(false, *pod.pod_group_name, false, 0, 0).Message();
+    in_scope_[p] = false;
+    return true;
+  }
+  pods_[p].group = leaf;
+  groups_[leaf].members.push_back(p);
+  tree_->AddMember(leaf, p);
+  post_filter_->OnAddMember(leaf, p);
+  const TreeIndex root = tree_->node(leaf).root;
+  const QueuedUnit unit = GroupUnit(root);
+  if (queue_.StateOf(unit) == UnitQueueState::kAbsent) {
+    queue_.Add(unit);
+  } else {
+    queue_.OnEvent(ClusterEvent{EventKind::kUnscheduledPodAdd, root});
+  }
+  return true;
+}
+
+// LostKey: a tree node's key in ExportState's `lost` set (kinds may share names).
+std::string LostKey(const GroupTreeNode& n) { return (n.is_composite ? "C " : "P ") + n.key; }
+
+void Run::MarkLost(const std::set<std::string>& lost) {
+  if (lost.empty()) return;
+  for (TreeIndex t = 0; t < tree_->size(); ++t) {
+    if (lost.count(LostKey(tree_->node(t))) != 0) lost_member_[static_cast<size_t>(t)] = 1;
+  }
+}
+
+void Run::ExportState(api::ObjectSet& store, std::set<std::string>& lost) const {
+  for (TreeIndex t = 0; t < tree_->size(); ++t) {
+    if (lost_member_[static_cast<size_t>(t)] != 0) lost.insert(LostKey(tree_->node(t)));
+  }
+  for (const PodInfo& pi : pods_) {
+    if (pi.node == kNoNode || pi.running_at_input) continue;
+    store.pods[static_cast<size_t>(pi.input_order)].node_name = nodes_->node(pi.node).meta.name;
+  }
+  for (size_t g = 0; g < groups_.size(); ++g) store.pod_groups[g].conditions = groups_[g].conditions;
+  for (size_t c = 0; c < composite_conditions_.size(); ++c) {
+    store.composite_pod_groups[c].conditions = composite_conditions_[c];
+  }
 }
 
 std::string_view Run::LeftoverRetryNote(PodIndex p) const {
@@ -1227,16 +1545,24 @@ std::optional<TopologyDomain> Run::DomainOf(TreeIndex t) {
   return TopologyDomain{key, *value};
 }
 
-ScheduleResult Run::Assemble() {
+ScheduleResult Run::Assemble(bool final) {
   ScheduleResult r;
   // Bindings and pending pods by pod key (keys are unique): the indices are ordered with mostly
   // integer compares (util/key_order.h), then each entry is built once, in place.
   std::vector<int32_t> bound, pending;
+  if (!final) {
+    for (PodIndex p : call_bound_) {
+      // A pod bound and then chosen as a victim in the same call is reported as evicted only.
+      if (bound_now_[p] && !dead_[p] && !terminating_[p] && pods_[p].node != kNoNode) bound.push_back(p);
+    }
+    std::sort(bound.begin(), bound.end());
+    bound.erase(std::unique(bound.begin(), bound.end()), bound.end());
+  }
   for (size_t p = 0; p < pods_.size(); ++p) {
     const PodInfo& pi = pods_[p];
     if (bound_now_[p]) {
-      bound.push_back(static_cast<int32_t>(p));
-    } else if (pi.node == kNoNode && !pi.running_at_input && !evicted_[p]) {
+      if (final) bound.push_back(static_cast<int32_t>(p));
+    } else if (pi.node == kNoNode && !pi.running_at_input && !evicted_[p] && !dead_[p]) {
       pending.push_back(static_cast<int32_t>(p));
     }
   }
@@ -1333,7 +1659,12 @@ ScheduleResult Run::Assemble() {
       // The subtree's decision is the outcome; the status keeps only what the input carried.
       gr.conditions = n.composite->conditions;
       for (api::Condition& c : composite_conditions_[t - pg_count]) {
-        if (c.type == api::kCompositePodGroupInitiallyScheduled) gr.outcome = std::move(c);
+        if (c.type != api::kCompositePodGroupInitiallyScheduled) continue;
+        if (final) {
+          gr.outcome = std::move(c);
+        } else {
+          gr.outcome = c;
+        }
       }
       gr.conditions.erase(std::remove_if(gr.conditions.begin(), gr.conditions.end(),
                                          [](const api::Condition& c) {
@@ -1344,7 +1675,11 @@ ScheduleResult Run::Assemble() {
       for (PodIndex p : groups_[t].members) gr.scheduled += pods_[p].node != kNoNode ? 1 : 0;
       gr.min_count = groups_[t].min_count;
       gr.policy = groups_[t].is_gang ? "gang" : "basic";
-      gr.conditions = std::move(groups_[t].conditions);
+      if (final) {
+        gr.conditions = std::move(groups_[t].conditions);
+      } else {
+        gr.conditions = groups_[t].conditions;
+      }
     }
     gr.disrupted = disrupted_group_[t];
     if (!n.topology_key.empty() && !n.cyclic && satisfied(t, 1)) gr.placement = DomainOf(t);
@@ -1354,11 +1689,324 @@ ScheduleResult Run::Assemble() {
   return r;
 }
 
+// ObjectsOf: the store's vector of T's. ObjectKey: "ns/name" (cluster-scoped: "name").
+template <typename T>
+std::vector<T>& ObjectsOf(api::ObjectSet& s);
+template <> std::vector<api::Node>& ObjectsOf<api::Node>(api::ObjectSet& s) { return s.nodes; }
+template <> std::vector<api::Pod>& ObjectsOf<api::Pod>(api::ObjectSet& s) { return s.pods; }
+template <> std::vector<api::PriorityClass>& ObjectsOf<api::PriorityClass>(api::ObjectSet& s) { return s.priority_classes; }
+template <> std::vector<api::Workload>& ObjectsOf<api::Workload>(api::ObjectSet& s) { return s.workloads; }
+template <> std::vector<api::PodGroup>& ObjectsOf<api::PodGroup>(api::ObjectSet& s) { return s.pod_groups; }
+template <> std::vector<api::CompositePodGroup>& ObjectsOf<api::CompositePodGroup>(api::ObjectSet& s) { return s.composite_pod_groups; }
+template <> std::vector<api::PodDisruptionBudget>& ObjectsOf<api::PodDisruptionBudget>(api::ObjectSet& s) { return s.pod_disruption_budgets; }
+template <> std::vector<api::DeviceClass>& ObjectsOf<api::DeviceClass>(api::ObjectSet& s) { return s.device_classes; }
+template <> std::vector<api::ResourceSlice>& ObjectsOf<api::ResourceSlice>(api::ObjectSet& s) { return s.resource_slices; }
+template <> std::vector<api::ResourceClaim>& ObjectsOf<api::ResourceClaim>(api::ObjectSet& s) { return s.resource_claims; }
+template <> std::vector<api::ResourceClaimTemplate>& ObjectsOf<api::ResourceClaimTemplate>(api::ObjectSet& s) { return s.resource_claim_templates; }
+
+bool SameName(const api::ObjectMeta& m, std::string_view ns, std::string_view name) {
+  return m.name == name && m.namespace_ == ns;
+}
+
+template <typename T>
+int64_t FindObject(const std::vector<T>& v, std::string_view ns, std::string_view name) {
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (SameName(v[i].meta, ns, name)) return static_cast<int64_t>(i);
+  }
+  return -1;
+}
+
 }  // namespace
 
+// Scheduler::Impl: the store (the cache of objects as the events delivered them) and the engine
+// built over it. While `run` is alive the store's vectors never reallocate (the engine points
+// into them): a deleted pod is a tombstone (`store_dead`), and every event that would change a
+// vector first exports the engine's decisions into the store and drops the engine (Invalidate).
+struct Scheduler::Impl {
+  explicit Impl(SchedulerOptions o) : options(std::move(o)) {}
+
+  SchedulerOptions options;
+  api::ObjectSet store;
+  const api::ObjectSet* borrowed = nullptr;  // Schedule's input (one shot), else nullptr
+  std::unique_ptr<Run> run;
+  // added: pods added while `run` is alive (AddPod): a deque keeps their addresses; pod slot
+  // store.pods.size() + k is added[k]; a rebuild appends them to store.pods.
+  std::deque<api::Pod> added;
+  std::vector<char> store_dead;  // per pod slot while `run` is alive: deleted
+  size_t dead_count = 0;
+  // pod_slot: "ns/name" → store index, built on first lookup, dropped when store.pods changes.
+  std::unordered_map<std::string, int32_t> pod_slot;
+  bool pod_slot_valid = false;
+  std::vector<PodIndex> pod_index;  // store index → the engine's PodIndex (-1: not in it)
+  std::map<std::string, std::string, std::less<>> terminating;  // victims awaiting Delete → node
+  std::set<std::string> lost_groups;  // groups the caller took a placed member from (verify)
+
+  api::Pod& PodAt(int32_t slot) {
+    const auto i = static_cast<size_t>(slot);
+    return i < store.pods.size() ? store.pods[i] : added[i - store.pods.size()];
+  }
+  size_t PodSlots() const { return store.pods.size() + added.size(); }
+
+  void Invalidate() {
+    if (!run) return;
+    // The engine is dropped: its pointers into the store may dangle from here on.
+    for (api::Pod& pod : added) store.pods.push_back(std::move(pod));
+    added.clear();
+    run->ExportState(store, lost_groups);
+    run.reset();
+    pod_index.clear();
+  }
+
+  // Compact: drops the tombstones. REQUIRES: no engine (it points into the store). O(P).
+  void Compact() {
+    if (dead_count > 0) {
+      size_t out = 0;
+      for (size_t i = 0; i < store.pods.size(); ++i) {
+        if (store_dead[i] != 0) continue;
+        if (out != i) store.pods[out] = std::move(store.pods[i]);
+        ++out;
+      }
+      store.pods.resize(out);
+      pod_slot_valid = false;
+    }
+    store_dead.assign(store.pods.size(), 0);
+    dead_count = 0;
+  }
+
+  int32_t FindPod(std::string_view ns, std::string_view name) {
+    if (!pod_slot_valid) {
+      pod_slot.clear();
+      for (size_t i = 0; i < PodSlots(); ++i) {
+        if (i < store_dead.size() && store_dead[i] != 0) continue;
+        pod_slot[api::NamespacedName(PodAt(static_cast<int32_t>(i)).meta)] = static_cast<int32_t>(i);
+      }
+      pod_slot_valid = true;
+    }
+    std::string key = ns.empty() ? std::string(name) : std::string(ns) + "/" + std::string(name);
+    auto it = pod_slot.find(key);
+    return it == pod_slot.end() ? -1 : it->second;
+  }
+
+  // EnginePod: the engine's index of store pod `slot` (-1 without an engine or for an ended pod).
+  PodIndex EnginePod(int32_t slot) const {
+    if (!run || slot < 0 || static_cast<size_t>(slot) >= pod_index.size()) return -1;
+    return pod_index[static_cast<size_t>(slot)];
+  }
+
+  void AddPod(api::Pod obj) {
+    if (FindPod(obj.meta.namespace_, obj.meta.name) >= 0) return;  // already known
+    const auto slot = static_cast<int32_t>(PodSlots());
+    std::string key = api::NamespacedName(obj.meta);
+    store_dead.resize(PodSlots(), 0);
+    store_dead.push_back(0);
+    pod_slot[std::move(key)] = slot;
+    if (!run) {
+      store.pods.push_back(std::move(obj));
+      return;
+    }
+    added.push_back(std::move(obj));
+    if (run->AddPod(added.back(), slot)) {
+      pod_index.push_back(static_cast<PodIndex>(run->pods().size()) - 1);
+      return;
+    }
+    Invalidate();  // the engine cannot take it incrementally: the rebuild will
+  }
+
+  void UpdatePod(api::Pod obj) {
+    const int32_t slot = FindPod(obj.meta.namespace_, obj.meta.name);
+    if (slot < 0) return;
+    const PodIndex p = EnginePod(slot);
+    api::Pod& old = PodAt(slot);
+    if (p >= 0) {
+      if (obj.phase == "Succeeded" || obj.phase == "Failed") {
+        // The pod ended: it releases its node now; the store keeps it as an ended pod.
+        run->DeletePod(p);
+        terminating.erase(api::NamespacedName(old.meta));
+        old = std::move(obj);
+        return;
+      }
+      if (!old.node_name.empty() && old.node_name == obj.node_name && old.meta.labels == obj.meta.labels) {
+        return;  // confirms the binding (or a status change of a running pod): nothing to redo
+      }
+    }
+    Invalidate();  // slots stay: `added` moves to the end of store.pods, in order
+    PodAt(slot) = std::move(obj);
+  }
+
+  void DeletePod(std::string_view ns, std::string_view name) {
+    const int32_t slot = FindPod(ns, name);
+    if (slot < 0) return;
+    api::Pod& pod = PodAt(slot);
+    terminating.erase(api::NamespacedName(pod.meta));
+    pod_slot.erase(api::NamespacedName(pod.meta));
+    const PodIndex p = EnginePod(slot);
+    if (p >= 0) run->DeletePod(p);
+    // A tombstone while the engine lives (it points at the object) and until the next rebuild
+    // compacts the store, which it does once tombstones outnumber live pods (amortised O(1)).
+    store_dead.resize(PodSlots(), 0);
+    store_dead[static_cast<size_t>(slot)] = 1;
+    ++dead_count;
+    if (2 * dead_count > PodSlots()) Invalidate();
+  }
+
+  void BindFailed(std::string_view ns, std::string_view name) {
+    const int32_t slot = FindPod(ns, name);
+    if (slot < 0) return;
+    const PodIndex p = EnginePod(slot);
+    if (p >= 0) run->ForgetBinding(p);
+    PodAt(slot).node_name.clear();
+  }
+
+  void Build() {
+    const api::ObjectSet& objects = borrowed != nullptr ? *borrowed : store;
+    if (borrowed == nullptr) Compact();
+    run = std::make_unique<Run>(objects, options);
+    run->Start();
+    if (borrowed != nullptr) return;
+    run->MarkLost(lost_groups);
+    pod_index.assign(store.pods.size(), -1);
+    const std::vector<PodInfo>& pods = run->pods();
+    for (size_t p = 0; p < pods.size(); ++p) pod_index[static_cast<size_t>(pods[p].input_order)] = static_cast<PodIndex>(p);
+    for (auto it = terminating.begin(); it != terminating.end();) {
+      const size_t slash = it->first.find('/');
+      const std::string_view key = it->first;
+      const int32_t slot = slash == std::string::npos ? FindPod("", key)
+                                                      : FindPod(key.substr(0, slash), key.substr(slash + 1));
+      const PodIndex p = EnginePod(slot);
+      if (p < 0) {
+        it = terminating.erase(it);
+        continue;
+      }
+      run->MarkTerminating(p);
+      ++it;
+    }
+  }
+
+  template <typename T>
+  void AddObject(T obj) {
+    Invalidate();
+    auto& v = ObjectsOf<T>(store);
+    if (FindObject(v, obj.meta.namespace_, obj.meta.name) >= 0) return;
+    v.push_back(std::move(obj));
+    if constexpr (std::is_same_v<T, api::Pod>) pod_slot_valid = false;
+  }
+
+  template <typename T>
+  void UpdateObject(T obj) {
+    Invalidate();
+    auto& v = ObjectsOf<T>(store);
+    const int64_t i = FindObject(v, obj.meta.namespace_, obj.meta.name);
+    if (i >= 0) v[static_cast<size_t>(i)] = std::move(obj);
+  }
+
+  template <typename T>
+  void DeleteObject(std::string_view ns, std::string_view name) {
+    Invalidate();
+    auto& v = ObjectsOf<T>(store);
+    const int64_t i = FindObject(v, ns, name);
+    if (i >= 0) v.erase(v.begin() + i);
+  }
+
+  Decisions ScheduleUntilIdle() {
+    if (!run) Build();
+    run->BeginCall();
+    run->RunCycles();
+    Decisions d;
+    d.result = run->Assemble(false);
+    const std::vector<PodInfo>& pods = run->pods();
+    const NodeTable& nodes = run->nodes();
+    // The assumed bindings are the cache's: spec.nodeName, as upstream's assumed pods.
+    for (PodIndex p : run->call_bound()) {
+      if (pods[p].node == kNoNode || run->dead(p) || run->terminating(p)) continue;
+      PodAt(pods[p].input_order).node_name = nodes.node(pods[p].node).meta.name;
+    }
+    for (PodIndex p : run->call_evicted()) {
+      if (run->terminating(p)) terminating[PodKey(pods[p])] = nodes.node(pods[p].node).meta.name;
+    }
+    for (size_t p = 0; p < pods.size(); ++p) {
+      const NodeIndex n = run->nominated(static_cast<PodIndex>(p));
+      if (n == kNoNode || pods[p].node != kNoNode || run->dead(static_cast<PodIndex>(p))) continue;
+      d.nominations.push_back({PodKey(pods[p]), nodes.node(n).meta.name});
+    }
+    std::sort(d.nominations.begin(), d.nominations.end(),
+              [](const Nomination& a, const Nomination& b) { return a.pod < b.pod; });
+    return d;
+  }
+};
+
+Scheduler::Scheduler(SchedulerOptions options) : impl_(std::make_unique<Impl>(std::move(options))) {}
+
+Scheduler::Scheduler(api::ObjectSet objects, SchedulerOptions options)
+    : impl_(std::make_unique<Impl>(std::move(options))) {
+  impl_->store = std::move(objects);
+}
+
+Scheduler::~Scheduler() = default;
+
+void Scheduler::Add(api::Node obj) { impl_->AddObject(std::move(obj)); }
+void Scheduler::Add(api::Pod obj) { impl_->AddPod(std::move(obj)); }
+void Scheduler::Add(api::PriorityClass obj) { impl_->AddObject(std::move(obj)); }
+void Scheduler::Add(api::Workload obj) { impl_->AddObject(std::move(obj)); }
+void Scheduler::Add(api::PodGroup obj) { impl_->AddObject(std::move(obj)); }
+void Scheduler::Add(api::CompositePodGroup obj) { impl_->AddObject(std::move(obj)); }
+void Scheduler::Add(api::PodDisruptionBudget obj) { impl_->AddObject(std::move(obj)); }
+void Scheduler::Add(api::DeviceClass obj) { impl_->AddObject(std::move(obj)); }
+void Scheduler::Add(api::ResourceSlice obj) { impl_->AddObject(std::move(obj)); }
+void Scheduler::Add(api::ResourceClaim obj) { impl_->AddObject(std::move(obj)); }
+void Scheduler::Add(api::ResourceClaimTemplate obj) { impl_->AddObject(std::move(obj)); }
+void Scheduler::Update(api::Node obj) { impl_->UpdateObject(std::move(obj)); }
+void Scheduler::Update(api::Pod obj) { impl_->UpdatePod(std::move(obj)); }
+void Scheduler::Update(api::PriorityClass obj) { impl_->UpdateObject(std::move(obj)); }
+void Scheduler::Update(api::Workload obj) { impl_->UpdateObject(std::move(obj)); }
+void Scheduler::Update(api::PodGroup obj) { impl_->UpdateObject(std::move(obj)); }
+void Scheduler::Update(api::CompositePodGroup obj) { impl_->UpdateObject(std::move(obj)); }
+void Scheduler::Update(api::PodDisruptionBudget obj) { impl_->UpdateObject(std::move(obj)); }
+void Scheduler::Update(api::DeviceClass obj) { impl_->UpdateObject(std::move(obj)); }
+void Scheduler::Update(api::ResourceSlice obj) { impl_->UpdateObject(std::move(obj)); }
+void Scheduler::Update(api::ResourceClaim obj) { impl_->UpdateObject(std::move(obj)); }
+void Scheduler::Update(api::ResourceClaimTemplate obj) { impl_->UpdateObject(std::move(obj)); }
+
+void Scheduler::Delete(ObjectKind kind, std::string_view namespace_, std::string_view name) {
+  Impl& i = *impl_;
+  switch (kind) {
+    case ObjectKind::kNode: i.DeleteObject<api::Node>(namespace_, name); return;
+    case ObjectKind::kPod: i.DeletePod(namespace_, name); return;
+    case ObjectKind::kPriorityClass: i.DeleteObject<api::PriorityClass>(namespace_, name); return;
+    case ObjectKind::kWorkload: i.DeleteObject<api::Workload>(namespace_, name); return;
+    case ObjectKind::kPodGroup: i.DeleteObject<api::PodGroup>(namespace_, name); return;
+    case ObjectKind::kCompositePodGroup: i.DeleteObject<api::CompositePodGroup>(namespace_, name); return;
+    case ObjectKind::kPodDisruptionBudget: i.DeleteObject<api::PodDisruptionBudget>(namespace_, name); return;
+    case ObjectKind::kDeviceClass: i.DeleteObject<api::DeviceClass>(namespace_, name); return;
+    case ObjectKind::kResourceSlice: i.DeleteObject<api::ResourceSlice>(namespace_, name); return;
+    case ObjectKind::kResourceClaim: i.DeleteObject<api::ResourceClaim>(namespace_, name); return;
+    case ObjectKind::kResourceClaimTemplate: i.DeleteObject<api::ResourceClaimTemplate>(namespace_, name); return;
+  }
+}
+
+void Scheduler::BindSucceeded(std::string_view /*namespace_*/, std::string_view /*name*/) {
+  // The assumed pod already holds its node in the cache and the engine: nothing changes
+  // (upstream FinishBinding only ends the assumed pod's expiry, which wasched does not model).
+}
+
+void Scheduler::BindFailed(std::string_view namespace_, std::string_view name) {
+  impl_->BindFailed(namespace_, name);
+}
+
+Decisions Scheduler::ScheduleUntilIdle() { return impl_->ScheduleUntilIdle(); }
+
+const api::Pod* Scheduler::FindPod(std::string_view namespace_, std::string_view name) const {
+  const int32_t slot = impl_->FindPod(namespace_, name);
+  return slot < 0 ? nullptr : &impl_->PodAt(slot);
+}
+
 ScheduleResult Schedule(const api::ObjectSet& objects, const SchedulerOptions& options) {
-  Run run(objects, options);
-  return run.Execute();
+  // The one shot is the engine over the borrowed input (no copy of the objects), run to idle
+  // once; its report is the whole run's (every binding, the groups' conditions moved out).
+  Scheduler::Impl engine(options);
+  engine.borrowed = &objects;
+  engine.Build();
+  engine.run->RunCycles();
+  return engine.run->Assemble(true);
 }
 
 }  // namespace wasched::sched

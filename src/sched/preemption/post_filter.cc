@@ -42,6 +42,11 @@ void PostFilter::OnBind(PodIndex p) {
   }
 }
 
+void PostFilter::OnRemove(PodIndex p) {
+  const NodeIndex n = ctx_.pods[p].node;
+  if (n != kNoNode) PodsPerNode().Remove(p, n);
+}
+
 NodePods& PostFilter::PodsPerNode() {
   if (node_pods_.built()) return node_pods_;
   // The same per-node order an eager build would have: pods running at input in pod order, then

@@ -70,6 +70,14 @@ class PostFilter {
 
   // OnBind: pod p was just placed (PodInfo::node set). O(1) amortised.
   void OnBind(PodIndex p);
+  // OnRemove: placed pod p leaves its node outside preemption (a deletion, a failed binding, a
+  // victim awaiting its deletion): it is no longer a candidate victim. Call before the snapshot
+  // releases it (PodInfo::node still set). Builds the pods per node (O(P) once), then O(pods on
+  // the node).
+  void OnRemove(PodIndex p);
+  // OnAddMember: pod p (just appended to the pods) joined PodGroup `group` (a GroupNode index).
+  // O(1) amortised.
+  void OnAddMember(int32_t group, PodIndex p) { groups_[group].members.push_back(p); }
 
   // PodPolicy: a pod's preemptionPolicy (own, else its PriorityClass's, else
   // PreemptLowerPriority). O(classes).

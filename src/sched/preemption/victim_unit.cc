@@ -68,7 +68,7 @@ VictimUnit VictimUnitIndex::Build(PodIndex p, UnitKey key) {
 
 int32_t VictimUnitIndex::SlotOf(PodIndex p) {
   assert(pods_[p].node != kNoNode && "victim units hold running pods");
-  if (pod_slot_.empty()) pod_slot_.assign(pods_.size(), 0);
+  if (pod_slot_.size() < pods_.size()) pod_slot_.resize(pods_.size(), 0);  // pods may be appended
   if (pod_slot_[p] != 0) return pod_slot_[p] - 1;
   const UnitKey key = KeyOf(p);
   int32_t slot = -1;

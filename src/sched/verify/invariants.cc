@@ -158,7 +158,8 @@ void CheckGangAtomicity(const RunView& v, std::vector<std::string>& out) {
             "gang atomicity: PodGroup {} has {} of {} members placed, below minCount {}{}", n.key,
             f.placed, size, n.quorum, f.any_evicted ? " after evictions" : ""));
       }
-    } else if (f.any_bound && !single_victim) {
+    } else if (f.any_bound && !single_victim &&
+               !(static_cast<size_t>(t) < v.satisfied_once.size() && v.satisfied_once[t] != 0)) {
       int32_t started = 0;
       int32_t satisfied = 0;
       for (TreeIndex c : n.children) {

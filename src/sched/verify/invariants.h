@@ -63,8 +63,10 @@ struct RunView {
   const std::vector<bool>& evicted;
   const std::vector<uint8_t>& bind_count;
   std::span<const NodeIndex> overcommitted_at_input;
-  // satisfied_once: per tree node, non-zero when the PodGroup counts as satisfied once scheduled
-  // (GangSatisfaction::kOnceScheduled): its gang atomicity check is skipped. Empty: none.
+  // satisfied_once: per tree node, non-zero when its gang atomicity check is skipped: a PodGroup
+  // that counts as satisfied once scheduled (GangSatisfaction::kOnceScheduled), or a group (or
+  // CompositePodGroup) the caller of a long-lived engine took a placed member from (a failed
+  // binding, a deletion: sched::Scheduler). Empty: none.
   std::span<const char> satisfied_once = {};
 };
 
