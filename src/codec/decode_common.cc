@@ -202,7 +202,7 @@ void DecodePreemptionPolicy(const Reader& r, std::optional<api::PreemptionPolicy
     r.TypeError("string");
     return;
   }
-  const std::string text(r.Scalar());
+  const std::string_view text = r.Scalar();
   if (text == "PreemptLowerPriority") {
     *out = api::PreemptionPolicy::kPreemptLowerPriority;
   } else if (text == "Never") {
