@@ -573,6 +573,9 @@ void Loader::LoadText(std::string_view text, const std::string& file) {
 void Loader::LoadDocuments(std::string_view text, const std::string& file,
                            const internal::DocumentOptions& options) {
   internal::ForEachDocument(text, [&](internal::ParsedDocument& doc) {
+    // A YAML stream of many documents (one per object, as a dump) is mostly Pods: room for
+    // them at once, as for a JSON List's items.
+    if (doc.number == 1 && doc.stream_pieces > 1) ReserveForItems(doc.stream_pieces);
     const api::SourceRef source{file, doc.number};
     if (!doc.error.empty()) {
       AddInputError(
@@ -587,6 +590,17 @@ void Loader::LoadDocuments(std::string_view text, const std::string& file,
     const Reader root(doc.tape, doc.tape.root(), "", &diag);
     DecodeObject(root, source, "", "", 0);
     diag_ = nullptr;
+    // Documents are decoded in text order: the text before this one's end is not needed any
+    // more (a mapped file's pages are dropped, a few MB at a time; as for a JSON List).
+    if (!doc.piece.empty() && doc.piece.data() >= text_.data()) {
+      const auto consumed =
+          static_cast<size_t>(doc.piece.data() - text_.data()) + doc.piece.size();
+      if (consumed <= text_.size() && consumed > released_ &&
+          consumed - released_ >= kReleaseStep) {
+        internal::ReleaseConsumedText(text_, consumed);
+        released_ = consumed;
+      }
+    }
   }, options);
 }
 

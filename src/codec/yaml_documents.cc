@@ -215,7 +215,8 @@ void ForEachYamlDocument(std::string_view text, const std::function<void(ParsedD
   // stream of one small document per object allocates nothing per document once they grew.
   TapeBuilder builder(0);
   EventTape spare;
-  for (const Piece& piece : SplitPieces(text)) {
+  const std::vector<Piece> pieces = SplitPieces(text);
+  for (const Piece& piece : pieces) {
     PieceResult parsed = ParseWithLibyaml(piece.text, builder, std::move(spare));
     if (parsed.error) {
       ParsedDocument doc;
@@ -227,6 +228,8 @@ void ForEachYamlDocument(std::string_view text, const std::function<void(ParsedD
                               piece.first_line + parsed.error->mark.line + 1,
                               parsed.error->mark.column + 1, parsed.error->message);
       doc.text_size = piece.text.size();
+      doc.piece = piece.text;
+      doc.stream_pieces = pieces.size();
       fn(doc);
       continue;
     }
@@ -235,6 +238,8 @@ void ForEachYamlDocument(std::string_view text, const std::function<void(ParsedD
       doc.number = ++number;
       doc.tape = std::move(tape);
       doc.text_size = piece.text.size();
+      doc.piece = piece.text;
+      doc.stream_pieces = pieces.size();
       fn(doc);
       spare = std::move(doc.tape);
     }
