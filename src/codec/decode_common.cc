@@ -155,7 +155,8 @@ void DecodeObjectMeta(const Reader& metadata, bool namespaced, api::ObjectMeta* 
 
 void DecodeResourceList(const Reader& r, api::ResourceList* out,
                         std::map<std::string, std::string>* non_integer) {
-  r.ForEachEntry([&](const std::string& name, const Reader& value) {
+  r.ForEachEntry([&](std::string_view name_view, const Reader& value) {
+    const std::string name(name_view);  // the map key of every insertion below
     if (value.IsNull()) {  // upstream Quantity.UnmarshalJSON: null is zero
       (*out)[name] = 0;
       return;
@@ -201,7 +202,7 @@ void DecodePreemptionPolicy(const Reader& r, std::optional<api::PreemptionPolicy
     r.TypeError("string");
     return;
   }
-  const std::string text(r.Scalar());
+  const std::string_view text = r.Scalar();
   if (text == "PreemptLowerPriority") {
     *out = api::PreemptionPolicy::kPreemptLowerPriority;
   } else if (text == "Never") {

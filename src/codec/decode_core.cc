@@ -42,7 +42,7 @@ std::optional<E> DecodeEnum(const Reader& r, const std::pair<std::string_view, E
     r.TypeError("string");
     return std::nullopt;
   }
-  const std::string text(r.Scalar());
+  const std::string_view text = r.Scalar();
   for (const auto& [name, value] : names) {
     if (name == text) return value;
   }

@@ -161,12 +161,12 @@ void DecodeDevice(const Reader& r, api::Device* out) {
     if (key == "name") {
       f.Read(&out->name);
     } else if (key == "attributes") {
-      f.ForEachEntry([&](const std::string& name, const Reader& af) {
-        auto& entry = out->attributes.emplace_back(name, api::DeviceAttribute{});
+      f.ForEachEntry([&](std::string_view name, const Reader& af) {
+        auto& entry = out->attributes.emplace_back(std::string(name), api::DeviceAttribute{});
         DecodeAttribute(af, &entry.second);
       });
     } else if (key == "capacity") {
-      f.ForEachEntry([&](const std::string& name, const Reader& cf) {
+      f.ForEachEntry([&](std::string_view name, const Reader& cf) {
         cf.ForEachField([&](std::string_view ckey, const Reader& vf) {
           if (ckey == "requestPolicy") return true;  // consumable capacity: not modelled
           if (ckey != "value") return false;
@@ -180,7 +180,7 @@ void DecodeDevice(const Reader& r, api::Device* out) {
             vf.Error(FieldErrorType::kInvalid, QuoteValue(*text),
                      "must be greater than or equal to 0");
           } else {
-            out->capacity.emplace_back(name, *q);
+            out->capacity.emplace_back(std::string(name), *q);
           }
           return true;
         });

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstring>
 #include <unordered_set>
 
 #include "codec/input_limits.h"
@@ -22,7 +23,12 @@ TapeBuilder::TapeBuilder(size_t text_size) : merge_budget_(ExpansionBudget(text_
 }
 
 TapeBuilder::TapeBuilder(size_t text_size, EventTape recycled)
-    : tape_(std::move(recycled)), merge_budget_(ExpansionBudget(text_size)) {
+    : merge_budget_(ExpansionBudget(text_size)) {
+  Restart(text_size, std::move(recycled));
+}
+
+void TapeBuilder::Restart(size_t text_size, EventTape recycled) {
+  tape_ = std::move(recycled);
   tape_.entries_.clear();
   tape_.extra_.clear();
   tape_.text_.clear();
@@ -35,6 +41,11 @@ TapeBuilder::TapeBuilder(size_t text_size, EventTape recycled)
     tape_.entries_.reserve(std::min(text_size / 12 + 16, kMaxReserve));
     tape_.text_.reserve(std::min(text_size, kMaxReserve * 16));
   }
+  frames_.clear();
+  keys_.clear();
+  anchor_text_.clear();
+  anchors_.clear();
+  merge_budget_ = ExpansionBudget(text_size);
 }
 
 NodeId TapeBuilder::Append(EventTape::Entry entry) {
@@ -59,9 +70,16 @@ bool TapeBuilder::IsMergeKey(NodeId key) const {
          tape_.scalar(key) == "<<";
 }
 
-bool TapeBuilder::AtMapKey() const {
-  return !frames_.empty() && frames_.back().children % 2 == 0 &&
-         tape_.type(frames_.back().start) == YamlType::kMap;
+bool TapeBuilder::AtMapKey() const { return AtKey(); }
+
+void TapeBuilder::PushKey(NodeId key) {
+  const std::string_view k = tape_.scalar(key);
+  // The length and up to 7 first bytes: two keys with different prints differ.
+  uint64_t print = 0;
+  std::memcpy(&print, k.data(), std::min<size_t>(k.size(), 7));
+  print = (print << 8) ^ static_cast<uint64_t>(k.size());
+  keys_.push_back(KeyPrint{print, static_cast<uint32_t>(k.data() - tape_.text_.data()),
+                           static_cast<uint32_t>(k.size())});
 }
 
 std::optional<TapeError> TapeBuilder::Scalar(std::string_view text, ScalarStyle style,
@@ -85,10 +103,10 @@ std::optional<TapeError> TapeBuilder::Scalar(std::string_view text, ScalarStyle 
     e.target = static_cast<uint32_t>(written.size());
     tape_.text_.append(written);
   }
-  // A plain `<<` in key position of a map: the map has merge keys to expand when it ends.
-  if (!frames_.empty() && frames_.back().children % 2 == 0 &&
-      tape_.type(frames_.back().start) == YamlType::kMap && IsMergeKey(id)) {
-    frames_.back().has_merge_key = true;
+  if (AtKey()) {
+    PushKey(id);
+    // A plain `<<` in key position of a map: the map has merge keys to expand when it ends.
+    if (IsMergeKey(id)) frames_.back().has_merge_key = true;
   }
   Added(id, anchor);
   return std::nullopt;
@@ -103,7 +121,9 @@ std::optional<TapeError> TapeBuilder::Alias(TapeMark mark, std::string_view anch
   const auto it = anchors_.find(std::string(anchor));
   if (it == anchors_.end()) {
     for (const Frame& f : frames_) {
-      if (f.anchor == anchor) return TapeError{mark, "alias to an unknown or enclosing anchor"};
+      if (AnchorOf(f) == anchor) {
+        return TapeError{mark, "alias to an unknown or enclosing anchor"};
+      }
     }
     return TapeError{mark, "the referenced anchor is not defined"};
   }
@@ -111,9 +131,9 @@ std::optional<TapeError> TapeBuilder::Alias(TapeMark mark, std::string_view anch
   e.is_alias = true;
   e.target = it->second;
   const NodeId id = Append(e);
-  if (!frames_.empty() && frames_.back().children % 2 == 0 &&
-      tape_.type(frames_.back().start) == YamlType::kMap && IsMergeKey(it->second)) {
-    frames_.back().has_merge_key = true;
+  if (AtKey()) {
+    if (tape_.type(it->second) == YamlType::kScalar) PushKey(it->second);
+    if (IsMergeKey(it->second)) frames_.back().has_merge_key = true;
   }
   Added(id, "");
   return std::nullopt;
@@ -128,7 +148,10 @@ std::optional<TapeError> TapeBuilder::Open(YamlType type, TapeMark mark,
   EventTape::Entry e;
   e.type = type;
   const NodeId id = Append(e);
-  frames_.push_back(Frame{id, 0, mark, std::string(anchor), false});
+  frames_.push_back(Frame{id, 0, mark, static_cast<uint32_t>(anchor_text_.size()),
+                          static_cast<uint32_t>(anchor.size()),
+                          static_cast<uint32_t>(keys_.size()), false});
+  anchor_text_.append(anchor);
   return std::nullopt;
 }
 
@@ -141,7 +164,7 @@ std::optional<TapeError> TapeBuilder::BeginSeq(TapeMark mark, std::string_view a
 }
 
 std::optional<TapeError> TapeBuilder::EndMap() {
-  Frame frame = std::move(frames_.back());
+  const Frame frame = frames_.back();
   frames_.pop_back();
   EventTape::Entry& e = tape_.entries_[frame.start];
   e.end = static_cast<uint32_t>(tape_.entries_.size());
@@ -150,44 +173,66 @@ std::optional<TapeError> TapeBuilder::EndMap() {
   if (frame.has_merge_key) {
     if (auto error = ExpandMergeKeys(frame, &id)) return error;
   }
-  if (HasDuplicateKeys(id)) {
+  // A merged map's keys are the expansion's: walked; else the keys recorded on the way.
+  if (frame.has_merge_key ? HasDuplicateKeys(id) : OpenMapHasDuplicateKeys(frame)) {
     ((id & EventTape::kExtraBit) != 0 ? tape_.extra_[id & ~EventTape::kExtraBit]
                                       : tape_.entries_[id])
         .duplicate_keys = true;
     tape_.any_duplicate_keys_ = true;
   }
-  Added(id, frame.anchor);
+  keys_.resize(frame.keys_begin);
+  // The anchor is registered before its text is dropped (Added copies it).
+  Added(id, AnchorOf(frame));
+  anchor_text_.resize(frame.anchor_offset);
   return std::nullopt;
 }
 
 std::optional<TapeError> TapeBuilder::EndSeq() {
-  Frame frame = std::move(frames_.back());
+  const Frame frame = frames_.back();
   frames_.pop_back();
   EventTape::Entry& e = tape_.entries_[frame.start];
   e.end = static_cast<uint32_t>(tape_.entries_.size());
   e.text_size = frame.children;
-  Added(frame.start, frame.anchor);
+  keys_.resize(frame.keys_begin);
+  Added(frame.start, AnchorOf(frame));
+  anchor_text_.resize(frame.anchor_offset);
   return std::nullopt;
 }
 
 bool TapeBuilder::HasDuplicateKeys(NodeId map) {
-  keys_.clear();
+  const size_t begin = keys_.size();
   for (const MapEntry e : tape_.Entries(map)) {
-    if (tape_.type(e.key) == YamlType::kScalar) keys_.push_back(tape_.scalar(e.key));
+    if (tape_.type(e.key) == YamlType::kScalar) PushKey(e.key);
   }
-  if (keys_.size() < 2) return false;
-  if (keys_.size() <= 16) {
-    for (size_t i = 1; i < keys_.size(); ++i) {
+  const bool repeated = RepeatedKeyPrint(begin);
+  keys_.resize(begin);
+  return repeated;
+}
+
+bool TapeBuilder::OpenMapHasDuplicateKeys(const Frame& frame) {
+  return RepeatedKeyPrint(frame.keys_begin);
+}
+
+// RepeatedKeyPrint: two of keys_[begin, end) have the same text.
+bool TapeBuilder::RepeatedKeyPrint(size_t begin) {
+  const size_t n = keys_.size() - begin;
+  if (n < 2) return false;
+  const KeyPrint* k = keys_.data() + begin;
+  const auto text = [&](const KeyPrint& p) {
+    return std::string_view(tape_.text_).substr(p.offset, p.size);
+  };
+  if (n <= 16) {
+    for (size_t i = 1; i < n; ++i) {
       for (size_t j = 0; j < i; ++j) {
-        if (keys_[i] == keys_[j]) return true;
+        if (k[i].print == k[j].print && text(k[i]) == text(k[j])) return true;
       }
     }
     return false;
   }
   std::unordered_set<std::string_view> seen;
-  seen.reserve(keys_.size());
-  for (const std::string_view k : keys_) {
-    if (!seen.insert(k).second) return true;
+  seen.reserve(n);
+  for (size_t i = 0; i < n; ++i) {
+    if (!seen.insert(text(k[i])).second) return true;
   }
   return false;
 }
@@ -276,6 +321,8 @@ EventTape TapeBuilder::Finish() {
   EventTape out = std::move(tape_);
   tape_ = EventTape();
   frames_.clear();
+  keys_.clear();
+  anchor_text_.clear();
   anchors_.clear();
   return out;  // the merge budget spans every document of the text (one TapeBuilder per text)
 }

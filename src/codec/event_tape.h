@@ -243,6 +243,11 @@ class TapeBuilder {
   // their capacity is kept), so that the many small documents of a List allocate nothing once
   // the buffers have grown to the largest one.
   TapeBuilder(size_t text_size, EventTape recycled);
+  // Restart: the builder starts a new text of `text_size` bytes (a new merge-key budget) on
+  // `recycled`'s buffers, as the recycling constructor, and keeps its own scratch buffers (open
+  // collections, keys of a map), so that a builder kept for the many items of a List allocates
+  // nothing per item once its buffers have grown. Whatever was being built is dropped.
+  void Restart(size_t text_size, EventTape recycled);
 
   // Scalar: `written` is the text as the document wrote it when `text` is its resolved form
   // (EventTape::written_scalar); empty when they are the same.
@@ -267,11 +272,14 @@ class TapeBuilder {
   [[nodiscard]] EventTape Finish();
 
  private:
+  // Frame: an open collection (plain data: opening and closing one copies no string).
   struct Frame {
     NodeId start;
     uint32_t children = 0;  // entries appended directly below (keys and values for maps)
     TapeMark mark;
-    std::string anchor;
+    uint32_t anchor_offset = 0;  // its anchor: anchor_text_[anchor_offset, + anchor_size)
+    uint32_t anchor_size = 0;
+    uint32_t keys_begin = 0;     // its scalar keys: keys_[keys_begin, end) (maps)
     bool has_merge_key = false;
   };
 
@@ -280,13 +288,35 @@ class TapeBuilder {
   void Added(NodeId id, std::string_view anchor);
   std::optional<TapeError> Open(YamlType type, TapeMark mark, std::string_view anchor);
   std::optional<TapeError> ExpandMergeKeys(const Frame& frame, NodeId* map);
-  // HasDuplicateKeys: some scalar key of map `map` equals an earlier one.
+  // HasDuplicateKeys: some scalar key of map `map` equals an earlier one (a walk of the map's
+  // entries; for maps with merge keys). OpenMapHasDuplicateKeys: the same for the map of the
+  // top frame, from the keys recorded as they were appended.
   [[nodiscard]] bool HasDuplicateKeys(NodeId map);
+  [[nodiscard]] bool OpenMapHasDuplicateKeys(const Frame& frame);
+  [[nodiscard]] bool RepeatedKeyPrint(size_t begin);
+  // AtKey: the next node appended is the key of an entry of the top frame's map.
+  [[nodiscard]] bool AtKey() const {
+    return !frames_.empty() && frames_.back().children % 2 == 0 &&
+           tape_.type(frames_.back().start) == YamlType::kMap;
+  }
+  // PushKey: records scalar `key` (a node of the tape) as a key of the top frame's map.
+  void PushKey(NodeId key);
+  [[nodiscard]] std::string_view AnchorOf(const Frame& frame) const {
+    return std::string_view(anchor_text_).substr(frame.anchor_offset, frame.anchor_size);
+  }
   [[nodiscard]] bool IsMergeKey(NodeId key) const;
 
   EventTape tape_;
   std::vector<Frame> frames_;
-  std::vector<std::string_view> keys_;  // scratch of HasDuplicateKeys
+  // KeyPrint: a map key's length and first bytes, compared before the key's text
+  // (tape_.text_[offset, + size)).
+  struct KeyPrint {
+    uint64_t print;
+    uint32_t offset;
+    uint32_t size;
+  };
+  std::vector<KeyPrint> keys_;     // the scalar keys of the open maps, innermost last
+  std::string anchor_text_;        // the anchors of the open collections, innermost last
   std::unordered_map<std::string, NodeId> anchors_;
   int64_t merge_budget_;
 };

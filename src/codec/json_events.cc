@@ -6,6 +6,10 @@
 
 #include <simdjson.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include <array>
 #include <cstring>
 #include <functional>
@@ -155,11 +159,11 @@ class Walker {
                             raw.back() == '\r')) {
       raw.remove_suffix(1);
     }
-    if (n.is_int64()) {
-      return !b_->Scalar(std::to_string(n.get_int64()), ScalarStyle::kPlain, {}, "");
-    }
-    if (n.is_uint64()) {
-      return !b_->Scalar(std::to_string(n.get_uint64()), ScalarStyle::kPlain, {}, "");
+    if (n.is_int64() || n.is_uint64()) {
+      // An integer JSON text is its decimal value already (JSON has no leading zeros or `+`),
+      // except "-0".
+      if (raw == "-0") raw = "0";
+      return !b_->Scalar(raw, ScalarStyle::kPlain, {}, "");
     }
     return !b_->Scalar(raw, ScalarStyle::kPlain, {}, "");
   }
@@ -198,14 +202,6 @@ size_t SkipBlanks(std::string_view t, size_t i) {
 
 constexpr size_t kNone = std::string_view::npos;
 
-// kStop: the bytes a structure scan stops at (quotes, backslashes, brackets); a table lookup per
-// byte (a memchr call per string cost more than the scan on a dump's short strings).
-constexpr auto kStop = [] {
-  std::array<bool, 256> stop{};
-  for (const unsigned char c : {'"', '\\', '{', '}', '[', ']'}) stop[c] = true;
-  return stop;
-}();
-
 // StringEnd: `t[i]` is '"': the index after the closing quote, or kNone.
 size_t StringEnd(std::string_view t, size_t i) {
   const auto* p = reinterpret_cast<const unsigned char*>(t.data());
@@ -219,36 +215,134 @@ size_t StringEnd(std::string_view t, size_t i) {
   return kNone;
 }
 
+// ScanState: where a structure scan stands: brackets open, and inside a string or not.
+struct ScanState {
+  int64_t depth = 0;
+  bool in_string = false;
+};
+
+// ScanBytes: advances `state` over t[i, stop) a byte at a time; the index after the bracket
+// that closes the value (depth back to 0), else kNone. A backslash in a string escapes the next
+// byte (which may lie at or past `stop`: the returned `*next` says where to go on); outside a
+// string it is not JSON, and the parse of the value refuses it.
+size_t ScanBytes(std::string_view t, size_t i, size_t stop, ScanState* state, size_t* next) {
+  const auto* p = reinterpret_cast<const unsigned char*>(t.data());
+  while (i < stop) {
+    const unsigned char c = p[i];
+    if (state->in_string) {
+      if (c == '"') state->in_string = false;
+      i += c == '\\' ? 2 : 1;
+      continue;
+    }
+    if (c == '"') {
+      state->in_string = true;
+    } else if (c == '{' || c == '[') {
+      ++state->depth;
+    } else if (c == '}' || c == ']') {
+      if (--state->depth == 0) return i + 1;
+    }
+    ++i;
+  }
+  *next = i;
+  return kNone;
+}
+
+#if defined(__SSE2__)
+// Block: 64 bytes of text as bit masks (bit k = byte k) of the bytes a scan looks at.
+struct Block {
+  uint64_t quote;
+  uint64_t backslash;
+  uint64_t open;
+  uint64_t close;
+};
+
+Block ReadBlock(const unsigned char* p) {
+  Block b{0, 0, 0, 0};
+  for (int k = 0; k < 4; ++k) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * k));
+    const auto mask = [&](char c) {
+      return static_cast<uint64_t>(static_cast<uint32_t>(
+                 _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(c)))))
+             << (16 * k);
+    };
+    b.quote |= mask('"');
+    b.backslash |= mask('\\');
+    b.open |= mask('{') | mask('[');
+    b.close |= mask('}') | mask(']');
+  }
+  return b;
+}
+
+// PrefixXor: bit k = XOR of bits 0..k (bytes inside a string, from its quotes).
+uint64_t PrefixXor(uint64_t x) {
+  x ^= x << 1;
+  x ^= x << 2;
+  x ^= x << 4;
+  x ^= x << 8;
+  x ^= x << 16;
+  x ^= x << 32;
+  return x;
+}
+#endif
+
 // ValueEnd: the index after the JSON value starting at `t[i]` (structure only: strings and
-// brackets balanced; the content is checked when the value is parsed), or kNone. O(value size).
+// brackets balanced; the content is checked when the value is parsed), or kNone. O(value size):
+// 64 bytes at a time where the block holds no backslash (a dump's strings rarely do), else a
+// byte at a time; both follow the same rules (ScanBytes).
 size_t ValueEnd(std::string_view t, size_t i) {
   if (i >= t.size()) return kNone;
   const char c = t[i];
   if (c == '"') return StringEnd(t, i);
-  if (c == '{' || c == '[') {
-    const auto* p = reinterpret_cast<const unsigned char*>(t.data());
-    const size_t n = t.size();
-    int depth = 0;
-    while (i < n) {
-      while (i < n && !kStop[p[i]]) ++i;
-      if (i >= n) return kNone;
-      const unsigned char d = p[i];
-      if (d == '"') {
-        i = StringEnd(t, i);
-        if (i == kNone) return kNone;
-        continue;
-      }
-      if (d == '{' || d == '[') {
-        ++depth;
-      } else if (d == '}' || d == ']') {
-        if (--depth == 0) return i + 1;
-      }
-      ++i;  // a backslash outside a string: not JSON, the parse of the value refuses it
-    }
-    return kNone;
+  if (c != '{' && c != '[') {
+    while (i < t.size() && !IsBlank(t[i]) && t[i] != ',' && t[i] != '}' && t[i] != ']') ++i;
+    return i;
   }
-  while (i < t.size() && !IsBlank(t[i]) && t[i] != ',' && t[i] != '}' && t[i] != ']') ++i;
-  return i;
+  ScanState state;
+  const size_t n = t.size();
+#if defined(__SSE2__)
+  const auto* p = reinterpret_cast<const unsigned char*>(t.data());
+  while (i + 64 <= n) {
+    const Block b = ReadBlock(p + i);
+    if (b.backslash != 0) {
+      // Escapes: this block a byte at a time (an escape may carry into the next block).
+      size_t next = i;
+      const size_t end = ScanBytes(t, i, i + 64, &state, &next);
+      if (end != kNone) return end;
+      i = next;
+      continue;
+    }
+    // Bytes inside strings: from an opening quote to the byte before its closing quote (the
+    // quotes themselves are not brackets, whichever side they fall on).
+    uint64_t inside = PrefixXor(b.quote);
+    if (state.in_string) inside = ~inside;
+    state.in_string = (inside >> 63) != 0;
+    const uint64_t open = b.open & ~inside;
+    const uint64_t close = b.close & ~inside;
+    const int64_t closes = __builtin_popcountll(close);
+    if (closes < state.depth) {  // the value cannot end in this block
+      state.depth += __builtin_popcountll(open) - closes;
+      i += 64;
+      continue;
+    }
+    for (uint64_t m = open | close; m != 0; m &= m - 1) {
+      const int k = __builtin_ctzll(m);
+      if ((open >> k) & 1) {
+        ++state.depth;
+      } else if (--state.depth == 0) {
+        return i + static_cast<size_t>(k) + 1;
+      }
+    }
+    i += 64;
+  }
+#endif
+  size_t next = i;
+  while (i < n) {
+    const size_t end = ScanBytes(t, i, n, &state, &next);
+    if (end != kNone) return end;
+    i = next;
+    if (i >= n) break;
+  }
+  return kNone;
 }
 
 struct Range {
@@ -265,9 +359,11 @@ bool LooksLikeJson(std::string_view text) {
 
 std::optional<EventTape> ParseJsonValue(std::string_view text, EventTape recycled) {
   static thread_local Padded padded;  // one buffer for the many items of a List
+  // One builder too: its scratch buffers serve every item (TapeBuilder::Restart).
+  static thread_local TapeBuilder builder(0);
   od::document doc;
   if (Parser().iterate(padded.View(text)).get(doc) != simdjson::SUCCESS) return std::nullopt;
-  TapeBuilder builder(text.size(), std::move(recycled));
+  builder.Restart(text.size(), std::move(recycled));
   Walker walker(&builder);
   if (!walker.Document(doc)) return std::nullopt;
   return builder.Finish();

@@ -1,6 +1,7 @@
 #include "codec/json_events.h"
 
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -91,6 +92,78 @@ TEST(JsonDomTest, RecycledTapeHoldsOnlyTheNewDocument) {
   ASSERT_TRUE(a.has_value());
   ASSERT_TRUE(b.has_value());
   EXPECT_TRUE(SameContent(*a, *b)) << WriteJson(*a) << " vs " << WriteJson(*b);
+}
+
+// The item scan reads 64 bytes at a time and a block holding a backslash a byte at a time:
+// escapes, quotes and brackets inside strings at every offset around a block's edge (an escape
+// whose escaped byte opens the next block, a string running across blocks) still give each
+// item exactly its text.
+TEST(JsonDomTest, ListItemsEndWhereTheirTextEndsAcrossBlocks) {
+  const std::string tails[] = {R"(\"}])", R"(\\)", R"(x\\\"{)", R"(]}[{)", R"(\u005d)"};
+  for (size_t pad = 0; pad < 70; ++pad) {
+    for (const std::string& tail : tails) {
+      std::vector<std::string> items;
+      items.push_back(R"({"kind":"Pod","a":")" + std::string(pad, 'p') + tail +
+                      R"(","b":[{"c":"]"}]})");
+      items.push_back(R"({"kind":"Pod","d":{"e":")" + std::string(130 - pad, 'q') + tail +
+                      R"("},"f":[[],{}]})");
+      items.push_back(R"({"kind":"Pod"})");
+      const std::string text = std::string(R"({"kind":"List","items":[)") + items[0] + "," +
+                               items[1] + ", " + items[2] + "]}";
+      std::optional<EventTape> list = ParseJsonList(text);
+      ASSERT_TRUE(list.has_value()) << text;
+      NodeId seq = kNoNode;
+      for (const MapEntry e : list->Entries(list->root())) {
+        if (list->scalar(e.key) == "items") seq = e.value;
+      }
+      ASSERT_EQ(list->size(seq), 3u) << text;
+      size_t i = 0;
+      for (const MapEntry e : list->Items(seq)) {
+        EXPECT_EQ(list->deferred_text(e.key), items[i]) << "pad " << pad << " tail " << tail;
+        ++i;
+      }
+    }
+  }
+}
+
+// An item whose brackets never close (or close early) is not a List of deferred items: the
+// scan refuses it at every length, blocks and tail alike.
+TEST(JsonDomTest, UnbalancedListItemIsRefused) {
+  for (size_t pad = 0; pad < 140; ++pad) {
+    const std::string open = R"({"kind":"List","items":[{"a":")" + std::string(pad, 'x') +
+                             R"(","b":[}]})";
+    EXPECT_FALSE(ParseJsonList(open).has_value()) << pad;
+    const std::string unterminated = R"({"kind":"List","items":[{"a":")" +
+                                     std::string(pad, 'x') + R"(\"}]})";
+    EXPECT_FALSE(ParseJsonList(unterminated).has_value()) << pad;
+  }
+}
+
+// Integers are recorded with their JSON text, which is their decimal value (-0 reads 0); other
+// numbers keep the text they were written with.
+TEST(JsonDomTest, NumbersKeepTheirDecimalText) {
+  std::optional<EventTape> t =
+      ParseJson(R"([0, -0, 7, -12, 9223372036854775807, 18446744073709551615, 1.50, 1e3, -0.0])");
+  ASSERT_TRUE(t.has_value());
+  std::vector<std::string> texts;
+  for (const MapEntry e : t->Items(t->root())) texts.emplace_back(t->scalar(e.key));
+  const std::vector<std::string> want = {"0",   "0",    "7",   "-12", "9223372036854775807",
+                                         "18446744073709551615", "1.50", "1e3", "-0.0"};
+  EXPECT_EQ(texts, want);
+}
+
+// Repeated keys are found by comparing each key's length and first bytes before its text: keys
+// alike in those but different later are not repeated; equal keys are, in small and large maps.
+TEST(JsonDomTest, RepeatedKeysAreFoundByTheirText) {
+  EXPECT_FALSE(ParseJson(R"({"abcdefgX":1,"abcdefgY":2,"abcdefg":3,"":4})")->any_duplicate_keys());
+  EXPECT_TRUE(ParseJson(R"({"abcdefgX":1,"abcdefgY":2,"abcdefgX":3})")->any_duplicate_keys());
+  EXPECT_TRUE(ParseJson(R"({"":1,"a":{"b":1},"":2})")->any_duplicate_keys());
+  // Keys of a nested map do not count for the outer map, nor the other way round.
+  EXPECT_FALSE(ParseJson(R"({"a":{"a":1,"b":2},"b":{"a":3}})")->any_duplicate_keys());
+  std::string large = "{";
+  for (int i = 0; i < 40; ++i) large += "\"key-" + std::to_string(i) + "\":" + std::to_string(i) + ",";
+  EXPECT_FALSE(ParseJson(large + "\"key-40\":0}")->any_duplicate_keys());
+  EXPECT_TRUE(ParseJson(large + "\"key-17\":0}")->any_duplicate_keys());
 }
 
 }  // namespace

@@ -204,4 +204,12 @@ void ReleaseConsumedText(std::string_view text, size_t consumed) {
   if (release_end > base) madvise(reinterpret_cast<void*>(base), release_end - base, MADV_DONTNEED);
 }
 
+void AdviseHugePages(const void* data, size_t bytes) {
+  constexpr uintptr_t kHugePage = uintptr_t{2} << 20;
+  const auto begin = reinterpret_cast<uintptr_t>(data);
+  const uintptr_t first = (begin + kHugePage - 1) / kHugePage * kHugePage;
+  const uintptr_t last = (begin + bytes) / kHugePage * kHugePage;
+  if (last > first) madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
+}
+
 }  // namespace wasched::codec::internal

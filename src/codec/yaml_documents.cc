@@ -104,7 +104,8 @@ std::string_view Text(const yaml_char_t* s) {
 // error is libyaml's problem (e.g. "did not find expected key", as kubectl's go-yaml, a port of
 // libyaml, says it) at libyaml's position, or the TapeBuilder's (input limits, aliases, merge
 // keys). O(text size).
-PieceResult ParseWithLibyaml(std::string_view text) {
+// `builder` is restarted for the piece on `recycled`'s buffers (TapeBuilder::Restart).
+PieceResult ParseWithLibyaml(std::string_view text, TapeBuilder& builder, EventTape recycled) {
   PieceResult out;
   yaml_parser_t parser;
   if (yaml_parser_initialize(&parser) == 0) {
@@ -113,7 +114,7 @@ PieceResult ParseWithLibyaml(std::string_view text) {
   }
   yaml_parser_set_input_string(&parser, reinterpret_cast<const unsigned char*>(text.data()),
                                text.size());
-  TapeBuilder builder(text.size());
+  builder.Restart(text.size(), std::move(recycled));
   bool done = false;
   while (!done && !out.error) {
     yaml_event_t event;
@@ -210,8 +211,13 @@ PieceResult ParseWithLibyaml(std::string_view text) {
 
 void ForEachYamlDocument(std::string_view text, const std::function<void(ParsedDocument&)>& fn) {
   int number = 0;
-  for (const Piece& piece : SplitPieces(text)) {
-    PieceResult parsed = ParseWithLibyaml(piece.text);
+  // One builder for every piece, and the last document's tape buffers for the next one: a
+  // stream of one small document per object allocates nothing per document once they grew.
+  TapeBuilder builder(0);
+  EventTape spare;
+  const std::vector<Piece> pieces = SplitPieces(text);
+  for (const Piece& piece : pieces) {
+    PieceResult parsed = ParseWithLibyaml(piece.text, builder, std::move(spare));
     if (parsed.error) {
       ParsedDocument doc;
       doc.number = ++number;
@@ -222,6 +228,8 @@ void ForEachYamlDocument(std::string_view text, const std::function<void(ParsedD
                               piece.first_line + parsed.error->mark.line + 1,
                               parsed.error->mark.column + 1, parsed.error->message);
       doc.text_size = piece.text.size();
+      doc.piece = piece.text;
+      doc.stream_pieces = pieces.size();
       fn(doc);
       continue;
     }
@@ -230,7 +238,10 @@ void ForEachYamlDocument(std::string_view text, const std::function<void(ParsedD
       doc.number = ++number;
       doc.tape = std::move(tape);
       doc.text_size = piece.text.size();
+      doc.piece = piece.text;
+      doc.stream_pieces = pieces.size();
       fn(doc);
+      spare = std::move(doc.tape);
     }
   }
 }

@@ -22,11 +22,16 @@ namespace wasched::codec::internal {
 // `error` is non-empty the piece could not be parsed and `tape` is empty; the error reads
 // `malformed YAML: line 7, column 3: did not find expected key` with the line counted in the
 // whole file. `text_size` is the size of the piece's text (decoders' visit budget).
+// `piece` is the document's text in the stream (a view into it; with the other documents of
+// its piece when several share one), `stream_pieces` how many pieces the YAML stream was cut
+// into (about its documents: for reserving room; 0 for JSON and for unparsed text).
 struct ParsedDocument {
   int number = 0;
   EventTape tape;
   std::string error;
   size_t text_size = 0;
+  std::string_view piece;
+  size_t stream_pieces = 0;
 };
 
 // kNotTextError: the error of a text that holds NUL bytes (a binary file, not YAML or JSON).

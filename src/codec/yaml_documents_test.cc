@@ -157,5 +157,25 @@ TEST(YamlMergeKeysTest, MergeKeysAreExpanded) {
   EXPECT_THAT(error, HasSubstr("merge key \"<<\" needs a map or a list of maps"));
 }
 
+// Each document of a YAML stream names its piece of the text (the loader drops the text before
+// it as it goes) and how many pieces the stream has (it reserves room for them); documents
+// built into the previous one's tape buffers hold their own content only.
+TEST(YamlDocumentsTest, DocumentsNameTheirPieceOfTheText) {
+  const std::string text = "a: 1\nb: [x, y]\n---\nc: {d: e}\n---\n# only a comment\n---\nf: 2\n";
+  std::vector<std::string> pieces;
+  std::vector<size_t> counts;
+  std::vector<size_t> nodes;
+  ForEachDocument(text, [&](ParsedDocument& doc) {
+    pieces.emplace_back(doc.piece);
+    counts.push_back(doc.stream_pieces);
+    nodes.push_back(doc.tape.node_count());
+  });
+  const std::vector<std::string> want = {"a: 1\nb: [x, y]\n", "---\nc: {d: e}\n",
+                                         "---\n# only a comment\n", "---\nf: 2\n"};
+  EXPECT_EQ(pieces, want);
+  EXPECT_EQ(counts, (std::vector<size_t>{4, 4, 4, 4}));
+  EXPECT_EQ(nodes, (std::vector<size_t>{7, 5, 1, 3}));
+}
+
 }  // namespace
 }  // namespace wasched::codec::internal

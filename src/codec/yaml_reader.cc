@@ -415,10 +415,15 @@ void Reader::Read(std::optional<int64_t>* out) const {
 }
 
 void Reader::Read(std::map<std::string, std::string>* out) const {
-  ForEachEntry([&](const std::string& key, const Reader& value) {
+  ForEachEntry([&](std::string_view key, const Reader& value) {
     std::string text;
     value.Read(&text);
-    (*out)[key] = std::move(text);
+    // Keys come sorted in what kubectl and the API server write: then each goes at the end.
+    if (out->empty() || std::string_view(out->rbegin()->first) < key) {
+      out->emplace_hint(out->end(), std::string(key), std::move(text));
+    } else {
+      (*out)[std::string(key)] = std::move(text);
+    }
   });
 }
 

@@ -172,7 +172,8 @@ class Reader {
   template <typename Fn>
   void ForEachField(Fn&& fn) const {
     if (!ExpectKind(ValueKind::kMap)) return;
-    const bool report = diag_->FirstWalk(*tape_, node_);
+    // Only a map with a repeated key has anything to report (MapKeyIndex::IsRepeated).
+    const bool report = tape_->duplicate_keys(node_) && diag_->FirstWalk(*tape_, node_);
     MapKeyIndex keys(*tape_, node_);
     size_t ordinal = 0;
     for (const MapEntry e : tape_->Entries(node_)) {
@@ -211,11 +212,13 @@ class Reader {
   }
 
   // ForEachEntry: walks a map with free-form keys (labels, resource lists); children's paths are
-  // `<path>[<key>]`. `fn(const std::string& key, const Reader& value)`. O(entries).
+  // `<path>[<key>]`. `fn(std::string_view key, const Reader& value)` (the key lives as long as
+  // the tape). O(entries).
   template <typename Fn>
   void ForEachEntry(Fn&& fn) const {
     if (!ExpectKind(ValueKind::kMap)) return;
-    const bool report = diag_->FirstWalk(*tape_, node_);
+    // Only a map with a repeated key has anything to report (MapKeyIndex::IsRepeated).
+    const bool report = tape_->duplicate_keys(node_) && diag_->FirstWalk(*tape_, node_);
     MapKeyIndex keys(*tape_, node_);
     size_t ordinal = 0;
     for (const MapEntry e : tape_->Entries(node_)) {
@@ -225,8 +228,8 @@ class Reader {
         Error(FieldErrorType::kTypeInvalid, "", "map keys must be strings");
         continue;
       }
-      const std::string key(tape_->scalar(e.key));
-      const Reader child(e.value, this, Segment::kKey, tape_->scalar(e.key), 0);
+      const std::string_view key = tape_->scalar(e.key);
+      const Reader child(e.value, this, Segment::kKey, key, 0);
       if (keys.IsRepeated(i, e.key)) {
         if (report) child.ReportDuplicateKey();
         continue;

@@ -81,7 +81,7 @@ spec:
               EXPECT_EQ(n, 3);
             }
           } else if (key == "m") {
-            f.ForEachEntry([&](const std::string&, const Reader& e) { paths.push_back(e.Path()); });
+            f.ForEachEntry([&](std::string_view, const Reader& e) { paths.push_back(e.Path()); });
           }
           return key != "b";  // pretend "b" is unknown
         });
