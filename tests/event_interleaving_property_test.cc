@@ -808,8 +808,10 @@ void FeedDiff(Driver& d, const api::ObjectSet& before, const api::ObjectSet& aft
     for (size_t i = 0; i < new_list.size(); ++i) new_by[new_list[i].meta.name] = i;
     for (const auto& [name, i] : old_by) {
       if (new_by.count(name) == 0) {
+        // Copies: a structured binding cannot be captured before C++20's P1091 (clang 14/15).
         const std::string ns = old_list[i].meta.namespace_;
-        ops.push_back([kind, ns, name](sched::Scheduler& s) { s.Delete(kind, ns, name); });
+        const std::string gone_name = name;
+        ops.push_back([kind, ns, gone_name](sched::Scheduler& s) { s.Delete(kind, ns, gone_name); });
       }
     }
     for (const auto& [name, i] : new_by) {
@@ -936,7 +938,9 @@ void EventApiProperty() {
         gone.emplace_back(p.meta.namespace_, p.meta.name);
         return true;
       });
-      for (const auto& [ns, name] : gone) driver.Each([&](sched::Scheduler& e) { e.Delete(sched::ObjectKind::kPod, ns, name); });
+      for (const auto& victim : gone) {
+        driver.Each([&](sched::Scheduler& e) { e.Delete(sched::ObjectKind::kPod, victim.first, victim.second); });
+      }
       CheckStep(before, w.objects, checked, violations);
       if (d.result.evictions.empty() && failed.empty()) CheckLiveness(w.objects, violations);
       // The engine's cache holds what the API server holds.
