@@ -14,6 +14,7 @@
 #include <benchmark/benchmark.h>
 
 #include <string>
+#include <vector>
 
 #include "sim/cluster.h"
 #include "sim/simulator.h"
@@ -23,6 +24,23 @@ namespace {
 
 using namespace wasched;
 
+// Replay: the timed loop both benchmarks share: `trace` on `nodes` under `policy`, with the
+// jobs / completed / schedulerCalls counters. Returns the last run's result.
+sim::SimResult Replay(benchmark::State& state, const sim::Trace& trace, const std::vector<api::Node>& nodes,
+                      sim::Policy policy) {
+  sim::SimOptions options;
+  options.policy = policy;
+  sim::SimResult result;
+  for (auto _ : state) {
+    result = sim::Simulate(trace, nodes, options);
+    benchmark::DoNotOptimize(result.completed);
+  }
+  state.counters["jobs"] = static_cast<double>(result.jobs);
+  state.counters["completed"] = static_cast<double>(result.completed);
+  state.counters["schedulerCalls"] = static_cast<double>(result.scheduler_calls);
+  return result;
+}
+
 void BM_SimulatePhilly(benchmark::State& state, sim::Policy policy) {
   const std::string path = std::string(WASCHED_SOURCE_DIR) + "/tests/data/traces/philly/philly.csv";
   auto trace = sim::ImportTrace(path, sim::TraceFormat::kPhilly, {.gpus_per_pod = 1});
@@ -31,16 +49,7 @@ void BM_SimulatePhilly(benchmark::State& state, sim::Policy policy) {
     return;
   }
   auto nodes = sim::GenerateCluster("nodes=64,gpus=8,cpus=96,memory=768Gi,zones=2,racksPerZone=4");
-  sim::SimOptions options;
-  options.policy = policy;
-  sim::SimResult result;
-  for (auto _ : state) {
-    result = sim::Simulate(*trace, *nodes, options);
-    benchmark::DoNotOptimize(result.completed);
-  }
-  state.counters["jobs"] = static_cast<double>(result.jobs);
-  state.counters["completed"] = static_cast<double>(result.completed);
-  state.counters["schedulerCalls"] = static_cast<double>(result.scheduler_calls);
+  const sim::SimResult result = Replay(state, *trace, *nodes, policy);
   state.counters["partialGpuHours"] = result.partial_gpu_hours;
 }
 
@@ -58,16 +67,7 @@ void BM_SimulateScaled(benchmark::State& state, sim::Policy policy) {
     state.SkipWithError("cannot build the scaled shape");
     return;
   }
-  sim::SimOptions options;
-  options.policy = policy;
-  sim::SimResult result;
-  for (auto _ : state) {
-    result = sim::Simulate(*trace, *nodes, options);
-    benchmark::DoNotOptimize(result.completed);
-  }
-  state.counters["jobs"] = static_cast<double>(result.jobs);
-  state.counters["completed"] = static_cast<double>(result.completed);
-  state.counters["schedulerCalls"] = static_cast<double>(result.scheduler_calls);
+  const sim::SimResult result = Replay(state, *trace, *nodes, policy);
   // Seconds of CPU per scheduler call (the run's time over its calls).
   state.counters["perCall"] =
       benchmark::Counter(static_cast<double>(result.scheduler_calls),

@@ -1022,7 +1022,11 @@ TEST(EventInterleavingChecks, StepFlagsOvercommitPartialGangTopologyAndPartialVi
                      "victim unit v lost default/v-0 but default/v-1 still runs"}));
 }
 
-TEST(EventInterleavingProperty, InvariantsAndLivenessHoldAfterEveryEvent) {
+// CheckProperty: runs `property` kInterleavings times (WASCHED_INTERLEAVINGS /
+// WASCHED_INTERLEAVING_SEED override) with the fixed seed and fails the test with rapidcheck's
+// counterexample; both properties below share it.
+template <typename Property>
+void CheckProperty(Property property, const char* id, const char* description) {
   rc::detail::TestParams params;
   params.seed = kSeed;
   params.maxSuccess = kInterleavings;
@@ -1030,9 +1034,9 @@ TEST(EventInterleavingProperty, InvariantsAndLivenessHoldAfterEveryEvent) {
   if (const char* seed = std::getenv("WASCHED_INTERLEAVING_SEED")) params.seed = std::strtoull(seed, nullptr, 10);
   params.maxSize = 100;
   rc::detail::TestMetadata metadata;
-  metadata.id = "EventInterleavingProperty/InvariantsAndLivenessHoldAfterEveryEvent";
-  metadata.description = "invariants and liveness after every event";
-  const auto result = rc::detail::checkTestable(&InterleavingProperty, metadata, params);
+  metadata.id = id;
+  metadata.description = description;
+  const auto result = rc::detail::checkTestable(property, metadata, params);
   std::ostringstream message;
   rc::detail::printResultMessage(result, message);
   if (result.template is<rc::detail::SuccessResult>()) {
@@ -1043,25 +1047,14 @@ TEST(EventInterleavingProperty, InvariantsAndLivenessHoldAfterEveryEvent) {
   }
 }
 
+TEST(EventInterleavingProperty, InvariantsAndLivenessHoldAfterEveryEvent) {
+  CheckProperty(&InterleavingProperty, "EventInterleavingProperty/InvariantsAndLivenessHoldAfterEveryEvent",
+                "invariants and liveness after every event");
+}
+
 TEST(EventInterleavingProperty, EventApiKeepsInvariantsAndLivenessAfterEveryEvent) {
-  rc::detail::TestParams params;
-  params.seed = kSeed;
-  params.maxSuccess = kInterleavings;
-  if (const char* n = std::getenv("WASCHED_INTERLEAVINGS")) params.maxSuccess = std::atoi(n);
-  if (const char* seed = std::getenv("WASCHED_INTERLEAVING_SEED")) params.seed = std::strtoull(seed, nullptr, 10);
-  params.maxSize = 100;
-  rc::detail::TestMetadata metadata;
-  metadata.id = "EventInterleavingProperty/EventApiKeepsInvariantsAndLivenessAfterEveryEvent";
-  metadata.description = "the event API: invariants and liveness after every event";
-  const auto result = rc::detail::checkTestable(&EventApiProperty, metadata, params);
-  std::ostringstream message;
-  rc::detail::printResultMessage(result, message);
-  if (result.template is<rc::detail::SuccessResult>()) {
-    EXPECT_EQ(result.template get<rc::detail::SuccessResult>().numSuccess, params.maxSuccess);
-    std::cout << message.str() << std::endl;
-  } else {
-    FAIL() << message.str();
-  }
+  CheckProperty(&EventApiProperty, "EventInterleavingProperty/EventApiKeepsInvariantsAndLivenessAfterEveryEvent",
+                "the event API: invariants and liveness after every event");
 }
 
 }  // namespace
